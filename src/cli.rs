@@ -1,0 +1,270 @@
+//! Command line: argv -> subcommands. Every error is one line on stderr and exit code 2.
+
+use crate::games::{self, GameVisitor};
+use crate::notation::move_text;
+use crate::perft;
+use crate::position::{Game, Position};
+use crate::rules::Rules;
+use crate::variant::{Variant, VariantSet, default_variants, load_ini_file};
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Deepest perft the CLI accepts.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
+const HELP: &str = "\
+menagerie - a chess-variant engine
+
+USAGE:
+    menagerie [--ini FILE] COMMAND [ARGS]
+
+COMMANDS:
+    perft [--variant V] [--fen FEN] [--divide] DEPTH
+                      count leaf nodes of the legal move tree; --divide prints
+                      'move: count' per root move, a blank line, 'Nodes searched: N'
+    bench             perft node counts and speed on fixed positions (signature line last)
+    variants          list the variants of the loaded ini
+    check-ini FILE    load an ini file and report the first problem, if any
+    help, --help      this text
+
+OPTIONS:
+    --ini FILE        variants file to use instead of the built-in engine.ini
+
+The UCI and XBoard protocols (no command) are not part of this build yet.";
+
+/// An error for the user: printed as one line, exit code 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+/// Runs the command line; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    match run_inner(args) {
+        Ok(()) => 0,
+        Err(CliError(msg)) => {
+            eprintln!("error: {msg}");
+            2
+        }
+    }
+}
+
+fn run_inner(args: &[String]) -> Result<(), CliError> {
+    let mut args: Vec<String> = args.to_vec();
+    let mut set: Option<VariantSet> = None;
+    if let Some(i) = args.iter().position(|a| a == "--ini") {
+        let file = args
+            .get(i + 1)
+            .ok_or_else(|| CliError("--ini needs a file name".into()))?
+            .clone();
+        set = Some(load_ini_file(&file).map_err(|e| CliError(e.to_string()))?);
+        args.drain(i..i + 2);
+    }
+    let set = set.unwrap_or_else(default_variants);
+    let Some(cmd) = args.first().cloned() else {
+        return Err(CliError("no command given (try 'menagerie --help')".into()));
+    };
+    let rest = &args[1..];
+    match cmd.as_str() {
+        "help" | "--help" | "-h" => {
+            println!("{HELP}");
+            Ok(())
+        }
+        "variants" => {
+            for v in &set.variants {
+                let g = &v.geometry;
+                println!(
+                    "{} {}x{} rules={} start={}",
+                    v.name,
+                    g.files(),
+                    g.ranks(),
+                    v.rules,
+                    v.start_fen
+                );
+            }
+            Ok(())
+        }
+        "check-ini" => {
+            let file = rest
+                .first()
+                .ok_or_else(|| CliError("check-ini needs a file name".into()))?;
+            let s = load_ini_file(file).map_err(|e| CliError(e.to_string()))?;
+            println!(
+                "{file}: ok, {} variants: {}",
+                s.variants.len(),
+                s.names().join(" ")
+            );
+            Ok(())
+        }
+        "perft" => cmd_perft(&set, rest),
+        "bench" => cmd_bench(&set, rest),
+        other => Err(CliError(format!(
+            "unknown command '{other}' (try 'menagerie --help')"
+        ))),
+    }
+}
+
+fn find_variant<'a>(set: &'a VariantSet, name: &str) -> Result<&'a Variant, CliError> {
+    set.get(name).ok_or_else(|| {
+        CliError(format!(
+            "unknown variant '{name}' (known: {})",
+            set.names().join(", ")
+        ))
+    })
+}
+
+fn cmd_perft(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
+    let mut variant = "chess".to_string();
+    let mut fen = None;
+    let mut divide = false;
+    let mut depth = None;
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        let mut value = || {
+            i += 1;
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| CliError(format!("{a} needs a value")))
+        };
+        match a.as_str() {
+            "--variant" => variant = value()?,
+            "--fen" => fen = Some(value()?),
+            "--divide" => divide = true,
+            d if depth.is_none() && !d.starts_with("--") => {
+                let n: u32 = d
+                    .parse()
+                    .map_err(|_| CliError(format!("depth '{d}' is not a number")))?;
+                if !(1..=MAX_PERFT_DEPTH).contains(&n) {
+                    return Err(CliError(format!(
+                        "depth {n} is out of range 1..{MAX_PERFT_DEPTH}"
+                    )));
+                }
+                depth = Some(n);
+            }
+            other => return Err(CliError(format!("perft: unexpected argument '{other}'"))),
+        }
+        i += 1;
+    }
+    let depth = depth.ok_or_else(|| CliError("perft needs a depth".into()))?;
+    let v = find_variant(set, &variant)?;
+    games::dispatch(v, PerftCmd { fen, depth, divide }).map_err(CliError)?
+}
+
+struct PerftCmd {
+    fen: Option<String>,
+    depth: u32,
+    divide: bool,
+}
+
+impl GameVisitor for PerftCmd {
+    type Output = Result<(), CliError>;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Result<(), CliError> {
+        let mut pos = match &self.fen {
+            Some(f) => Position::from_fen(game, f).map_err(|e| CliError(e.to_string()))?,
+            None => Position::startpos(game),
+        };
+        let start = Instant::now();
+        let show = pos.clone();
+        let mut progress = |done: usize, total: usize, m, n| {
+            let secs = start.elapsed().as_secs_f64();
+            if secs > 1.0 || self.depth >= 6 {
+                eprintln!("[{done}/{total}] {} {n} ({secs:.1} s)", move_text(&show, m));
+            }
+        };
+        let results = perft::divide(&mut pos, self.depth, &mut progress);
+        let total: u64 = results.iter().map(|r| r.1).sum();
+        let mut out = std::io::stdout().lock();
+        if self.divide {
+            let mut lines: Vec<String> = results
+                .iter()
+                .map(|(m, n)| format!("{}: {n}", move_text(&pos, *m)))
+                .collect();
+            lines.sort();
+            for l in lines {
+                let _ = writeln!(out, "{l}");
+            }
+            let _ = writeln!(out);
+            let _ = writeln!(out, "Nodes searched: {total}");
+        } else {
+            let secs = start.elapsed().as_secs_f64();
+            let _ = writeln!(out, "{total}");
+            eprintln!(
+                "{total} nodes in {secs:.3} s ({:.0} nodes/s)",
+                total as f64 / secs.max(1e-9)
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Positions timed by `menagerie bench`: (variant, FEN or "" for the start, depth).
+pub const BENCH_POSITIONS: &[(&str, &str, u32)] = &[
+    ("chess", "", 5),
+    (
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        4,
+    ),
+    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5),
+    ("losalamos", "", 6),
+    ("capablanca", "", 4),
+    ("chess911", "", 4),
+];
+
+struct BenchOne {
+    fen: String,
+    depth: u32,
+}
+
+impl GameVisitor for BenchOne {
+    type Output = Result<(u64, f64), String>;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Result<(u64, f64), String> {
+        let mut pos = if self.fen.is_empty() {
+            Position::startpos(game)
+        } else {
+            Position::from_fen(game, &self.fen).map_err(|e| e.to_string())?
+        };
+        let t = Instant::now();
+        let n = perft::perft(&mut pos, self.depth);
+        Ok((n, t.elapsed().as_secs_f64()))
+    }
+}
+
+fn cmd_bench(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
+    if let Some(a) = args.first() {
+        return Err(CliError(format!("bench: unexpected argument '{a}'")));
+    }
+    let mut total = 0u64;
+    let mut secs = 0.0;
+    for &(name, fen, depth) in BENCH_POSITIONS {
+        let Some(v) = set.get(name) else {
+            println!("{name}: not in this ini, skipped");
+            continue;
+        };
+        let fen = if fen.is_empty() {
+            String::new()
+        } else {
+            fen.to_string()
+        };
+        let shown = if fen.is_empty() {
+            "startpos".to_string()
+        } else {
+            fen.clone()
+        };
+        let (n, s) = games::dispatch(v, BenchOne { fen, depth })
+            .map_err(CliError)?
+            .map_err(CliError)?;
+        println!(
+            "{name:<11} perft {depth} {n:>12} nodes {s:>7.3} s {:>6.1} Mnps  {shown}",
+            n as f64 / s / 1e6
+        );
+        total += n;
+        secs += s;
+    }
+    println!(
+        "Total: {total} nodes in {secs:.3} s, {:.1} Mnps",
+        total as f64 / secs / 1e6
+    );
+    println!("Bench: {total}");
+    Ok(())
+}

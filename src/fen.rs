@@ -1,0 +1,304 @@
+//! FEN for any board size: multi-digit empty runs, `*` for holes (on input a hole may also be
+//! counted in a digit run), castling as `KQkq` or Shredder-style rook files.
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::position::{Game, Piece, Position};
+use crate::rules::Rules;
+use std::fmt;
+use std::sync::Arc;
+
+/// Why a FEN was rejected. `Display` gives the one-line message for the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError(pub String);
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad FEN: {}", self.0)
+    }
+}
+
+impl std::error::Error for FenError {}
+
+fn bad<T>(msg: impl Into<String>) -> Result<T, FenError> {
+    Err(FenError(msg.into()))
+}
+
+impl<R: Rules> Position<R> {
+    /// Parses a FEN of this game. Castling rights whose king or rook is missing are dropped;
+    /// everything else that does not fit the variant is an error.
+    pub fn from_fen(game: Arc<Game<R>>, fen: &str) -> Result<Position<R>, FenError> {
+        let mut pos = Position::empty(game);
+        let game = Arc::clone(&pos.game);
+        let v = &game.variant;
+        let g = &v.geometry;
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.is_empty() {
+            return bad("empty");
+        }
+        if fields.len() > 6 {
+            return bad(format!(
+                "unexpected text after the move number: '{}'",
+                fields[6..].join(" ")
+            ));
+        }
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != g.ranks() {
+            return bad(format!(
+                "{} ranks given, the board has {}",
+                rows.len(),
+                g.ranks()
+            ));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = g.ranks() - 1 - i;
+            let mut file = 0usize;
+            let chars: Vec<char> = row.chars().collect();
+            let mut j = 0;
+            while j < chars.len() {
+                let c = chars[j];
+                if c.is_ascii_digit() {
+                    let mut n = 0usize;
+                    while j < chars.len() && chars[j].is_ascii_digit() {
+                        n = n * 10 + chars[j].to_digit(10).unwrap() as usize;
+                        if n > 64 {
+                            return bad(format!("rank {}: empty run too long", rank + 1));
+                        }
+                        j += 1;
+                    }
+                    if n == 0 {
+                        return bad(format!("rank {}: empty run of 0", rank + 1));
+                    }
+                    file += n;
+                    continue;
+                }
+                j += 1;
+                if file >= g.files() {
+                    return bad(format!(
+                        "rank {} is wider than {} files",
+                        rank + 1,
+                        g.files()
+                    ));
+                }
+                let sq = g.square(file, rank).expect("inside the rectangle");
+                if c == '*' {
+                    if g.exists(sq) && !g.no_landing.contains(sq) {
+                        return bad(format!("'*' on {}, which is not a hole", g.name(sq)));
+                    }
+                } else {
+                    let Some(kind) = v.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
+                        return bad(format!("unknown piece letter '{c}' on rank {}", rank + 1));
+                    };
+                    if !game.landable.contains(sq) {
+                        return bad(format!("piece on {}, where no piece may stand", g.name(sq)));
+                    }
+                    let color = if c.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    pos.put_piece(Piece::new(kind, color), sq);
+                }
+                file += 1;
+            }
+            if file != g.files() {
+                return bad(format!(
+                    "rank {} has {} files, the board has {}",
+                    rank + 1,
+                    file,
+                    g.files()
+                ));
+            }
+        }
+        pos.side = match fields.get(1) {
+            None | Some(&"w") => Color::White,
+            Some(&"b") => Color::Black,
+            Some(s) => return bad(format!("side to move '{s}' (expected w or b)")),
+        };
+        // Castling.
+        let mut rights = 0u8;
+        let castling = fields.get(2).copied().unwrap_or("-");
+        if castling != "-" {
+            for c in castling.chars() {
+                if game.rules.parse_castling_char(c, &mut pos.st.rule) {
+                    continue;
+                }
+                let color = if c.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let right = match c.to_ascii_uppercase() {
+                    'K' => Some(0),
+                    'Q' => Some(1),
+                    f if f.is_ascii_uppercase() && ((f as u8 - b'A') as usize) < g.files() => {
+                        let file = (f as u8 - b'A') as usize;
+                        (0..2).find(|&r| {
+                            game.castles[color.index()][r]
+                                .iter()
+                                .any(|o| g.file_of(o.sq.rook_from) == file)
+                        })
+                    }
+                    _ => None,
+                };
+                let Some(right) = right else {
+                    return bad(format!(
+                        "castling field '{castling}': '{c}' is not a castling right here"
+                    ));
+                };
+                let options = &game.castles[color.index()][right];
+                if options.is_empty() {
+                    return bad(format!(
+                        "castling field '{castling}': this variant has no such castling"
+                    ));
+                }
+                let o = options[0].sq;
+                let (k, r) = (
+                    pos.board[o.king_from.index()],
+                    pos.board[o.rook_from.index()],
+                );
+                let king_ok =
+                    k.is_some() && k.color() == color && game.royal_kinds >> k.kind() & 1 != 0;
+                let rook_ok =
+                    r.is_some() && r.color() == color && game.royal_kinds >> r.kind() & 1 == 0;
+                if king_ok && rook_ok {
+                    rights |= 1 << (color.index() * 2 + right);
+                }
+            }
+        }
+        pos.st.castling = rights;
+        // En passant.
+        let ep = fields.get(3).copied().unwrap_or("-");
+        if ep != "-" {
+            let Some(sq) = g.parse(ep).filter(|s| g.exists(*s)) else {
+                return bad(format!("en-passant square '{ep}' is not on the board"));
+            };
+            let behind = g.offset(sq, 0, if pos.side == Color::White { -1 } else { 1 });
+            let victim_ok = behind.is_some_and(|b| {
+                let p = pos.board[b.index()];
+                p.is_some() && p.color() != pos.side && game.pawn_kinds >> p.kind() & 1 != 0
+            });
+            if pos.board[sq.index()].is_some() || !victim_ok {
+                return bad(format!(
+                    "en-passant square '{ep}' has no pawn that just moved past it"
+                ));
+            }
+            if pos.ep_capturable(sq) {
+                pos.st.ep = Some(sq);
+            }
+        }
+        let num = |i: usize, name: &str, default: u32| -> Result<u32, FenError> {
+            match fields.get(i) {
+                None => Ok(default),
+                Some(s) => s
+                    .parse::<u32>()
+                    .or_else(|_| bad(format!("{name} '{s}' is not a number"))),
+            }
+        };
+        pos.st.halfmove = num(4, "half-move clock", 0)?;
+        pos.fullmove = num(5, "move number", 1)?.max(1);
+        if pos.st.halfmove > 10_000 || pos.fullmove > 100_000 {
+            return bad("move counters out of range");
+        }
+        pos.validate()?;
+        pos.st.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    fn validate(&self) -> Result<(), FenError> {
+        let game = &self.game;
+        let v = &game.variant;
+        let g = &v.geometry;
+        for c in Color::ALL {
+            let mut m = game.pawn_kinds;
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                for sq in self.pieces(c, k) {
+                    let rr = g.relative_rank(c, sq);
+                    let in_zone = game.promo_zone[c.index()].contains(sq) && v.promotion_compulsory;
+                    if rr == 0 || rr == g.ranks() - 1 || in_zone {
+                        return bad(format!(
+                            "{} pawn on {}, where no pawn can stand",
+                            c.name(),
+                            g.name(sq)
+                        ));
+                    }
+                }
+            }
+        }
+        if v.check {
+            let them = !self.side;
+            if self.royal_in_danger(them) {
+                return bad(format!(
+                    "{} is in check but it is {}'s move",
+                    them.name(),
+                    self.side.name()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the FEN. Holes are written as `*`.
+    pub fn fen(&self) -> String {
+        let game = &self.game;
+        let v = &game.variant;
+        let g = &v.geometry;
+        let mut s = String::new();
+        for rank in (0..g.ranks()).rev() {
+            let mut empty = 0;
+            for file in 0..g.files() {
+                let sq = g.square(file, rank).expect("inside");
+                let p = self.board[sq.index()];
+                if p.is_some() || !g.exists(sq) {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    if p.is_some() {
+                        let l = v.pieces[p.kind()].letter;
+                        s.push(if p.color() == Color::White {
+                            l
+                        } else {
+                            l.to_ascii_lowercase()
+                        });
+                    } else {
+                        s.push('*');
+                    }
+                } else {
+                    empty += 1;
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(self.side.char());
+        s.push(' ');
+        let mut c = String::new();
+        for (i, ch) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
+            if self.st.castling >> i & 1 != 0 {
+                c.push(*ch);
+            }
+        }
+        game.rules.write_castling_chars(&self.st.rule, &mut c);
+        s.push_str(if c.is_empty() { "-" } else { &c });
+        s.push(' ');
+        match self.st.ep {
+            Some(ep) => s.push_str(&g.name(ep)),
+            None => s.push('-'),
+        }
+        s.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));
+        s
+    }
+
+    /// Squares holding pieces of either colour (for display).
+    pub fn pieces_bb(&self) -> Bitboard {
+        self.occupied()
+    }
+}

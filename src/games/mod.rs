@@ -1,0 +1,53 @@
+//! Special-rule modules, one file per game, and the table that maps `rules = NAME` in
+//! `engine.ini` to a module. Generic code never names a game; it is handed a
+//! `Position<R>` for the right `R` through [`dispatch`].
+
+pub mod chess911;
+
+use crate::position::{Game, Position};
+use crate::rules::{Plain, Rules};
+use crate::variant::Variant;
+use std::sync::Arc;
+
+/// Every module name accepted by `rules = NAME`.
+pub const NAMES: &[&str] = &["plain", "chess911"];
+
+/// True when `rules = name` names a module.
+pub fn is_known(name: &str) -> bool {
+    NAMES.contains(&name)
+}
+
+/// Code that works for any game: `visit` is called with the variant's game data, typed by its
+/// rules module, so the work inside is monomorphised per module.
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Does the work for one rules module.
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Self::Output;
+}
+
+/// Builds the game data for `variant` with its rules module and runs the visitor on it.
+pub fn dispatch<V: GameVisitor>(variant: &Variant, visitor: V) -> Result<V::Output, String> {
+    match variant.rules.as_str() {
+        "plain" => Ok(visitor.visit(Game::<Plain>::new(variant)?)),
+        "chess911" => Ok(visitor.visit(Game::<chess911::Chess911>::new(variant)?)),
+        other => Err(format!("unknown rules module '{other}'")),
+    }
+}
+
+struct ValidateStart;
+
+impl GameVisitor for ValidateStart {
+    type Output = Result<(), String>;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Result<(), String> {
+        let fen = game.variant.start_fen.clone();
+        Position::from_fen(game, &fen)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// Checks that the variant's rules module accepts it and that its start FEN is a position.
+pub fn validate_start(variant: &Variant) -> Result<(), String> {
+    dispatch(variant, ValidateStart)?
+}

@@ -1,0 +1,62 @@
+//! Menagerie: a chess-variant engine whose variants are data (`engine.ini`) and whose special
+//! games plug in as rule modules (`games/`).
+//!
+//! ```
+//! use menagerie::{default_variants, perft_fen};
+//! let set = default_variants();
+//! let chess = set.get("chess").unwrap();
+//! assert_eq!(perft_fen(chess, None, 2).unwrap(), 400);
+//! ```
+#![warn(missing_docs)]
+
+pub mod betza;
+pub mod bitboard;
+pub mod cli;
+pub mod color;
+pub mod fen;
+pub mod games;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod rules;
+pub mod square;
+pub mod tables;
+pub mod variant;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use color::{ByColor, Color};
+pub use fen::FenError;
+pub use geometry::Geometry;
+pub use moves::{Move, MoveKind, MoveList};
+pub use position::{Game, Piece, Position};
+pub use rules::{Plain, Rules};
+pub use square::Square;
+pub use variant::{IniError, Variant, VariantSet, default_variants, load_ini_file, parse_ini};
+
+use games::GameVisitor;
+use std::sync::Arc;
+
+struct PerftVisitor<'a> {
+    fen: Option<&'a str>,
+    depth: u32,
+}
+
+impl GameVisitor for PerftVisitor<'_> {
+    type Output = Result<u64, String>;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Result<u64, String> {
+        let mut pos = match self.fen {
+            Some(f) => Position::from_fen(game, f).map_err(|e| e.to_string())?,
+            None => Position::startpos(game),
+        };
+        Ok(perft::perft(&mut pos, self.depth))
+    }
+}
+
+/// Perft of a variant from a FEN (or its start position).
+pub fn perft_fen(variant: &Variant, fen: Option<&str>, depth: u32) -> Result<u64, String> {
+    games::dispatch(variant, PerftVisitor { fen, depth })?
+}

@@ -1,0 +1,420 @@
+//! Legal move generation from the variant's tables.
+//!
+//! With check rules and exactly one royal piece, legality comes from checkers and pins (the
+//! fast path). Otherwise (several royal pieces, lame capturing leaps, or a rules module that
+//! asks for it) every pseudo-legal move is made and tested. Without check every pseudo-legal
+//! move is legal, and a side that has lost all its royal pieces has no moves.
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::{Piece, Position};
+use crate::rules::Rules;
+use crate::square::Square;
+use arrayvec::ArrayVec;
+
+/// Pinned pieces and the squares each may still move to.
+struct Pins {
+    pinned: Bitboard,
+    masks: ArrayVec<(Square, Bitboard), 32>,
+}
+
+impl Pins {
+    #[inline]
+    fn mask(&self, sq: Square) -> Bitboard {
+        let mut m = !Bitboard::EMPTY;
+        for &(s, b) in &self.masks {
+            if s == sq {
+                m &= b;
+            }
+        }
+        m
+    }
+}
+
+impl<R: Rules> Position<R> {
+    /// Pieces of colour `by` that could capture onto `sq` with occupancy `occ`.
+    pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let t = &self.game.tables;
+        let mine = self.by_color[by.index()] & occ;
+        let mut a = Bitboard::EMPTY;
+        for &k in &t.leap_attackers[by.index()] {
+            a |= t.kinds[k].leap_capt_inv[by.index()][sq.index()] & self.by_kind[k];
+        }
+        a &= mine;
+        for inv in &t.inverse_rides[by.index()] {
+            let hit = t.ray(inv.ray, sq) & occ;
+            if let Some(b) = t.first_on_ray(inv.ray, hit) {
+                let p = self.board[b.index()];
+                if mine.contains(b) && p.is_some() && inv.kinds >> p.kind() & 1 != 0 {
+                    a.set(b);
+                }
+            }
+        }
+        for &k in &t.lame_attackers {
+            for from in self.by_kind[k] & mine {
+                for sp in &t.kinds[k].specials[by.index()][from.index()] {
+                    if sp.capture && sp.to == sq && (sp.path & occ).is_empty() {
+                        a.set(from);
+                    }
+                }
+            }
+        }
+        a
+    }
+
+    /// True when `by` attacks `sq` with the current occupancy.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attackers_to(sq, by, self.occupied()).any()
+    }
+
+    /// True when a royal piece of `c` is attacked (or stands where royals may not stand).
+    pub fn royal_in_danger(&self, c: Color) -> bool {
+        let occ = self.occupied();
+        Iterator::any(&mut self.royals(c), |k| {
+            self.game.royal_forbidden.contains(k) || self.attackers_to(k, !c, occ).any()
+        })
+    }
+
+    /// True when the side to move is in check (only in variants with check).
+    pub fn in_check(&self) -> bool {
+        self.game.variant.check && self.royal_in_danger(self.side)
+    }
+
+    /// True when a side that needs royal pieces has none left (it has lost).
+    pub fn royals_gone(&self, c: Color) -> bool {
+        self.game.royal_kinds != 0 && self.royals(c).is_empty()
+    }
+
+    /// Pushes a move, expanding promotions when a pawn enters the promotion zone.
+    #[inline]
+    fn push_move(&self, list: &mut MoveList, from: Square, to: Square, kind: usize, promo: bool) {
+        if promo {
+            let v = &self.game.variant;
+            for &pk in &v.promotion_kinds {
+                list.push(Move::new(
+                    from,
+                    to,
+                    MoveKind::Promotion,
+                    kind as u32,
+                    pk as u32,
+                ));
+            }
+            if v.promotion_compulsory {
+                return;
+            }
+        }
+        list.push(Move::normal(from, to));
+    }
+
+    /// Moves of the piece on `from` (kind `kind`, colour = side to move) whose destination is
+    /// in `allowed`. Castling and en passant are not included.
+    fn piece_moves(&self, from: Square, kind: usize, allowed: Bitboard, list: &mut MoveList) {
+        let g = &*self.game;
+        let t = &g.tables;
+        let us = self.side;
+        let kt = &t.kinds[kind];
+        let occ = self.occupied();
+        let them = self.by_color[(!us).index()];
+        let c = us.index();
+        let mut quiet = kt.leap_quiet[c][from.index()] & !occ;
+        let mut capt = kt.leap_capt[c][from.index()] & them;
+        for ride in &kt.rides[c] {
+            let att = t.ray_attacks(ride.ray, from, occ);
+            if ride.quiet {
+                quiet |= att & !occ;
+            }
+            if ride.capture {
+                capt |= att & them;
+            }
+        }
+        let targets = (quiet | capt) & allowed & g.landable;
+        let is_pawn = g.pawn_kinds >> kind & 1 != 0;
+        let zone = if is_pawn {
+            g.promo_zone[c]
+        } else {
+            Bitboard::EMPTY
+        };
+        for to in targets {
+            self.push_move(list, from, to, kind, zone.contains(to));
+        }
+        for sp in &kt.specials[c][from.index()] {
+            if !allowed.contains(sp.to) || (sp.path & occ).any() {
+                continue;
+            }
+            let target = self.board[sp.to.index()];
+            if target.is_none() && sp.quiet {
+                if is_pawn && sp.path.any() && !zone.contains(sp.to) {
+                    let ep = sp.path.last().expect("path is not empty");
+                    list.push(Move::new(
+                        from,
+                        sp.to,
+                        MoveKind::DoubleStep,
+                        ep.index() as u32,
+                        0,
+                    ));
+                } else {
+                    self.push_move(list, from, sp.to, kind, zone.contains(sp.to));
+                }
+            } else if target.is_some() && sp.capture && target.color() != us {
+                self.push_move(list, from, sp.to, kind, zone.contains(sp.to));
+            }
+        }
+    }
+
+    /// En-passant captures (pseudo-legal).
+    fn ep_moves(&self, list: &mut MoveList) {
+        let Some(ep) = self.st.ep else { return };
+        let g = &*self.game;
+        let us = self.side;
+        let victim = self.ep_victim(ep);
+        let mut m = g.pawn_kinds;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for from in g.tables.kinds[k].ep_capt_inv[us.index()][ep.index()] & self.pieces(us, k) {
+                list.push(Move::new(
+                    from,
+                    ep,
+                    MoveKind::EnPassant,
+                    victim.index() as u32,
+                    0,
+                ));
+            }
+        }
+    }
+
+    /// The square of the pawn that can be captured en passant on `ep`: one rank beyond it in
+    /// the direction the opponent's pawns move.
+    pub(crate) fn ep_victim(&self, ep: Square) -> Square {
+        let g = &self.game.variant.geometry;
+        let dr = if self.side == Color::White { -1 } else { 1 };
+        g.offset(ep, 0, dr)
+            .expect("en-passant square is never on the edge")
+    }
+
+    /// Castling moves whose emptiness conditions hold; with `safe`, also the attack conditions.
+    fn castle_moves(&self, list: &mut MoveList, safe: bool) {
+        let g = &*self.game;
+        let us = self.side;
+        let occ = self.occupied();
+        for right in 0..2 {
+            if self.st.castling >> (us.index() * 2 + right) & 1 == 0 {
+                continue;
+            }
+            for (i, info) in g.castles[us.index()][right].iter().enumerate() {
+                let o = info.sq;
+                let (k, r) = (
+                    self.board[o.king_from.index()],
+                    self.board[o.rook_from.index()],
+                );
+                if k.is_none() || k.color() != us || g.royal_kinds >> k.kind() & 1 == 0 {
+                    continue;
+                }
+                if r.is_none() || r.color() != us {
+                    continue;
+                }
+                if (info.empty & occ).any() {
+                    continue;
+                }
+                if safe {
+                    let them = !us;
+                    let occ_nk = occ & !Bitboard::from(o.king_from);
+                    if (info.king_path & g.royal_forbidden).any()
+                        || g.royal_forbidden.contains(o.king_to)
+                    {
+                        continue;
+                    }
+                    if Iterator::any(&mut info.king_path.clone(), |s| {
+                        self.attackers_to(s, them, occ_nk).any()
+                    }) {
+                        continue;
+                    }
+                    let after = (occ & !Bitboard::from(o.king_from) & !Bitboard::from(o.rook_from))
+                        | Bitboard::from(o.king_to)
+                        | Bitboard::from(o.rook_to);
+                    if self.attackers_to(o.king_to, them, after).any() {
+                        continue;
+                    }
+                }
+                list.push(Move::new(
+                    o.king_from,
+                    o.king_to,
+                    MoveKind::Castle,
+                    (right * 8 + i) as u32,
+                    0,
+                ));
+            }
+        }
+    }
+
+    /// Every pseudo-legal move: piece moves, castling (emptiness only, plus safety in games
+    /// with check), en passant and the rules module's extra moves.
+    pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
+        let us = self.side;
+        for from in self.by_color[us.index()] {
+            let kind = self.board[from.index()].kind();
+            self.piece_moves(from, kind, !Bitboard::EMPTY, list);
+        }
+        self.castle_moves(list, self.game.variant.check);
+        self.ep_moves(list);
+        self.game.rules.extra_moves(self, list);
+    }
+
+    /// Legal moves of the side to move.
+    pub fn legal_moves(&mut self, list: &mut MoveList) {
+        let g = &*self.game;
+        let us = self.side;
+        if g.royal_kinds != 0 && self.royals(us).is_empty() {
+            return; // this side has lost
+        }
+        if !g.variant.check {
+            self.pseudo_legal_moves(list);
+            return;
+        }
+        let royals = self.royals(us);
+        if !g.fast_legal || royals.more_than_one() {
+            self.legal_by_making(list);
+            return;
+        }
+        if royals.is_empty() {
+            self.pseudo_legal_moves(list);
+            return;
+        }
+        self.legal_fast(list, royals.first().expect("one royal"));
+    }
+
+    fn legal_by_making(&mut self, list: &mut MoveList) {
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal_moves(&mut pseudo);
+        let us = self.side;
+        for &m in &pseudo {
+            self.make_move(m);
+            let ok = !self.royal_in_danger(us);
+            self.unmake_move();
+            if ok {
+                list.push(m);
+            }
+        }
+    }
+
+    fn compute_pins(&self, ksq: Square) -> Pins {
+        let t = &self.game.tables;
+        let us = self.side;
+        let them = !us;
+        let occ = self.occupied();
+        let mine = self.by_color[us.index()];
+        let theirs = self.by_color[them.index()];
+        let mut pins = Pins {
+            pinned: Bitboard::EMPTY,
+            masks: ArrayVec::new(),
+        };
+        for inv in &t.inverse_rides[them.index()] {
+            let ray = t.ray(inv.ray, ksq);
+            let blockers = ray & occ;
+            let Some(b1) = t.first_on_ray(inv.ray, blockers) else {
+                continue;
+            };
+            if !mine.contains(b1) {
+                continue;
+            }
+            let rest = blockers & !Bitboard::from(b1);
+            let Some(b2) = t.first_on_ray(inv.ray, rest) else {
+                continue;
+            };
+            if theirs.contains(b2) && inv.kinds >> self.board[b2.index()].kind() & 1 != 0 {
+                pins.pinned.set(b1);
+                let mask = ray & !t.full_ray(inv.ray, b2);
+                if pins.masks.try_push((b1, mask)).is_err() {
+                    // Cannot happen with one royal piece and at most 32 rider directions.
+                    unreachable!("more pins than rider directions");
+                }
+            }
+        }
+        pins
+    }
+
+    fn legal_fast(&mut self, list: &mut MoveList, ksq: Square) {
+        let g = &*self.game;
+        let t = &g.tables;
+        let us = self.side;
+        let them = !us;
+        let occ = self.occupied();
+        let checkers = self.attackers_to(ksq, them, occ);
+        let forbidden_here = g.royal_forbidden.contains(ksq);
+
+        // Royal moves: the destination must be safe with the royal piece lifted.
+        let kkind = self.board[ksq.index()].kind();
+        let start = list.len();
+        self.piece_moves(ksq, kkind, !g.royal_forbidden, list);
+        let occ_nk = occ & !Bitboard::from(ksq);
+        let mut i = start;
+        while i < list.len() {
+            let to = list[i].to();
+            if self.attackers_to(to, them, occ_nk).any() {
+                list.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        if checkers.more_than_one() || forbidden_here {
+            return;
+        }
+
+        let mut allowed = !Bitboard::EMPTY;
+        if let Some(c) = checkers.first() {
+            allowed = Bitboard::from(c);
+            let ck = self.board[c.index()].kind();
+            let leaps = t.kinds[ck].leap_capt_inv[them.index()][ksq.index()].contains(c);
+            if !leaps {
+                for inv in &t.inverse_rides[them.index()] {
+                    let ray = t.ray(inv.ray, ksq);
+                    if inv.kinds >> ck & 1 != 0 && ray.contains(c) {
+                        allowed |= ray & !t.full_ray(inv.ray, c);
+                    }
+                }
+            }
+        }
+        let pins = self.compute_pins(ksq);
+        for from in self.by_color[us.index()] & !Bitboard::from(ksq) {
+            let kind = self.board[from.index()].kind();
+            let a = if pins.pinned.contains(from) {
+                allowed & pins.mask(from)
+            } else {
+                allowed
+            };
+            if a.any() {
+                self.piece_moves(from, kind, a, list);
+            }
+        }
+        if checkers.is_empty() {
+            self.castle_moves(list, true);
+        }
+        // En passant and special moves are rare: check them by making them.
+        let mut extra = MoveList::new();
+        self.ep_moves(&mut extra);
+        g.rules.extra_moves(self, &mut extra);
+        for &m in &extra {
+            self.make_move(m);
+            let ok = !self.royal_in_danger(us);
+            self.unmake_move();
+            if ok {
+                list.push(m);
+            }
+        }
+    }
+
+    /// True when `m` is one of the legal moves.
+    pub fn is_legal(&mut self, m: Move) -> bool {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list.contains(&m)
+    }
+
+    /// The piece that made move `m` in this position (before it is made).
+    #[inline]
+    pub fn moving_piece(&self, m: Move) -> Piece {
+        self.board[m.from().index()]
+    }
+}

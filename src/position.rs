@@ -1,0 +1,574 @@
+//! `Position`: the board (mailbox plus bitboards), side to move, counters and an undo stack,
+//! generic over the game's [`Rules`]. `Game` holds what all positions of a variant share.
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::moves::{Move, MoveKind};
+use crate::rules::Rules;
+use crate::square::{MAX_SQUARES, Square};
+use crate::tables::Tables;
+use crate::variant::{CastleOption, MAX_KINDS, Variant};
+use crate::zobrist::Zobrist;
+use std::sync::Arc;
+
+/// A piece: kind and colour packed as `kind * 2 + colour`; [`Piece::NONE`] for an empty square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Piece(u8);
+
+impl Piece {
+    /// No piece.
+    pub const NONE: Piece = Piece(255);
+
+    /// A piece of the given kind and colour.
+    #[inline]
+    pub fn new(kind: usize, c: Color) -> Piece {
+        Piece((kind * 2 + c.index()) as u8)
+    }
+
+    /// True for [`Piece::NONE`].
+    #[inline]
+    pub fn is_none(self) -> bool {
+        self.0 == 255
+    }
+
+    /// True for a real piece.
+    #[inline]
+    pub fn is_some(self) -> bool {
+        self.0 != 255
+    }
+
+    /// Index into the variant's piece table.
+    #[inline]
+    pub fn kind(self) -> usize {
+        (self.0 >> 1) as usize
+    }
+
+    /// Owner.
+    #[inline]
+    pub fn color(self) -> Color {
+        if self.0 & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// `kind * 2 + colour`, for Zobrist keys.
+    #[inline]
+    pub fn code(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One castling option resolved for a side: squares plus the masks the move generator needs.
+#[derive(Clone, Copy, Debug)]
+pub struct CastleInfo {
+    /// The option's squares.
+    pub sq: CastleOption,
+    /// Squares that must be empty (apart from the king and rook themselves).
+    pub empty: Bitboard,
+    /// Squares the king crosses before its destination, its start included; none may be attacked.
+    pub king_path: Bitboard,
+}
+
+/// What every position of one variant shares: the variant, its tables, keys and rules module.
+#[derive(Debug)]
+pub struct Game<R: Rules> {
+    /// The variant as loaded.
+    pub variant: Variant,
+    /// Derived move tables.
+    pub tables: Tables,
+    /// Hash keys.
+    pub zobrist: Zobrist,
+    /// The rules module.
+    pub rules: R,
+    /// Per square: castling rights that survive a move from or to it.
+    pub castle_mask: [u8; MAX_SQUARES],
+    /// `castles[colour][right]`: options (right 0 = `K`, 1 = `Q`).
+    pub castles: [[Vec<CastleInfo>; 2]; 2],
+    /// Per colour: the promotion zone.
+    pub promo_zone: [Bitboard; 2],
+    /// Squares where a piece may end a move.
+    pub landable: Bitboard,
+    /// Squares forbidden to royal pieces (from the rules module).
+    pub royal_forbidden: Bitboard,
+    /// Bitmask of royal kinds.
+    pub royal_kinds: u32,
+    /// Bitmask of pawn kinds.
+    pub pawn_kinds: u32,
+    /// Whether the fast legality test applies.
+    pub fast_legal: bool,
+}
+
+fn between_on_rank(g: &crate::Geometry, a: Square, b: Square) -> Bitboard {
+    // Squares strictly between a and b on one rank, plus b.
+    let r = g.rank_of(a);
+    let (fa, fb) = (g.file_of(a), g.file_of(b));
+    let mut bb = Bitboard::EMPTY;
+    let (lo, hi) = if fa < fb { (fa + 1, fb) } else { (fb, fa - 1) };
+    for f in lo..=hi {
+        if let Some(s) = g.square(f, r) {
+            bb.set(s);
+        }
+    }
+    bb
+}
+
+impl<R: Rules> Game<R> {
+    /// Builds the shared data of a variant; fails when the rules module rejects it.
+    pub fn new(variant: &Variant) -> Result<Arc<Game<R>>, String> {
+        let rules = R::new(variant)?;
+        let g = &variant.geometry;
+        let mut castle_mask = [0xFu8; MAX_SQUARES];
+        let mut castles: [[Vec<CastleInfo>; 2]; 2] = Default::default();
+        for c in Color::ALL {
+            for (right, list) in castles[c.index()].iter_mut().enumerate() {
+                let bit = 1u8 << (c.index() * 2 + right);
+                for o in variant.castle_options(c, right) {
+                    castle_mask[o.king_from.index()] &= !bit;
+                    castle_mask[o.rook_from.index()] &= !bit;
+                    let mut empty = between_on_rank(g, o.king_from, o.king_to)
+                        | between_on_rank(g, o.rook_from, o.rook_to);
+                    if o.king_from == o.king_to {
+                        empty = between_on_rank(g, o.rook_from, o.rook_to);
+                    }
+                    empty &= !Bitboard::from(o.king_from) & !Bitboard::from(o.rook_from);
+                    let mut king_path = Bitboard::from(o.king_from);
+                    if o.king_from != o.king_to {
+                        king_path |= between_on_rank(g, o.king_from, o.king_to);
+                    }
+                    king_path &= !Bitboard::from(o.king_to);
+                    list.push(CastleInfo {
+                        sq: o,
+                        empty,
+                        king_path,
+                    });
+                }
+            }
+        }
+        let mut promo_zone = [Bitboard::EMPTY; 2];
+        if let Some(pr) = variant.promotion_rank {
+            for c in Color::ALL {
+                for sq in g.board {
+                    if g.relative_rank(c, sq) >= pr {
+                        promo_zone[c.index()].set(sq);
+                    }
+                }
+            }
+        }
+        let tables = Tables::new(variant);
+        let fast_legal = rules.fast_legality() && tables.lame_attackers.is_empty();
+        Ok(Arc::new(Game {
+            royal_forbidden: rules.royal_forbidden(),
+            variant: variant.clone(),
+            tables,
+            zobrist: Zobrist::new(),
+            rules,
+            castle_mask,
+            castles,
+            promo_zone,
+            landable: g.landable(),
+            royal_kinds: variant.royal_kinds(),
+            pawn_kinds: variant.pawn_kinds(),
+            fast_legal,
+        }))
+    }
+}
+
+/// The part of a position that is copied into the undo stack on every move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StateInfo<S: Copy> {
+    /// Zobrist key of the whole position.
+    pub key: u64,
+    /// Castling rights: bit `colour * 2 + right`.
+    pub castling: u8,
+    /// En-passant target square, if a capture there is possible.
+    pub ep: Option<Square>,
+    /// Half-moves since the last capture or pawn move.
+    pub halfmove: u32,
+    /// Piece captured by the move that led here.
+    pub captured: Piece,
+    /// The move that led here.
+    pub last_move: Move,
+    /// The rules module's state.
+    pub rule: S,
+}
+
+/// A position of a variant, with its history for unmake and repetition checks.
+#[derive(Clone, Debug)]
+pub struct Position<R: Rules> {
+    pub(crate) game: Arc<Game<R>>,
+    pub(crate) board: [Piece; MAX_SQUARES],
+    pub(crate) by_color: [Bitboard; 2],
+    pub(crate) by_kind: [Bitboard; MAX_KINDS],
+    pub(crate) side: Color,
+    pub(crate) st: StateInfo<R::State>,
+    pub(crate) history: Vec<StateInfo<R::State>>,
+    pub(crate) fullmove: u32,
+}
+
+/// How much undo history is reserved up front, so that games and searches of ordinary length
+/// never allocate while moves are made.
+pub const HISTORY_RESERVE: usize = 2048;
+
+impl<R: Rules> Position<R> {
+    /// An empty board of the game (no pieces, White to move).
+    pub fn empty(game: Arc<Game<R>>) -> Position<R> {
+        Position {
+            game,
+            board: [Piece::NONE; MAX_SQUARES],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; MAX_KINDS],
+            side: Color::White,
+            st: StateInfo {
+                key: 0,
+                castling: 0,
+                ep: None,
+                halfmove: 0,
+                captured: Piece::NONE,
+                last_move: Move::NONE,
+                rule: R::State::default(),
+            },
+            history: Vec::with_capacity(HISTORY_RESERVE),
+            fullmove: 1,
+        }
+    }
+
+    /// The start position of the game.
+    pub fn startpos(game: Arc<Game<R>>) -> Position<R> {
+        let fen = game.variant.start_fen.clone();
+        Position::from_fen(game, &fen).expect("start FEN was validated when the variant was loaded")
+    }
+
+    /// The shared game data.
+    #[inline]
+    pub fn game(&self) -> &Arc<Game<R>> {
+        &self.game
+    }
+
+    /// The variant.
+    #[inline]
+    pub fn variant(&self) -> &Variant {
+        &self.game.variant
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Piece on a square.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Piece {
+        self.board[sq.index()]
+    }
+
+    /// All pieces of a colour.
+    #[inline]
+    pub fn color_bb(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+
+    /// All pieces of a kind, both colours.
+    #[inline]
+    pub fn kind_bb(&self, kind: usize) -> Bitboard {
+        self.by_kind[kind]
+    }
+
+    /// Pieces of a kind and colour.
+    #[inline]
+    pub fn pieces(&self, c: Color, kind: usize) -> Bitboard {
+        self.by_kind[kind] & self.by_color[c.index()]
+    }
+
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The current undo record (key, counters, rule state).
+    #[inline]
+    pub fn state(&self) -> &StateInfo<R::State> {
+        &self.st
+    }
+
+    /// The rules module's state.
+    #[inline]
+    pub fn rule_state(&self) -> &R::State {
+        &self.st.rule
+    }
+
+    /// Mutable rule state (for rule modules while making a special move).
+    #[inline]
+    pub fn rule_state_mut(&mut self) -> &mut R::State {
+        &mut self.st.rule
+    }
+
+    /// Zobrist key.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.st.key
+    }
+
+    /// Half-move clock.
+    #[inline]
+    pub fn halfmove(&self) -> u32 {
+        self.st.halfmove
+    }
+
+    /// Full-move number.
+    #[inline]
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// Royal pieces of a colour.
+    #[inline]
+    pub fn royals(&self, c: Color) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        let mut m = self.game.royal_kinds;
+        while m != 0 {
+            bb |= self.by_kind[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        bb & self.by_color[c.index()]
+    }
+
+    /// Number of moves made since the position was set up.
+    #[inline]
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Puts a piece on an empty square, updating bitboards and the key.
+    #[inline]
+    pub fn put_piece(&mut self, p: Piece, sq: Square) {
+        debug_assert!(self.board[sq.index()].is_none());
+        self.board[sq.index()] = p;
+        self.by_color[p.color().index()].set(sq);
+        self.by_kind[p.kind()].set(sq);
+        self.st.key ^= self.game.zobrist.piece(p.code(), sq.index());
+    }
+
+    /// Removes and returns the piece on a square.
+    #[inline]
+    pub fn remove_piece(&mut self, sq: Square) -> Piece {
+        let p = self.board[sq.index()];
+        debug_assert!(p.is_some());
+        self.board[sq.index()] = Piece::NONE;
+        self.by_color[p.color().index()].clear(sq);
+        self.by_kind[p.kind()].clear(sq);
+        self.st.key ^= self.game.zobrist.piece(p.code(), sq.index());
+        p
+    }
+
+    #[inline]
+    fn move_piece(&mut self, from: Square, to: Square) {
+        let p = self.remove_piece(from);
+        self.put_piece(p, to);
+    }
+
+    /// Recomputes the key from scratch (used after set-up and by consistency tests).
+    pub fn compute_key(&self) -> u64 {
+        let z = &self.game.zobrist;
+        let mut k = 0;
+        for sq in self.occupied() {
+            k ^= z.piece(self.board[sq.index()].code(), sq.index());
+        }
+        k ^= z.castling[self.st.castling as usize];
+        if let Some(ep) = self.st.ep {
+            k ^= z.ep(ep.index());
+        }
+        if self.side == Color::Black {
+            k ^= z.side;
+        }
+        k ^ self.game.rules.state_key(&self.st.rule, z)
+    }
+
+    /// True when an en-passant capture onto `ep` by the side to move is possible by the tables.
+    pub(crate) fn ep_capturable(&self, ep: Square) -> bool {
+        let us = self.side;
+        let mut m = self.game.pawn_kinds;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if (self.game.tables.kinds[k].ep_capt_inv[us.index()][ep.index()] & self.pieces(us, k))
+                .any()
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Plays a move that the move generator produced for this position.
+    pub fn make_move(&mut self, m: Move) {
+        let game = Arc::clone(&self.game);
+        let z = &game.zobrist;
+        self.history.push(self.st);
+        let us = self.side;
+        let old_castling = self.st.castling;
+        let old_rule_key = game.rules.state_key(&self.st.rule, z);
+        if let Some(ep) = self.st.ep.take() {
+            self.st.key ^= z.ep(ep.index());
+        }
+        self.st.captured = Piece::NONE;
+        self.st.last_move = m;
+        self.st.halfmove += 1;
+        let (from, to) = (m.from(), m.to());
+        let mover = self.board[from.index()];
+        match m.kind() {
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion => {
+                if self.board[to.index()].is_some() {
+                    self.st.captured = self.remove_piece(to);
+                    self.st.halfmove = 0;
+                }
+                self.move_piece(from, to);
+                if m.kind() == MoveKind::Promotion {
+                    self.remove_piece(to);
+                    self.put_piece(Piece::new(m.extra(), us), to);
+                }
+                if m.kind() == MoveKind::DoubleStep {
+                    let ep = m.aux_square();
+                    self.side = !us;
+                    let capturable = self.ep_capturable(ep);
+                    self.side = us;
+                    if capturable {
+                        self.st.ep = Some(ep);
+                        self.st.key ^= z.ep(ep.index());
+                    }
+                }
+            }
+            MoveKind::EnPassant => {
+                self.st.captured = self.remove_piece(m.aux_square());
+                self.move_piece(from, to);
+            }
+            MoveKind::Castle => {
+                let info =
+                    &game.castles[us.index()][(m.aux() / 8) as usize][(m.aux() % 8) as usize];
+                let king = self.remove_piece(info.sq.king_from);
+                let rook = self.remove_piece(info.sq.rook_from);
+                self.put_piece(king, info.sq.king_to);
+                self.put_piece(rook, info.sq.rook_to);
+            }
+            MoveKind::Special => game.rules.make_special(self, m),
+        }
+        if mover.is_some() && game.pawn_kinds >> mover.kind() & 1 != 0 {
+            self.st.halfmove = 0;
+        }
+        let rights = old_castling & game.castle_mask[from.index()] & game.castle_mask[to.index()];
+        if rights != old_castling {
+            self.st.castling = rights;
+            self.st.key ^= z.castling[old_castling as usize] ^ z.castling[rights as usize];
+        }
+        let mut rule = self.st.rule;
+        game.rules.after_move(self, m, &mut rule);
+        self.st.rule = rule;
+        self.st.key ^= old_rule_key ^ game.rules.state_key(&self.st.rule, z);
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = !us;
+        self.st.key ^= z.side;
+    }
+
+    /// Takes back the last move made with [`Position::make_move`].
+    pub fn unmake_move(&mut self) {
+        let m = self.st.last_move;
+        let game = Arc::clone(&self.game);
+        self.side = !self.side;
+        let us = self.side;
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion => {
+                if m.kind() == MoveKind::Promotion {
+                    let pawn_kind = self.promotion_source_kind();
+                    self.remove_piece(to);
+                    self.put_piece(Piece::new(pawn_kind, us), to);
+                }
+                self.move_piece(to, from);
+                if self.st.captured.is_some() {
+                    self.put_piece(self.st.captured, to);
+                }
+            }
+            MoveKind::EnPassant => {
+                self.move_piece(to, from);
+                self.put_piece(self.st.captured, m.aux_square());
+            }
+            MoveKind::Castle => {
+                let info =
+                    &game.castles[us.index()][(m.aux() / 8) as usize][(m.aux() % 8) as usize];
+                let king = self.remove_piece(info.sq.king_to);
+                let rook = self.remove_piece(info.sq.rook_to);
+                self.put_piece(king, info.sq.king_from);
+                self.put_piece(rook, info.sq.rook_from);
+            }
+            MoveKind::Special => game.rules.unmake_special(self, m),
+        }
+        self.st = self.history.pop().expect("unmake without a move");
+    }
+
+    /// The pawn kind that promotes. Variants with several pawn kinds keep the source kind in
+    /// the move's aux field.
+    #[inline]
+    fn promotion_source_kind(&self) -> usize {
+        let m = self.st.last_move;
+        m.aux() as usize
+    }
+
+    /// Passes the turn (for null-move search). Undo with [`Position::unmake_null`].
+    pub fn make_null(&mut self) {
+        let z = &self.game.zobrist;
+        self.history.push(self.st);
+        if let Some(ep) = self.st.ep.take() {
+            self.st.key ^= z.ep(ep.index());
+        }
+        self.st.captured = Piece::NONE;
+        self.st.last_move = Move::NONE;
+        self.st.halfmove += 1;
+        self.side = !self.side;
+        self.st.key ^= z.side;
+    }
+
+    /// Takes back [`Position::make_null`].
+    pub fn unmake_null(&mut self) {
+        self.side = !self.side;
+        self.st = self.history.pop().expect("unmake_null without make_null");
+    }
+
+    /// True when the position repeats an earlier one (same key, same side) within the reach of
+    /// the half-move clock; `count` is how many earlier occurrences are required.
+    pub fn is_repetition(&self, count: usize) -> bool {
+        let n = self.history.len();
+        let reach = (self.st.halfmove as usize).min(n);
+        let mut seen = 0;
+        let mut i = 2;
+        while i <= reach {
+            if self.history[n - i].key == self.st.key {
+                seen += 1;
+                if seen >= count {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// True when the move rule (50 moves by default) allows a draw claim.
+    pub fn move_rule_reached(&self) -> bool {
+        let mr = self.game.variant.move_rule;
+        mr > 0 && self.st.halfmove >= mr
+    }
+
+    /// Ensures the undo stack can take `extra` more moves without allocating.
+    pub fn reserve_history(&mut self, extra: usize) {
+        self.history.reserve(extra);
+    }
+}

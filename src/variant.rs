@@ -1,0 +1,649 @@
+//! Variants as plain data, read from `engine.ini`.
+//!
+//! The ini format is documented at the top of `engine.ini` and in the README. This module
+//! parses it into [`Variant`] values and refuses anything it cannot honour, naming the file,
+//! the line and the problem. Nothing here knows any particular game: a game with rules beyond
+//! the data names a module with `rules = NAME` (see [`crate::games`]).
+
+use crate::betza::{self, Motion};
+use crate::bitboard::Bitboard;
+use crate::geometry::Geometry;
+use crate::square::Square;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Largest number of piece types one variant may define.
+pub const MAX_KINDS: usize = 16;
+
+/// One piece type of a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceDef {
+    /// Upper-case FEN letter (White's; Black uses the lower case).
+    pub letter: char,
+    /// Human name (`knight`).
+    pub name: String,
+    /// The Betza text as written.
+    pub betza: String,
+    /// The parsed motions (from White's side).
+    pub motions: Vec<Motion>,
+    /// Losing it (to mate, or to capture where there is no check) loses the game.
+    pub royal: bool,
+    /// Promotes, may use `i` (initial) moves from the pawn ranks and may be taken en passant.
+    pub pawn: bool,
+    /// Optional material value in centipawns for evaluation.
+    pub value: Option<i32>,
+}
+
+/// One way to castle for White (Black's is the rank-mirror).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastleOption {
+    /// King's square before.
+    pub king_from: Square,
+    /// King's square after.
+    pub king_to: Square,
+    /// Rook's square before.
+    pub rook_from: Square,
+    /// Rook's square after.
+    pub rook_to: Square,
+}
+
+/// What the side to move gets when it has no legal move and is not in check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StalemateResult {
+    /// Draw (FIDE).
+    Draw,
+    /// The stalemated side loses.
+    Loss,
+    /// The stalemated side wins.
+    Win,
+}
+
+/// A variant: everything the generic machinery needs, as data.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// Name used by `--variant`, `UCI_Variant` and `variant`.
+    pub name: String,
+    /// Other accepted names (e.g. Fairy-Max's `los-alamos`).
+    pub aliases: Vec<String>,
+    /// Board shape.
+    pub geometry: Geometry,
+    /// Piece types; a piece's kind is its index here.
+    pub pieces: Vec<PieceDef>,
+    /// Start position FEN.
+    pub start_fen: String,
+    /// Ranks (0-based, relative to the owner) where pawns may use `i` moves.
+    pub pawn_initial_ranks: Vec<usize>,
+    /// First rank (0-based, relative) of the promotion zone; `None` = pawns never promote.
+    pub promotion_rank: Option<usize>,
+    /// Kinds a pawn may promote to.
+    pub promotion_kinds: Vec<usize>,
+    /// Must a pawn entering the zone promote?
+    pub promotion_compulsory: bool,
+    /// Castling options per right for White: right 0 is FEN `K`, right 1 is `Q`.
+    pub castling: [Vec<CastleOption>; 2],
+    /// Is there check (moves may not leave a royal piece attacked)? Without check, royal pieces
+    /// are simply captured and a side with no royal piece left has lost.
+    pub check: bool,
+    /// Result of a stalemate for the stalemated side.
+    pub stalemate: StalemateResult,
+    /// The special-rule module, `plain` when there is none.
+    pub rules: String,
+    /// Settings the rules module reads (`rules.KEY = VALUE` lines), uninterpreted here.
+    pub rule_settings: BTreeMap<String, String>,
+    /// Half-moves without capture or pawn move after which a draw may be claimed (0 = never).
+    pub move_rule: u32,
+}
+
+impl Variant {
+    /// The kind whose white letter is `c` (case-insensitive).
+    pub fn kind_of_letter(&self, c: char) -> Option<usize> {
+        let u = c.to_ascii_uppercase();
+        self.pieces.iter().position(|p| p.letter == u)
+    }
+
+    /// Bitmask of royal kinds.
+    pub fn royal_kinds(&self) -> u32 {
+        self.kinds_where(|p| p.royal)
+    }
+
+    /// Bitmask of pawn kinds.
+    pub fn pawn_kinds(&self) -> u32 {
+        self.kinds_where(|p| p.pawn)
+    }
+
+    fn kinds_where(&self, f: impl Fn(&PieceDef) -> bool) -> u32 {
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| f(p))
+            .fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    /// Castling options of a side and right, in that side's squares.
+    pub fn castle_options(
+        &self,
+        c: crate::Color,
+        right: usize,
+    ) -> impl Iterator<Item = CastleOption> + '_ {
+        let g = &self.geometry;
+        self.castling[right].iter().map(move |o| match c {
+            crate::Color::White => *o,
+            crate::Color::Black => CastleOption {
+                king_from: g.flip(o.king_from),
+                king_to: g.flip(o.king_to),
+                rook_from: g.flip(o.rook_from),
+                rook_to: g.flip(o.rook_to),
+            },
+        })
+    }
+}
+
+/// A problem in an ini file: file, line (1-based; 0 = the file as a whole) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IniError {
+    /// File name as given.
+    pub file: String,
+    /// 1-based line, 0 when the problem is not tied to one line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for IniError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for IniError {}
+
+/// A set of variants loaded from one ini text, in file order.
+#[derive(Clone, Debug)]
+pub struct VariantSet {
+    /// The variants, in the order the file defines them.
+    pub variants: Vec<Variant>,
+}
+
+impl VariantSet {
+    /// Finds a variant by name or alias (case-insensitive).
+    pub fn get(&self, name: &str) -> Option<&Variant> {
+        let n = name.to_ascii_lowercase();
+        self.variants
+            .iter()
+            .find(|v| v.name == n || v.aliases.contains(&n))
+    }
+
+    /// Variant names in file order.
+    pub fn names(&self) -> Vec<&str> {
+        self.variants.iter().map(|v| v.name.as_str()).collect()
+    }
+}
+
+/// The `engine.ini` compiled into the binary.
+pub const DEFAULT_INI: &str = include_str!("../engine.ini");
+
+/// Parses the embedded `engine.ini`.
+pub fn default_variants() -> VariantSet {
+    parse_ini(DEFAULT_INI, "engine.ini (built in)").expect("the built-in engine.ini is valid")
+}
+
+/// Reads and parses an ini file from disk.
+pub fn load_ini_file(path: &str) -> Result<VariantSet, IniError> {
+    let text = std::fs::read_to_string(path).map_err(|e| IniError {
+        file: path.to_string(),
+        line: 0,
+        message: format!("cannot read: {e}"),
+    })?;
+    parse_ini(&text, path)
+}
+
+#[derive(Clone, Debug, Default)]
+struct Section {
+    name: String,
+    line: usize,
+    /// key -> (value, line); `piece` entries are kept separately.
+    keys: BTreeMap<String, (String, usize)>,
+    /// letter -> (definition text or "-" to remove, line), in order of first appearance.
+    pieces: Vec<(char, String, usize)>,
+}
+
+/// Every key a section may hold; anything else is an error (typos must not pass silently).
+const KNOWN_KEYS: &[&str] = &[
+    "board",
+    "holes",
+    "no_landing",
+    "start",
+    "pawn_initial_ranks",
+    "promotion_rank",
+    "promotion_pieces",
+    "promotion_compulsory",
+    "castle_k",
+    "castle_q",
+    "check",
+    "stalemate",
+    "rules",
+    "aliases",
+    "move_rule",
+];
+
+/// Parses ini text. `file` is only used in error messages.
+pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
+    let err = |line: usize, message: String| IniError {
+        file: file.to_string(),
+        line,
+        message,
+    };
+    let mut sections: Vec<Section> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let ln = i + 1;
+        let line = match raw.find(['#', ';']) {
+            Some(p) => &raw[..p],
+            None => raw,
+        }
+        .trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('[') {
+            let Some(inner) = rest.strip_suffix(']') else {
+                return Err(err(ln, format!("section header without ']': {line}")));
+            };
+            let (name, parent) = match inner.split_once(':') {
+                Some((n, p)) => (n.trim(), Some(p.trim())),
+                None => (inner.trim(), None),
+            };
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                return Err(err(
+                    ln,
+                    format!("bad variant name '{name}' (letters, digits, - and _ only)"),
+                ));
+            }
+            let name = name.to_ascii_lowercase();
+            if sections.iter().any(|s| s.name == name) {
+                return Err(err(ln, format!("variant '{name}' is defined twice")));
+            }
+            let mut sec = Section {
+                name,
+                line: ln,
+                ..Default::default()
+            };
+            if let Some(p) = parent {
+                let p = p.to_ascii_lowercase();
+                let Some(parent) = sections.iter().find(|s| s.name == p) else {
+                    return Err(err(
+                        ln,
+                        format!("parent variant '{p}' is not defined above"),
+                    ));
+                };
+                sec.keys = parent.keys.clone();
+                sec.keys.remove("aliases");
+                sec.pieces = parent.pieces.clone();
+            }
+            sections.push(sec);
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            return Err(err(
+                ln,
+                format!("expected 'key = value' or '[variant]', found '{line}'"),
+            ));
+        };
+        let key = key.trim().to_ascii_lowercase();
+        let value = value.trim().to_string();
+        let Some(sec) = sections.last_mut() else {
+            return Err(err(ln, "key before the first [variant] header".into()));
+        };
+        if key == "piece" {
+            let letter = value.chars().next().filter(|c| c.is_ascii_alphabetic());
+            let Some(letter) = letter.map(|c| c.to_ascii_uppercase()) else {
+                return Err(err(
+                    ln,
+                    "piece needs a letter first: 'piece = N knight N'".into(),
+                ));
+            };
+            let rest = value[1..].trim().to_string();
+            if let Some(e) = sec.pieces.iter_mut().find(|p| p.0 == letter) {
+                *e = (letter, rest, ln);
+            } else {
+                sec.pieces.push((letter, rest, ln));
+            }
+        } else if KNOWN_KEYS.contains(&key.as_str()) || key.starts_with("rules.") {
+            sec.keys.insert(key, (value, ln));
+        } else {
+            return Err(err(ln, format!("unknown key '{key}'")));
+        }
+    }
+    if sections.is_empty() {
+        return Err(err(0, "no [variant] section".into()));
+    }
+    let mut variants: Vec<Variant> = Vec::new();
+    for s in &sections {
+        let v = build_variant(s, &err)?;
+        for a in std::iter::once(&v.name).chain(&v.aliases) {
+            if variants
+                .iter()
+                .any(|o| o.name == *a || o.aliases.contains(a))
+            {
+                return Err(err(s.line, format!("name '{a}' is used by two variants")));
+            }
+        }
+        variants.push(v);
+    }
+    Ok(VariantSet { variants })
+}
+
+fn build_variant(
+    s: &Section,
+    err: &dyn Fn(usize, String) -> IniError,
+) -> Result<Variant, IniError> {
+    let get = |k: &str| s.keys.get(k).map(|(v, l)| (v.as_str(), *l));
+    let need =
+        |k: &str| get(k).ok_or_else(|| err(s.line, format!("variant '{}' has no '{k}'", s.name)));
+    let parse_bool = |k: &str, default: bool| -> Result<bool, IniError> {
+        match get(k) {
+            None => Ok(default),
+            Some(("true" | "yes" | "1", _)) => Ok(true),
+            Some(("false" | "no" | "0", _)) => Ok(false),
+            Some((v, l)) => Err(err(l, format!("{k}: expected true or false, found '{v}'"))),
+        }
+    };
+
+    let (board, bl) = need("board")?;
+    let (w, h) = board
+        .split_once('x')
+        .and_then(|(a, b)| {
+            Some((
+                a.trim().parse::<usize>().ok()?,
+                b.trim().parse::<usize>().ok()?,
+            ))
+        })
+        .ok_or_else(|| {
+            err(
+                bl,
+                format!("board: expected FILESxRANKS like 8x8, found '{board}'"),
+            )
+        })?;
+    let mut geometry = Geometry::new(w, h).map_err(|e| err(bl, e))?;
+    let squares = |k: &str, g: &Geometry| -> Result<Bitboard, IniError> {
+        let mut bb = Bitboard::EMPTY;
+        if let Some((v, l)) = get(k) {
+            for t in v.split([' ', ',']).filter(|t| !t.is_empty()) {
+                let sq = g
+                    .parse(t)
+                    .ok_or_else(|| err(l, format!("{k}: '{t}' is not a square of this board")))?;
+                bb.set(sq);
+            }
+        }
+        Ok(bb)
+    };
+    let holes = squares("holes", &geometry)?;
+    geometry.add_holes(holes);
+    let nl = squares("no_landing", &geometry)?;
+    if (nl & !geometry.board).any() {
+        return Err(err(
+            get("no_landing").map_or(s.line, |x| x.1),
+            "no_landing: a square is also a hole".into(),
+        ));
+    }
+    geometry.add_no_landing(nl);
+
+    // Pieces.
+    let mut pieces = Vec::new();
+    for (letter, def, ln) in &s.pieces {
+        if def == "-" {
+            continue;
+        }
+        let mut words = def.split_whitespace();
+        let (Some(name), Some(betza_text)) = (words.next(), words.next()) else {
+            return Err(err(
+                *ln,
+                format!(
+                    "piece {letter}: expected 'piece = {letter} NAME BETZA [royal] [pawn] [value=N]'"
+                ),
+            ));
+        };
+        let motions = betza::parse(betza_text)
+            .map_err(|e| err(*ln, format!("piece {letter} '{betza_text}': {e}")))?;
+        let mut pd = PieceDef {
+            letter: *letter,
+            name: name.to_string(),
+            betza: betza_text.to_string(),
+            motions,
+            royal: false,
+            pawn: false,
+            value: None,
+        };
+        for w in words {
+            match w {
+                "royal" => pd.royal = true,
+                "pawn" => pd.pawn = true,
+                _ if w.starts_with("value=") => {
+                    pd.value = Some(
+                        w[6..]
+                            .parse()
+                            .map_err(|_| err(*ln, format!("piece {letter}: bad {w}")))?,
+                    )
+                }
+                _ => {
+                    return Err(err(
+                        *ln,
+                        format!("piece {letter}: unknown flag '{w}' (royal, pawn, value=N)"),
+                    ));
+                }
+            }
+        }
+        if !pd.pawn && pd.motions.iter().any(|m| m.initial || m.en_passant) {
+            return Err(err(
+                *ln,
+                format!("piece {letter}: 'i' and 'e' moves are only supported for pawns"),
+            ));
+        }
+        pieces.push(pd);
+    }
+    if pieces.is_empty() {
+        return Err(err(s.line, format!("variant '{}' has no pieces", s.name)));
+    }
+    if pieces.len() > MAX_KINDS {
+        return Err(err(
+            s.line,
+            format!("variant '{}' has more than {MAX_KINDS} piece types", s.name),
+        ));
+    }
+    let kind_of = |c: char| {
+        pieces
+            .iter()
+            .position(|p: &PieceDef| p.letter == c.to_ascii_uppercase())
+    };
+
+    let rel_ranks = |k: &str| -> Result<Vec<usize>, IniError> {
+        let mut v = Vec::new();
+        if let Some((val, l)) = get(k) {
+            for t in val.split([' ', ',']).filter(|t| !t.is_empty()) {
+                let r: usize = t
+                    .parse()
+                    .map_err(|_| err(l, format!("{k}: '{t}' is not a rank number")))?;
+                if r == 0 || r > h {
+                    return Err(err(
+                        l,
+                        format!("{k}: rank {r} is not on a board with {h} ranks"),
+                    ));
+                }
+                v.push(r - 1);
+            }
+        }
+        Ok(v)
+    };
+    let pawn_initial_ranks = rel_ranks("pawn_initial_ranks")?;
+    let promotion_rank = rel_ranks("promotion_rank")?;
+    if promotion_rank.len() > 1 {
+        return Err(err(
+            get("promotion_rank").unwrap().1,
+            "promotion_rank: give one rank".into(),
+        ));
+    }
+    let promotion_rank = promotion_rank.first().copied();
+    let mut promotion_kinds = Vec::new();
+    if let Some((v, l)) = get("promotion_pieces") {
+        for c in v.chars().filter(|c| !c.is_whitespace()) {
+            let k =
+                kind_of(c).ok_or_else(|| err(l, format!("promotion_pieces: no piece '{c}'")))?;
+            if pieces[k].royal || pieces[k].pawn {
+                return Err(err(
+                    l,
+                    format!("promotion_pieces: cannot promote to royal or pawn piece '{c}'"),
+                ));
+            }
+            promotion_kinds.push(k);
+        }
+    }
+    if pieces.iter().any(|p| p.pawn) && promotion_rank.is_some() && promotion_kinds.is_empty() {
+        return Err(err(
+            s.line,
+            "promotion_rank is set but promotion_pieces is empty".into(),
+        ));
+    }
+
+    let mut castling: [Vec<CastleOption>; 2] = [Vec::new(), Vec::new()];
+    for (i, k) in ["castle_k", "castle_q"].iter().enumerate() {
+        let Some((v, l)) = get(k) else { continue };
+        for opt in v.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+            let toks: Vec<&str> = opt.split_whitespace().collect();
+            let bad = || {
+                err(
+                    l,
+                    format!(
+                        "{k}: expected 'KINGFROMKINGTO ROOKFROMROOKTO' like 'e1g1 h1f1', found '{opt}'"
+                    ),
+                )
+            };
+            if toks.len() != 2 {
+                return Err(bad());
+            }
+            let split = |t: &str| -> Option<(Square, Square)> {
+                let b = t.as_bytes();
+                let second = (1..b.len()).find(|&j| b[j].is_ascii_lowercase())?;
+                Some((geometry.parse(&t[..second])?, geometry.parse(&t[second..])?))
+            };
+            let (kf, kt) = split(toks[0]).ok_or_else(bad)?;
+            let (rf, rt) = split(toks[1]).ok_or_else(bad)?;
+            let landable = geometry.landable();
+            if ![kf, kt, rf, rt].iter().all(|s| landable.contains(*s)) {
+                return Err(err(
+                    l,
+                    format!("{k}: '{opt}' uses a square that does not exist"),
+                ));
+            }
+            if kf == rf || kt == rt || geometry.rank_of(kf) != geometry.rank_of(rf) {
+                return Err(err(
+                    l,
+                    format!("{k}: '{opt}' is not a castling (king and rook on one rank)"),
+                ));
+            }
+            if castling[1 - i]
+                .iter()
+                .chain(&castling[i])
+                .any(|o| o.king_from != kf)
+            {
+                return Err(err(
+                    l,
+                    format!("{k}: every castling option must start from the same king square"),
+                ));
+            }
+            if castling[i].iter().any(|o| o.rook_from != rf) {
+                return Err(err(
+                    l,
+                    format!("{k}: options of one right must use the same rook"),
+                ));
+            }
+            castling[i].push(CastleOption {
+                king_from: kf,
+                king_to: kt,
+                rook_from: rf,
+                rook_to: rt,
+            });
+        }
+    }
+    if castling[0]
+        .first()
+        .zip(castling[1].first())
+        .is_some_and(|(a, b)| a.rook_from == b.rook_from)
+    {
+        return Err(err(
+            s.line,
+            "castle_k and castle_q use the same rook".into(),
+        ));
+    }
+    if (castling[0].len() + castling[1].len()) > 0 && !pieces.iter().any(|p| p.royal) {
+        return Err(err(s.line, "castling needs a royal piece".into()));
+    }
+
+    let stalemate = match get("stalemate") {
+        None | Some(("draw", _)) => StalemateResult::Draw,
+        Some(("loss", _)) => StalemateResult::Loss,
+        Some(("win", _)) => StalemateResult::Win,
+        Some((v, l)) => {
+            return Err(err(
+                l,
+                format!("stalemate: expected draw, loss or win, found '{v}'"),
+            ));
+        }
+    };
+    let move_rule = match get("move_rule") {
+        None => 100,
+        Some((v, l)) => v
+            .parse()
+            .map_err(|_| err(l, format!("move_rule: '{v}' is not a number of half-moves")))?,
+    };
+    let rules = get("rules").map_or("plain", |x| x.0).to_ascii_lowercase();
+    if !crate::games::is_known(&rules) {
+        return Err(err(
+            get("rules").map_or(s.line, |x| x.1),
+            format!(
+                "rules: unknown module '{rules}' (known: {})",
+                crate::games::NAMES.join(", ")
+            ),
+        ));
+    }
+    let rule_settings = s
+        .keys
+        .iter()
+        .filter_map(|(k, (v, _))| k.strip_prefix("rules.").map(|k| (k.to_string(), v.clone())))
+        .collect();
+    let aliases = get("aliases")
+        .map(|(v, _)| {
+            v.split([' ', ','])
+                .filter(|a| !a.is_empty())
+                .map(|a| a.to_ascii_lowercase())
+                .collect()
+        })
+        .unwrap_or_default();
+    let (start_fen, start_line) = need("start")?;
+    let v = Variant {
+        name: s.name.clone(),
+        aliases,
+        geometry,
+        pieces,
+        start_fen: start_fen.to_string(),
+        pawn_initial_ranks,
+        promotion_rank,
+        promotion_kinds,
+        promotion_compulsory: parse_bool("promotion_compulsory", true)?,
+        castling,
+        check: parse_bool("check", true)?,
+        stalemate,
+        rules,
+        rule_settings,
+        move_rule,
+    };
+    // The start position must be a position of this variant, under its rules module.
+    crate::games::validate_start(&v).map_err(|e| err(start_line, format!("start: {e}")))?;
+    Ok(v)
+}
