@@ -203,10 +203,7 @@ pub fn parse(text: &str) -> Result<Vec<Motion>, BetzaError> {
                 .parse()
                 .map_err(|_| err(num_start, "bad range".into()))?;
             if n > 16 {
-                return Err(err(
-                    num_start,
-                    format!("range {n} is larger than any board"),
-                ));
+                return Err(err(num_start, format!("range {n} is larger than any board")));
             }
             // `W0`/`N0` mean an unlimited rider; `R4`/`W4` a rider limited to 4 steps.
             range = n as u8;
@@ -223,16 +220,9 @@ pub fn parse(text: &str) -> Result<Vec<Motion>, BetzaError> {
             return Err(err(start, "'e' (en passant) needs a capturing move".into()));
         }
         if (initial || lame || en_passant) && range != 1 {
-            return Err(err(
-                start,
-                "'i', 'n' and 'e' apply to leaps only, not riders".into(),
-            ));
+            return Err(err(start, "'i', 'n' and 'e' apply to leaps only, not riders".into()));
         }
-        let dirs: Vec<char> = mods
-            .iter()
-            .copied()
-            .filter(|c| "fblrsv".contains(*c))
-            .collect();
+        let dirs: Vec<char> = mods.iter().copied().filter(|c| "fblrsv".contains(*c)).collect();
         for base in bases {
             let (a, b) = atom_vector(base).expect("base atoms are known");
             let shape = if b == 0 {
@@ -243,10 +233,7 @@ pub fn parse(text: &str) -> Result<Vec<Motion>, BetzaError> {
                 Shape::Oblique
             };
             if lame && shape == Shape::Oblique {
-                return Err(err(
-                    start,
-                    "lame ('n') oblique leaps are not supported".into(),
-                ));
+                return Err(err(start, "lame ('n') oblique leaps are not supported".into()));
             }
             let groups = direction_groups(&dirs, shape);
             for (dx, dy) in expand(a, b) {
@@ -299,12 +286,7 @@ mod tests {
         assert_eq!(count("RN"), 12);
         assert_eq!(count("NN"), 8);
         assert!(parse("NN").unwrap().iter().all(|m| m.range == 0));
-        assert!(
-            parse("R")
-                .unwrap()
-                .iter()
-                .all(|m| m.range == 0 && m.dx * m.dy == 0)
-        );
+        assert!(parse("R").unwrap().iter().all(|m| m.range == 0 && m.dx * m.dy == 0));
         assert!(parse("W3").unwrap().iter().all(|m| m.range == 3));
         assert_eq!(count("G"), 4);
         assert_eq!(count("Z"), 8);
@@ -314,10 +296,7 @@ mod tests {
     fn direction_modifiers() {
         let p = parse("fmWfcF").unwrap();
         assert_eq!(p.len(), 3);
-        assert!(
-            p.iter()
-                .any(|m| (m.dx, m.dy) == (0, 1) && m.quiet && !m.capture)
-        );
+        assert!(p.iter().any(|m| (m.dx, m.dy) == (0, 1) && m.quiet && !m.capture));
         assert!(
             p.iter()
                 .filter(|m| m.dx != 0)

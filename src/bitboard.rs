@@ -26,7 +26,7 @@ impl Bitboard {
 
     /// True when the set has at least one square.
     #[inline]
-    pub const fn any(self) -> bool {
+    pub const fn is_nonempty(self) -> bool {
         self.0 != 0
     }
 

@@ -88,28 +88,18 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
                 .first()
                 .ok_or_else(|| CliError("check-ini needs a file name".into()))?;
             let s = load_ini_file(file).map_err(|e| CliError(e.to_string()))?;
-            println!(
-                "{file}: ok, {} variants: {}",
-                s.variants.len(),
-                s.names().join(" ")
-            );
+            println!("{file}: ok, {} variants: {}", s.variants.len(), s.names().join(" "));
             Ok(())
         }
         "perft" => cmd_perft(&set, rest),
         "bench" => cmd_bench(&set, rest),
-        other => Err(CliError(format!(
-            "unknown command '{other}' (try 'menagerie --help')"
-        ))),
+        other => Err(CliError(format!("unknown command '{other}' (try 'menagerie --help')"))),
     }
 }
 
 fn find_variant<'a>(set: &'a VariantSet, name: &str) -> Result<&'a Variant, CliError> {
-    set.get(name).ok_or_else(|| {
-        CliError(format!(
-            "unknown variant '{name}' (known: {})",
-            set.names().join(", ")
-        ))
-    })
+    set.get(name)
+        .ok_or_else(|| CliError(format!("unknown variant '{name}' (known: {})", set.names().join(", "))))
 }
 
 fn cmd_perft(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
@@ -135,9 +125,7 @@ fn cmd_perft(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
                     .parse()
                     .map_err(|_| CliError(format!("depth '{d}' is not a number")))?;
                 if !(1..=MAX_PERFT_DEPTH).contains(&n) {
-                    return Err(CliError(format!(
-                        "depth {n} is out of range 1..{MAX_PERFT_DEPTH}"
-                    )));
+                    return Err(CliError(format!("depth {n} is out of range 1..{MAX_PERFT_DEPTH}")));
                 }
                 depth = Some(n);
             }
@@ -241,11 +229,7 @@ fn cmd_bench(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
             println!("{name}: not in this ini, skipped");
             continue;
         };
-        let fen = if fen.is_empty() {
-            String::new()
-        } else {
-            fen.to_string()
-        };
+        let fen = if fen.is_empty() { String::new() } else { fen.to_string() };
         let shown = if fen.is_empty() {
             "startpos".to_string()
         } else {

@@ -44,11 +44,7 @@ impl<R: Rules> Position<R> {
         }
         let rows: Vec<&str> = fields[0].split('/').collect();
         if rows.len() != g.ranks() {
-            return bad(format!(
-                "{} ranks given, the board has {}",
-                rows.len(),
-                g.ranks()
-            ));
+            return bad(format!("{} ranks given, the board has {}", rows.len(), g.ranks()));
         }
         for (i, row) in rows.iter().enumerate() {
             let rank = g.ranks() - 1 - i;
@@ -58,6 +54,9 @@ impl<R: Rules> Position<R> {
             while j < chars.len() {
                 let c = chars[j];
                 if c.is_ascii_digit() {
+                    if c == '0' {
+                        return bad(format!("rank {}: an empty run starts with 0", rank + 1));
+                    }
                     let mut n = 0usize;
                     while j < chars.len() && chars[j].is_ascii_digit() {
                         n = n * 10 + chars[j].to_digit(10).unwrap() as usize;
@@ -74,11 +73,7 @@ impl<R: Rules> Position<R> {
                 }
                 j += 1;
                 if file >= g.files() {
-                    return bad(format!(
-                        "rank {} is wider than {} files",
-                        rank + 1,
-                        g.files()
-                    ));
+                    return bad(format!("rank {} is wider than {} files", rank + 1, g.files()));
                 }
                 let sq = g.square(file, rank).expect("inside the rectangle");
                 if c == '*' {
@@ -153,14 +148,9 @@ impl<R: Rules> Position<R> {
                     ));
                 }
                 let o = options[0].sq;
-                let (k, r) = (
-                    pos.board[o.king_from.index()],
-                    pos.board[o.rook_from.index()],
-                );
-                let king_ok =
-                    k.is_some() && k.color() == color && game.royal_kinds >> k.kind() & 1 != 0;
-                let rook_ok =
-                    r.is_some() && r.color() == color && game.royal_kinds >> r.kind() & 1 == 0;
+                let (k, r) = (pos.board[o.king_from.index()], pos.board[o.rook_from.index()]);
+                let king_ok = k.is_some() && k.color() == color && game.royal_kinds >> k.kind() & 1 != 0;
+                let rook_ok = r.is_some() && r.color() == color && game.royal_kinds >> r.kind() & 1 == 0;
                 if king_ok && rook_ok {
                     rights |= 1 << (color.index() * 2 + right);
                 }
@@ -179,9 +169,7 @@ impl<R: Rules> Position<R> {
                 p.is_some() && p.color() != pos.side && game.pawn_kinds >> p.kind() & 1 != 0
             });
             if pos.board[sq.index()].is_some() || !victim_ok {
-                return bad(format!(
-                    "en-passant square '{ep}' has no pawn that just moved past it"
-                ));
+                return bad(format!("en-passant square '{ep}' has no pawn that just moved past it"));
             }
             if pos.ep_capturable(sq) {
                 pos.st.ep = Some(sq);
@@ -218,11 +206,7 @@ impl<R: Rules> Position<R> {
                     let rr = g.relative_rank(c, sq);
                     let in_zone = game.promo_zone[c.index()].contains(sq) && v.promotion_compulsory;
                     if rr == 0 || rr == g.ranks() - 1 || in_zone {
-                        return bad(format!(
-                            "{} pawn on {}, where no pawn can stand",
-                            c.name(),
-                            g.name(sq)
-                        ));
+                        return bad(format!("{} pawn on {}, where no pawn can stand", c.name(), g.name(sq)));
                     }
                 }
             }

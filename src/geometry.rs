@@ -28,14 +28,10 @@ impl Geometry {
     /// with at most 16 files and 16 ranks.
     pub fn new(files: usize, ranks: usize) -> Result<Geometry, String> {
         if !(2..=MAX_SIDE).contains(&files) || !(2..=MAX_SIDE).contains(&ranks) {
-            return Err(format!(
-                "board {files}x{ranks}: files and ranks must be 2..{MAX_SIDE}"
-            ));
+            return Err(format!("board {files}x{ranks}: files and ranks must be 2..{MAX_SIDE}"));
         }
         if files * ranks > MAX_SQUARES {
-            return Err(format!(
-                "board {files}x{ranks} has more than {MAX_SQUARES} squares"
-            ));
+            return Err(format!("board {files}x{ranks} has more than {MAX_SQUARES} squares"));
         }
         let mut g = Geometry {
             files,

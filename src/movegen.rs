@@ -66,15 +66,14 @@ impl<R: Rules> Position<R> {
     /// True when `by` attacks `sq` with the current occupancy.
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        self.attackers_to(sq, by, self.occupied()).any()
+        self.attackers_to(sq, by, self.occupied()).is_nonempty()
     }
 
     /// True when a royal piece of `c` is attacked (or stands where royals may not stand).
     pub fn royal_in_danger(&self, c: Color) -> bool {
         let occ = self.occupied();
-        Iterator::any(&mut self.royals(c), |k| {
-            self.game.royal_forbidden.contains(k) || self.attackers_to(k, !c, occ).any()
-        })
+        self.royals(c)
+            .any(|k| self.game.royal_forbidden.contains(k) || self.attackers_to(k, !c, occ).is_nonempty())
     }
 
     /// True when the side to move is in check (only in variants with check).
@@ -93,13 +92,7 @@ impl<R: Rules> Position<R> {
         if promo {
             let v = &self.game.variant;
             for &pk in &v.promotion_kinds {
-                list.push(Move::new(
-                    from,
-                    to,
-                    MoveKind::Promotion,
-                    kind as u32,
-                    pk as u32,
-                ));
+                list.push(Move::new(from, to, MoveKind::Promotion, kind as u32, pk as u32));
             }
             if v.promotion_compulsory {
                 return;
@@ -131,29 +124,19 @@ impl<R: Rules> Position<R> {
         }
         let targets = (quiet | capt) & allowed & g.landable;
         let is_pawn = g.pawn_kinds >> kind & 1 != 0;
-        let zone = if is_pawn {
-            g.promo_zone[c]
-        } else {
-            Bitboard::EMPTY
-        };
+        let zone = if is_pawn { g.promo_zone[c] } else { Bitboard::EMPTY };
         for to in targets {
             self.push_move(list, from, to, kind, zone.contains(to));
         }
         for sp in &kt.specials[c][from.index()] {
-            if !allowed.contains(sp.to) || (sp.path & occ).any() {
+            if !allowed.contains(sp.to) || (sp.path & occ).is_nonempty() {
                 continue;
             }
             let target = self.board[sp.to.index()];
             if target.is_none() && sp.quiet {
-                if is_pawn && sp.path.any() && !zone.contains(sp.to) {
+                if is_pawn && sp.path.is_nonempty() && !zone.contains(sp.to) {
                     let ep = sp.path.last().expect("path is not empty");
-                    list.push(Move::new(
-                        from,
-                        sp.to,
-                        MoveKind::DoubleStep,
-                        ep.index() as u32,
-                        0,
-                    ));
+                    list.push(Move::new(from, sp.to, MoveKind::DoubleStep, ep.index() as u32, 0));
                 } else {
                     self.push_move(list, from, sp.to, kind, zone.contains(sp.to));
                 }
@@ -174,13 +157,7 @@ impl<R: Rules> Position<R> {
             let k = m.trailing_zeros() as usize;
             m &= m - 1;
             for from in g.tables.kinds[k].ep_capt_inv[us.index()][ep.index()] & self.pieces(us, k) {
-                list.push(Move::new(
-                    from,
-                    ep,
-                    MoveKind::EnPassant,
-                    victim.index() as u32,
-                    0,
-                ));
+                list.push(Move::new(from, ep, MoveKind::EnPassant, victim.index() as u32, 0));
             }
         }
     }
@@ -190,8 +167,7 @@ impl<R: Rules> Position<R> {
     pub(crate) fn ep_victim(&self, ep: Square) -> Square {
         let g = &self.game.variant.geometry;
         let dr = if self.side == Color::White { -1 } else { 1 };
-        g.offset(ep, 0, dr)
-            .expect("en-passant square is never on the edge")
+        g.offset(ep, 0, dr).expect("en-passant square is never on the edge")
     }
 
     /// Castling moves whose emptiness conditions hold; with `safe`, also the attack conditions.
@@ -205,36 +181,29 @@ impl<R: Rules> Position<R> {
             }
             for (i, info) in g.castles[us.index()][right].iter().enumerate() {
                 let o = info.sq;
-                let (k, r) = (
-                    self.board[o.king_from.index()],
-                    self.board[o.rook_from.index()],
-                );
+                let (k, r) = (self.board[o.king_from.index()], self.board[o.rook_from.index()]);
                 if k.is_none() || k.color() != us || g.royal_kinds >> k.kind() & 1 == 0 {
                     continue;
                 }
                 if r.is_none() || r.color() != us {
                     continue;
                 }
-                if (info.empty & occ).any() {
+                if (info.empty & occ).is_nonempty() {
                     continue;
                 }
                 if safe {
                     let them = !us;
                     let occ_nk = occ & !Bitboard::from(o.king_from);
-                    if (info.king_path & g.royal_forbidden).any()
-                        || g.royal_forbidden.contains(o.king_to)
-                    {
+                    if (info.king_path & g.royal_forbidden).is_nonempty() || g.royal_forbidden.contains(o.king_to) {
                         continue;
                     }
-                    if Iterator::any(&mut info.king_path.clone(), |s| {
-                        self.attackers_to(s, them, occ_nk).any()
-                    }) {
+                    if { info.king_path }.any(|s| self.attackers_to(s, them, occ_nk).is_nonempty()) {
                         continue;
                     }
                     let after = (occ & !Bitboard::from(o.king_from) & !Bitboard::from(o.rook_from))
                         | Bitboard::from(o.king_to)
                         | Bitboard::from(o.rook_to);
-                    if self.attackers_to(o.king_to, them, after).any() {
+                    if self.attackers_to(o.king_to, them, after).is_nonempty() {
                         continue;
                     }
                 }
@@ -352,7 +321,7 @@ impl<R: Rules> Position<R> {
         let mut i = start;
         while i < list.len() {
             let to = list[i].to();
-            if self.attackers_to(to, them, occ_nk).any() {
+            if self.attackers_to(to, them, occ_nk).is_nonempty() {
                 list.swap_remove(i);
             } else {
                 i += 1;
@@ -384,7 +353,7 @@ impl<R: Rules> Position<R> {
             } else {
                 allowed
             };
-            if a.any() {
+            if a.is_nonempty() {
                 self.piece_moves(from, kind, a, list);
             }
         }

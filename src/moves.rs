@@ -38,13 +38,7 @@ impl Move {
     #[inline]
     pub fn new(from: Square, to: Square, kind: MoveKind, aux: u32, extra: u32) -> Move {
         debug_assert!(aux < 128 && extra < 32);
-        Move(
-            from.index() as u32
-                | (to.index() as u32) << 7
-                | aux << 14
-                | (kind as u32) << 21
-                | extra << 24,
-        )
+        Move(from.index() as u32 | (to.index() as u32) << 7 | aux << 14 | (kind as u32) << 21 | extra << 24)
     }
 
     /// A plain move or capture.

@@ -44,9 +44,7 @@ fn check_syntax<R: Rules>(pos: &Position<R>, text: &str) -> Result<(), MoveError
         return Err(err());
     }
     let b = text.as_bytes();
-    let second = (1..b.len())
-        .find(|&i| b[i].is_ascii_lowercase())
-        .ok_or_else(err)?;
+    let second = (1..b.len()).find(|&i| b[i].is_ascii_lowercase()).ok_or_else(err)?;
     g.parse(&text[..second]).ok_or_else(err)?;
     let rest = &text[second..];
     let end = (1..rest.len())

@@ -47,11 +47,7 @@ impl Piece {
     /// Owner.
     #[inline]
     pub fn color(self) -> Color {
-        if self.0 & 1 == 0 {
-            Color::White
-        } else {
-            Color::Black
-        }
+        if self.0 & 1 == 0 { Color::White } else { Color::Black }
     }
 
     /// `kind * 2 + colour`, for Zobrist keys.
@@ -128,8 +124,8 @@ impl<R: Rules> Game<R> {
                 for o in variant.castle_options(c, right) {
                     castle_mask[o.king_from.index()] &= !bit;
                     castle_mask[o.rook_from.index()] &= !bit;
-                    let mut empty = between_on_rank(g, o.king_from, o.king_to)
-                        | between_on_rank(g, o.rook_from, o.rook_to);
+                    let mut empty =
+                        between_on_rank(g, o.king_from, o.king_to) | between_on_rank(g, o.rook_from, o.rook_to);
                     if o.king_from == o.king_to {
                         empty = between_on_rank(g, o.rook_from, o.rook_to);
                     }
@@ -395,9 +391,7 @@ impl<R: Rules> Position<R> {
         while m != 0 {
             let k = m.trailing_zeros() as usize;
             m &= m - 1;
-            if (self.game.tables.kinds[k].ep_capt_inv[us.index()][ep.index()] & self.pieces(us, k))
-                .any()
-            {
+            if (self.game.tables.kinds[k].ep_capt_inv[us.index()][ep.index()] & self.pieces(us, k)).is_nonempty() {
                 return true;
             }
         }
@@ -447,8 +441,7 @@ impl<R: Rules> Position<R> {
                 self.move_piece(from, to);
             }
             MoveKind::Castle => {
-                let info =
-                    &game.castles[us.index()][(m.aux() / 8) as usize][(m.aux() % 8) as usize];
+                let info = &game.castles[us.index()][(m.aux() / 8) as usize][(m.aux() % 8) as usize];
                 let king = self.remove_piece(info.sq.king_from);
                 let rook = self.remove_piece(info.sq.rook_from);
                 self.put_piece(king, info.sq.king_to);
@@ -502,8 +495,7 @@ impl<R: Rules> Position<R> {
                 self.put_piece(self.st.captured, m.aux_square());
             }
             MoveKind::Castle => {
-                let info =
-                    &game.castles[us.index()][(m.aux() / 8) as usize][(m.aux() % 8) as usize];
+                let info = &game.castles[us.index()][(m.aux() / 8) as usize][(m.aux() % 8) as usize];
                 let king = self.remove_piece(info.sq.king_to);
                 let rook = self.remove_piece(info.sq.rook_to);
                 self.put_piece(king, info.sq.king_from);

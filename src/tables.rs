@@ -145,9 +145,7 @@ impl Tables {
                                 quiet: m.quiet,
                                 capture: m.capture,
                             });
-                        } else if let Some(r) =
-                            kt.rides[c.index()].iter_mut().find(|r| r.ray == ray)
-                        {
+                        } else if let Some(r) = kt.rides[c.index()].iter_mut().find(|r| r.ray == ray) {
                             r.quiet |= m.quiet;
                             r.capture |= m.capture;
                         }
@@ -216,7 +214,7 @@ impl Tables {
                         }
                     }
                 }
-                if kt.leap_capt[c.index()].iter().any(|b| b.any()) {
+                if kt.leap_capt[c.index()].iter().any(|b| b.is_nonempty()) {
                     t.leap_attackers[c.index()].push(k);
                 }
             }
@@ -234,8 +232,7 @@ impl Tables {
         }
         let id = self.ray_dirs.len();
         self.ray_dirs.push((dx, dy, range));
-        self.ray_up
-            .push(dy as i32 * g.files() as i32 + dx as i32 > 0);
+        self.ray_up.push(dy as i32 * g.files() as i32 + dx as i32 > 0);
         let mut rays = vec![Bitboard::EMPTY; MAX_SQUARES];
         let mut full = vec![Bitboard::EMPTY; MAX_SQUARES];
         for sq in g.board {
@@ -273,10 +270,6 @@ impl Tables {
     /// The first square of `set` met along `ray` (the set must lie on the ray).
     #[inline]
     pub fn first_on_ray(&self, ray: usize, set: Bitboard) -> Option<Square> {
-        if self.ray_up[ray] {
-            set.first()
-        } else {
-            set.last()
-        }
+        if self.ray_up[ray] { set.first() } else { set.last() }
     }
 }

@@ -120,11 +120,7 @@ impl Variant {
     }
 
     /// Castling options of a side and right, in that side's squares.
-    pub fn castle_options(
-        &self,
-        c: crate::Color,
-        right: usize,
-    ) -> impl Iterator<Item = CastleOption> + '_ {
+    pub fn castle_options(&self, c: crate::Color, right: usize) -> impl Iterator<Item = CastleOption> + '_ {
         let g = &self.geometry;
         self.castling[right].iter().map(move |o| match c {
             crate::Color::White => *o,
@@ -172,9 +168,7 @@ impl VariantSet {
     /// Finds a variant by name or alias (case-insensitive).
     pub fn get(&self, name: &str) -> Option<&Variant> {
         let n = name.to_ascii_lowercase();
-        self.variants
-            .iter()
-            .find(|v| v.name == n || v.aliases.contains(&n))
+        self.variants.iter().find(|v| v.name == n || v.aliases.contains(&n))
     }
 
     /// Variant names in file order.
@@ -256,11 +250,7 @@ pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
                 Some((n, p)) => (n.trim(), Some(p.trim())),
                 None => (inner.trim(), None),
             };
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-            {
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
                 return Err(err(
                     ln,
                     format!("bad variant name '{name}' (letters, digits, - and _ only)"),
@@ -278,10 +268,7 @@ pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
             if let Some(p) = parent {
                 let p = p.to_ascii_lowercase();
                 let Some(parent) = sections.iter().find(|s| s.name == p) else {
-                    return Err(err(
-                        ln,
-                        format!("parent variant '{p}' is not defined above"),
-                    ));
+                    return Err(err(ln, format!("parent variant '{p}' is not defined above")));
                 };
                 sec.keys = parent.keys.clone();
                 sec.keys.remove("aliases");
@@ -304,10 +291,7 @@ pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
         if key == "piece" {
             let letter = value.chars().next().filter(|c| c.is_ascii_alphabetic());
             let Some(letter) = letter.map(|c| c.to_ascii_uppercase()) else {
-                return Err(err(
-                    ln,
-                    "piece needs a letter first: 'piece = N knight N'".into(),
-                ));
+                return Err(err(ln, "piece needs a letter first: 'piece = N knight N'".into()));
             };
             let rest = value[1..].trim().to_string();
             if let Some(e) = sec.pieces.iter_mut().find(|p| p.0 == letter) {
@@ -328,10 +312,7 @@ pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
     for s in &sections {
         let v = build_variant(s, &err)?;
         for a in std::iter::once(&v.name).chain(&v.aliases) {
-            if variants
-                .iter()
-                .any(|o| o.name == *a || o.aliases.contains(a))
-            {
+            if variants.iter().any(|o| o.name == *a || o.aliases.contains(a)) {
                 return Err(err(s.line, format!("name '{a}' is used by two variants")));
             }
         }
@@ -340,13 +321,9 @@ pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
     Ok(VariantSet { variants })
 }
 
-fn build_variant(
-    s: &Section,
-    err: &dyn Fn(usize, String) -> IniError,
-) -> Result<Variant, IniError> {
+fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result<Variant, IniError> {
     let get = |k: &str| s.keys.get(k).map(|(v, l)| (v.as_str(), *l));
-    let need =
-        |k: &str| get(k).ok_or_else(|| err(s.line, format!("variant '{}' has no '{k}'", s.name)));
+    let need = |k: &str| get(k).ok_or_else(|| err(s.line, format!("variant '{}' has no '{k}'", s.name)));
     let parse_bool = |k: &str, default: bool| -> Result<bool, IniError> {
         match get(k) {
             None => Ok(default),
@@ -359,18 +336,8 @@ fn build_variant(
     let (board, bl) = need("board")?;
     let (w, h) = board
         .split_once('x')
-        .and_then(|(a, b)| {
-            Some((
-                a.trim().parse::<usize>().ok()?,
-                b.trim().parse::<usize>().ok()?,
-            ))
-        })
-        .ok_or_else(|| {
-            err(
-                bl,
-                format!("board: expected FILESxRANKS like 8x8, found '{board}'"),
-            )
-        })?;
+        .and_then(|(a, b)| Some((a.trim().parse::<usize>().ok()?, b.trim().parse::<usize>().ok()?)))
+        .ok_or_else(|| err(bl, format!("board: expected FILESxRANKS like 8x8, found '{board}'")))?;
     let mut geometry = Geometry::new(w, h).map_err(|e| err(bl, e))?;
     let squares = |k: &str, g: &Geometry| -> Result<Bitboard, IniError> {
         let mut bb = Bitboard::EMPTY;
@@ -387,7 +354,7 @@ fn build_variant(
     let holes = squares("holes", &geometry)?;
     geometry.add_holes(holes);
     let nl = squares("no_landing", &geometry)?;
-    if (nl & !geometry.board).any() {
+    if (nl & !geometry.board).is_nonempty() {
         return Err(err(
             get("no_landing").map_or(s.line, |x| x.1),
             "no_landing: a square is also a hole".into(),
@@ -405,13 +372,10 @@ fn build_variant(
         let (Some(name), Some(betza_text)) = (words.next(), words.next()) else {
             return Err(err(
                 *ln,
-                format!(
-                    "piece {letter}: expected 'piece = {letter} NAME BETZA [royal] [pawn] [value=N]'"
-                ),
+                format!("piece {letter}: expected 'piece = {letter} NAME BETZA [royal] [pawn] [value=N]'"),
             ));
         };
-        let motions = betza::parse(betza_text)
-            .map_err(|e| err(*ln, format!("piece {letter} '{betza_text}': {e}")))?;
+        let motions = betza::parse(betza_text).map_err(|e| err(*ln, format!("piece {letter} '{betza_text}': {e}")))?;
         let mut pd = PieceDef {
             letter: *letter,
             name: name.to_string(),
@@ -471,10 +435,7 @@ fn build_variant(
                     .parse()
                     .map_err(|_| err(l, format!("{k}: '{t}' is not a rank number")))?;
                 if r == 0 || r > h {
-                    return Err(err(
-                        l,
-                        format!("{k}: rank {r} is not on a board with {h} ranks"),
-                    ));
+                    return Err(err(l, format!("{k}: rank {r} is not on a board with {h} ranks")));
                 }
                 v.push(r - 1);
             }
@@ -493,8 +454,7 @@ fn build_variant(
     let mut promotion_kinds = Vec::new();
     if let Some((v, l)) = get("promotion_pieces") {
         for c in v.chars().filter(|c| !c.is_whitespace()) {
-            let k =
-                kind_of(c).ok_or_else(|| err(l, format!("promotion_pieces: no piece '{c}'")))?;
+            let k = kind_of(c).ok_or_else(|| err(l, format!("promotion_pieces: no piece '{c}'")))?;
             if pieces[k].royal || pieces[k].pawn {
                 return Err(err(
                     l,
@@ -519,9 +479,7 @@ fn build_variant(
             let bad = || {
                 err(
                     l,
-                    format!(
-                        "{k}: expected 'KINGFROMKINGTO ROOKFROMROOKTO' like 'e1g1 h1f1', found '{opt}'"
-                    ),
+                    format!("{k}: expected 'KINGFROMKINGTO ROOKFROMROOKTO' like 'e1g1 h1f1', found '{opt}'"),
                 )
             };
             if toks.len() != 2 {
@@ -536,10 +494,7 @@ fn build_variant(
             let (rf, rt) = split(toks[1]).ok_or_else(bad)?;
             let landable = geometry.landable();
             if ![kf, kt, rf, rt].iter().all(|s| landable.contains(*s)) {
-                return Err(err(
-                    l,
-                    format!("{k}: '{opt}' uses a square that does not exist"),
-                ));
+                return Err(err(l, format!("{k}: '{opt}' uses a square that does not exist")));
             }
             if kf == rf || kt == rt || geometry.rank_of(kf) != geometry.rank_of(rf) {
                 return Err(err(
@@ -547,21 +502,14 @@ fn build_variant(
                     format!("{k}: '{opt}' is not a castling (king and rook on one rank)"),
                 ));
             }
-            if castling[1 - i]
-                .iter()
-                .chain(&castling[i])
-                .any(|o| o.king_from != kf)
-            {
+            if castling[1 - i].iter().chain(&castling[i]).any(|o| o.king_from != kf) {
                 return Err(err(
                     l,
                     format!("{k}: every castling option must start from the same king square"),
                 ));
             }
             if castling[i].iter().any(|o| o.rook_from != rf) {
-                return Err(err(
-                    l,
-                    format!("{k}: options of one right must use the same rook"),
-                ));
+                return Err(err(l, format!("{k}: options of one right must use the same rook")));
             }
             castling[i].push(CastleOption {
                 king_from: kf,
@@ -576,10 +524,7 @@ fn build_variant(
         .zip(castling[1].first())
         .is_some_and(|(a, b)| a.rook_from == b.rook_from)
     {
-        return Err(err(
-            s.line,
-            "castle_k and castle_q use the same rook".into(),
-        ));
+        return Err(err(s.line, "castle_k and castle_q use the same rook".into()));
     }
     if (castling[0].len() + castling[1].len()) > 0 && !pieces.iter().any(|p| p.royal) {
         return Err(err(s.line, "castling needs a royal piece".into()));
@@ -590,10 +535,7 @@ fn build_variant(
         Some(("loss", _)) => StalemateResult::Loss,
         Some(("win", _)) => StalemateResult::Win,
         Some((v, l)) => {
-            return Err(err(
-                l,
-                format!("stalemate: expected draw, loss or win, found '{v}'"),
-            ));
+            return Err(err(l, format!("stalemate: expected draw, loss or win, found '{v}'")));
         }
     };
     let move_rule = match get("move_rule") {
@@ -644,6 +586,10 @@ fn build_variant(
         move_rule,
     };
     // The start position must be a position of this variant, under its rules module.
-    crate::games::validate_start(&v).map_err(|e| err(start_line, format!("start: {e}")))?;
+    let rules_line = get("rules").map_or(s.line, |x| x.1);
+    crate::games::validate_start(&v).map_err(|e| match e {
+        crate::games::StartError::Rules(m) => err(rules_line, format!("rules = {}: {m}", v.rules)),
+        crate::games::StartError::Fen(m) => err(start_line, format!("start: {m}")),
+    })?;
     Ok(v)
 }

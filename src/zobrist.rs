@@ -30,9 +30,7 @@ impl Zobrist {
     pub fn new() -> Zobrist {
         let mut s = 0x4D45_4E41_4745_5249; // "MENAGERI"
         let mut z = Zobrist {
-            piece: (0..MAX_KINDS * 2 * MAX_SQUARES)
-                .map(|_| splitmix(&mut s))
-                .collect(),
+            piece: (0..MAX_KINDS * 2 * MAX_SQUARES).map(|_| splitmix(&mut s)).collect(),
             castling: [0; 16],
             ep: (0..MAX_SQUARES).map(|_| splitmix(&mut s)).collect(),
             side: splitmix(&mut s),

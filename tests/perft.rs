@@ -10,9 +10,7 @@ const DEFAULT_BUDGET: u64 = 50_000_000;
 fn budget() -> u64 {
     match std::env::var("MENAGERIE_PERFT_NODES") {
         Ok(v) if v == "all" => u64::MAX,
-        Ok(v) => v
-            .parse()
-            .expect("MENAGERIE_PERFT_NODES must be a number or 'all'"),
+        Ok(v) => v.parse().expect("MENAGERIE_PERFT_NODES must be a number or 'all'"),
         Err(_) => DEFAULT_BUDGET,
     }
 }
@@ -71,8 +69,7 @@ fn run_suite(variant: &str) {
         if e.nodes > budget {
             continue;
         }
-        let got = perft_fen(v, Some(&e.fen), e.depth)
-            .unwrap_or_else(|err| panic!("{} ({}): {err}", e.id, e.fen));
+        let got = perft_fen(v, Some(&e.fen), e.depth).unwrap_or_else(|err| panic!("{} ({}): {err}", e.id, e.fen));
         if got != e.nodes {
             failures.push(format!(
                 "{variant}.perft:{} {} depth {}: expected {}, got {got}",

@@ -47,9 +47,7 @@ impl Rules for Chess911 {
             .parse(eye_text)
             .ok_or_else(|| format!("rules.eye: '{eye_text}' is not a square"))?;
         if !g.no_landing.contains(eye) {
-            return Err(format!(
-                "rules.eye: {eye_text} must also be a no_landing square"
-            ));
+            return Err(format!("rules.eye: {eye_text} must also be a no_landing square"));
         }
         let mut eye_diagonals = Bitboard::EMPTY;
         for sq in g.board {
@@ -90,9 +88,7 @@ impl Rules for Chess911 {
             return;
         }
         let (ps, bs) = self.swap_squares[us.index()];
-        if pos.piece_at(ps) == Piece::new(self.princess, us)
-            && pos.piece_at(bs) == Piece::new(self.bishop, us)
-        {
+        if pos.piece_at(ps) == Piece::new(self.princess, us) && pos.piece_at(bs) == Piece::new(self.bishop, us) {
             list.push(Move::new(ps, bs, MoveKind::Special, 0, 0));
         }
     }

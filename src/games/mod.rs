@@ -41,13 +41,22 @@ impl GameVisitor for ValidateStart {
     type Output = Result<(), String>;
     fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Result<(), String> {
         let fen = game.variant.start_fen.clone();
-        Position::from_fen(game, &fen)
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+        Position::from_fen(game, &fen).map(|_| ()).map_err(|e| e.to_string())
     }
 }
 
+/// What is wrong with a variant that the data alone cannot show.
+#[derive(Debug)]
+pub enum StartError {
+    /// The rules module refuses the variant (for example a missing `rules.KEY`).
+    Rules(String),
+    /// The start FEN is not a position of the variant.
+    Fen(String),
+}
+
 /// Checks that the variant's rules module accepts it and that its start FEN is a position.
-pub fn validate_start(variant: &Variant) -> Result<(), String> {
-    dispatch(variant, ValidateStart)?
+pub fn validate_start(variant: &Variant) -> Result<(), StartError> {
+    dispatch(variant, ValidateStart)
+        .map_err(StartError::Rules)?
+        .map_err(StartError::Fen)
 }

@@ -1,0 +1,381 @@
+//! Bad input never panics and always gets one clear line: garbled FENs, mutated FENs, broken
+//! ini files (with file and line), and bad command lines (exit code 2).
+
+use menagerie::games::{self, GameVisitor};
+use menagerie::{Game, MoveList, Position, Rules, default_variants, parse_ini, variant::DEFAULT_INI};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::process::Command;
+use std::sync::Arc;
+
+struct TryFens(Vec<String>);
+
+impl GameVisitor for TryFens {
+    /// For each FEN: Ok(fen written back) or Err(message).
+    type Output = Vec<Result<String, String>>;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Self::Output {
+        self.0
+            .iter()
+            .map(|f| match Position::from_fen(Arc::clone(&game), f) {
+                Ok(mut p) => {
+                    let mut list = MoveList::new();
+                    p.legal_moves(&mut list);
+                    for &m in &list {
+                        p.make_move(m);
+                        p.unmake_move();
+                    }
+                    Ok(p.fen())
+                }
+                Err(e) => Err(e.to_string()),
+            })
+            .collect()
+    }
+}
+
+fn try_fens(variant: &str, fens: &[String]) -> Vec<Result<String, String>> {
+    let set = default_variants();
+    games::dispatch(set.get(variant).unwrap(), TryFens(fens.to_vec())).unwrap()
+}
+
+#[test]
+fn garbled_fens_are_rejected_with_one_line() {
+    let chess: &[&str] = &[
+        "",
+        "   ",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w KQkq - 0 1",
+        "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/08/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1R w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999 1",
+        "rnbqkbnr/pppppppp/*7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "Pnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "4k3/8/8/8/8/8/8/4QK2 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\u{0}",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ♞",
+        "𝕣nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "99999999999999999999/8/8/8/8/8/8/8 w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBSR w KQkq - 0 1",
+    ];
+    // Which of these are really valid: the one with a trailing space and the K-right one.
+    let valid = ["4k3/8/8/8/8/8/8/4K2R w K - 0 1 "];
+    let fens: Vec<String> = chess.iter().map(|s| s.to_string()).collect();
+    for (f, r) in fens.iter().zip(try_fens("chess", &fens)) {
+        if valid.contains(&f.as_str()) {
+            assert!(r.is_ok(), "{f:?} should be accepted: {r:?}");
+            continue;
+        }
+        let e = r.expect_err(&format!("{f:?} was accepted"));
+        assert!(e.starts_with("bad FEN: ") && !e.contains('\n'), "{e:?}");
+    }
+    let c911: Vec<String> = [
+        // A piece on a hole, a piece on the Eye, `*` on a real square, a pawn on its promotion rank.
+        "1N9/5k5/11/11/11/11/11/11/11/5K5/11 w - - 0 1",
+        "11/5k5/11/11/11/5N5/11/11/11/5K5/11 w - - 0 1",
+        "11/5k5/11/11/11/11/11/11/11/1*3K5/11 w - - 0 1",
+        "11/5k5/11/11/11/11/11/11/11/5K*4/11 w - - 0 1",
+        "11/3P1k5/11/11/11/11/11/11/11/5K5/11 w - - 0 1",
+        "11/5k5/11/11/11/11/11/11/11/5K5/11 w X - 0 1",
+        "11/5k5/11/11/11/11/11/11/11/5K5 w - - 0 1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for (f, r) in c911.iter().zip(try_fens("chess911", &c911)) {
+        let e = r.expect_err(&format!("{f:?} was accepted"));
+        assert!(e.starts_with("bad FEN: ") && !e.contains('\n'), "{e:?}");
+    }
+}
+
+#[test]
+fn chess911_accepts_both_hole_forms_and_prints_stars() {
+    let forms: Vec<String> = [
+        "f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F w KQkq - 0 1",
+        "f*********f/*rnbqksbnr*/*ppppppppp*/*9*/*9*/*4*4*/*9*/*9*/*PPPPPPPPP*/*RNBQKSBNR*/F*********F w KQkq - 0 1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let out = try_fens("chess911", &forms);
+    let a = out[0].clone().unwrap();
+    assert_eq!(Ok(a.clone()), out[1]);
+    assert!(a.starts_with("f*********f/*rnbqksbnr*/"), "{a}");
+    // The Eye is a real square: written as part of an empty run.
+    assert!(a.contains("/*9*/*9*/*9*/"), "{a}");
+}
+
+#[test]
+fn mutated_fens_never_panic() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let alphabet: Vec<char> = "pnbrqkPNBRQKSFsf*0123456789/ -wbKQkqVvae38".chars().collect();
+    for (variant, base) in [
+        (
+            "chess",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ),
+        ("losalamos", "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1"),
+        (
+            "capablanca",
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+        ),
+        (
+            "chess911",
+            "f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKSBNR1/F9F w KQkq - 0 1",
+        ),
+    ] {
+        let mut fens = Vec::new();
+        for _ in 0..3000 {
+            let mut s: Vec<char> = base.chars().collect();
+            for _ in 0..rng.random_range(1..4) {
+                let i = rng.random_range(0..s.len());
+                match rng.random_range(0..3) {
+                    0 => s[i] = alphabet[rng.random_range(0..alphabet.len())],
+                    1 => s.insert(i, alphabet[rng.random_range(0..alphabet.len())]),
+                    _ => {
+                        s.remove(i);
+                    }
+                }
+            }
+            fens.push(s.into_iter().collect::<String>());
+        }
+        let results = try_fens(variant, &fens);
+        let mut accepted = Vec::new();
+        for r in &results {
+            match r {
+                Ok(f) => accepted.push(f.clone()),
+                Err(e) => assert!(e.starts_with("bad FEN: ") && !e.contains('\n')),
+            }
+        }
+        assert!(results.iter().any(|r| r.is_err()));
+        // Whatever was accepted is written back in a form that reads again to itself.
+        for (f, r) in accepted.iter().zip(try_fens(variant, &accepted)) {
+            assert_eq!(Ok(f.clone()), r);
+        }
+    }
+}
+
+fn ini_error(text: &str) -> (usize, String) {
+    let e = parse_ini(text, "test.ini").expect_err("must be rejected");
+    let shown = e.to_string();
+    assert!(shown.starts_with("test.ini") && !shown.contains('\n'), "{shown}");
+    (e.line, e.message)
+}
+
+const GOOD: &str = "[mini]\nboard = 4x4\npiece = K king K royal\npiece = R rook R\nstart = 3k/4/4/R2K w - - 0 1\n";
+
+#[test]
+fn broken_ini_files_name_the_line_and_problem() {
+    assert!(parse_ini(GOOD, "test.ini").is_ok());
+    let cases: &[(&str, usize, &str)] = &[
+        ("", 0, "no [variant]"),
+        ("board = 8x8\n", 1, "before the first"),
+        ("[a\nboard=8x8\n", 1, "without ']'"),
+        ("[a b]\n", 1, "bad variant name"),
+        ("[x:nothere]\n", 1, "parent"),
+        ("[mini]\nboard = 4x4\nbogus = 1\n", 3, "unknown key"),
+        (
+            "[mini]\nboard = 40x4\npiece = K king K royal\nstart = 8 w\n",
+            2,
+            "files and ranks",
+        ),
+        (
+            "[mini]\nboard = 12x12\npiece = K king K royal\nstart = 8 w\n",
+            2,
+            "more than 128",
+        ),
+        ("[mini]\nboard = fourxfour\n", 2, "FILESxRANKS"),
+        (
+            "[mini]\nboard = 4x4\npiece = K king Kq royal\nstart = 3k/4/4/3K w\n",
+            3,
+            "Betza column 2",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king K sovereign\nstart = 3k/4/4/3K w\n",
+            3,
+            "unknown flag",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king\nstart = 3k/4/4/3K w\n",
+            3,
+            "expected 'piece =",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king K royal\nstart = 3k/4/4/3X w\n",
+            4,
+            "unknown piece letter",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king K royal\nstart = 3k/4/4/3K w\nholes = e5\n",
+            5,
+            "not a square",
+        ),
+        ("[mini]\nboard = 4x4\npiece = K king K royal\n", 1, "no 'start'"),
+        ("[mini]\nboard = 4x4\nstart = 4/4/4/4 w\n", 1, "no pieces"),
+        (
+            "[mini]\nboard = 4x4\npiece = K king K royal\nstart = 3k/4/4/3K w\nrules = nosuch\n",
+            5,
+            "unknown module",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king K royal\nstart = 3k/4/4/3K w\ncheck = maybe\n",
+            5,
+            "true or false",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king K royal\nstart = 3k/4/4/3K w\nstalemate = tie\n",
+            5,
+            "draw, loss",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king K royal\nstart = 3k/4/4/3K w\ncastle_k = d1b1\n",
+            5,
+            "castle_k",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king K royal\npiece = P pawn fmW pawn\nstart = 3k/4/4/3K w\npromotion_rank = 4\n",
+            1,
+            "promotion_pieces",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king K royal\nstart = 3k/4/4/3K w\npromotion_pieces = Q\n",
+            5,
+            "no piece 'Q'",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king K royal\nstart = 3k/4/4/3K w\npromotion_rank = 9\n",
+            5,
+            "not on a board",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king iK royal\nstart = 3k/4/4/3K w\n",
+            3,
+            "only supported for pawns",
+        ),
+        (
+            "[mini]\nboard = 4x4\npiece = K king K royal\nstart = 3k/4/4/3K w\n[mini]\n",
+            5,
+            "defined twice",
+        ),
+        (
+            "[chess911]\nboard = 11x11\npiece = K king K royal\nstart = 5k5/11/11/11/11/11/11/11/11/11/5K5 w\nrules = chess911\n",
+            5,
+            "rules.eye",
+        ),
+    ];
+    for (text, line, needle) in cases {
+        let (l, m) = ini_error(text);
+        assert!(m.contains(needle), "{text:?}: message {m:?} lacks {needle:?}");
+        assert_eq!(l, *line, "{text:?}: {m}");
+    }
+}
+
+#[test]
+fn mutated_engine_ini_never_panics() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let lines: Vec<&str> = DEFAULT_INI.lines().collect();
+    let mut rejected = 0;
+    for _ in 0..400 {
+        let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+        let i = rng.random_range(0..l.len());
+        match rng.random_range(0..3) {
+            0 => {
+                l.remove(i);
+            }
+            1 => {
+                let mut c: Vec<char> = l[i].chars().collect();
+                if !c.is_empty() {
+                    let j = rng.random_range(0..c.len());
+                    c[j] = ['x', '=', '[', '9', ' ', 'Z', '/'][rng.random_range(0..7)];
+                }
+                l[i] = c.into_iter().collect();
+            }
+            _ => l.insert(i, "piece = X".into()),
+        }
+        if let Err(e) = parse_ini(&l.join("\n"), "engine.ini") {
+            rejected += 1;
+            assert!(!e.to_string().contains('\n'));
+        }
+    }
+    assert!(rejected > 50, "only {rejected} mutations rejected");
+}
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_errors_are_one_line_and_exit_2() {
+    let dir = std::env::temp_dir().join(format!("menagerie-bad-ini-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = dir.join("broken.ini");
+    std::fs::write(&broken, "[v]\nboard = 4x4\npiece = K king Q7x royal\n").unwrap();
+    let broken = broken.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec![], "no command"),
+        (vec!["frobnicate"], "unknown command"),
+        (vec!["perft"], "needs a depth"),
+        (vec!["perft", "0"], "out of range"),
+        (vec!["perft", "99"], "out of range"),
+        (vec!["perft", "x"], "not a number"),
+        (vec!["perft", "--variant", "nosuch", "2"], "unknown variant"),
+        (vec!["perft", "--fen"], "needs a value"),
+        (vec!["perft", "--fen", "8/8 w", "2"], "bad FEN"),
+        (vec!["perft", "2", "3"], "unexpected argument"),
+        (vec!["--ini"], "needs a file"),
+        (vec!["--ini", "/nonexistent/engine.ini", "variants"], "cannot read"),
+        (vec!["--ini", broken, "variants"], "broken.ini:3:"),
+        (vec!["check-ini", broken], "broken.ini:3:"),
+        (vec!["bench", "extra"], "unexpected argument"),
+    ];
+    for (args, needle) in cases {
+        let (code, _out, err) = cli(&args);
+        assert_eq!(code, 2, "{args:?}: exit code");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+    }
+}
+
+#[test]
+fn cli_perft_divide_format() {
+    let (code, out, _) = cli(&["perft", "--divide", "--variant", "losalamos", "2"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 12, "{out}");
+    assert!(
+        lines[..10]
+            .iter()
+            .all(|l| l.split(": ").nth(1).and_then(|n| n.parse::<u64>().ok()) == Some(10))
+    );
+    assert_eq!(lines[10], "");
+    assert_eq!(lines[11], "Nodes searched: 100");
+    let (code, out, _) = cli(&["perft", "--variant", "chess911", "3"]);
+    assert_eq!((code, out.trim()), (0, "17792"));
+    // Another ini file can be loaded and used.
+    let dir = std::env::temp_dir().join(format!("menagerie-good-ini-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.ini");
+    std::fs::write(&good, GOOD).unwrap();
+    let (code, out, err) = cli(&["--ini", good.to_str().unwrap(), "perft", "--variant", "mini", "1"]);
+    assert_eq!(code, 0, "{err}");
+    // Rook a1: a2 a3 a4 b1 c1 = 5; king d1: c2 d2 (c1 would be... c1 and c2, d2) -> 3; total 8.
+    assert_eq!(out.trim(), "8");
+}
