@@ -39,7 +39,7 @@ impl<R: Rules> Position<R> {
         let mine = self.by_color[by.index()] & occ;
         let mut a = Bitboard::EMPTY;
         for &k in &t.leap_attackers[by.index()] {
-            a |= t.kinds[k].leap_capt_inv[by.index()][sq.index()] & self.by_kind[k];
+            a |= t.kinds[k].leap_capt_inv[by.index()][sq] & self.by_kind[k];
         }
         a &= mine;
         for inv in &t.inverse_rides[by.index()] {
@@ -53,7 +53,7 @@ impl<R: Rules> Position<R> {
         }
         for &k in &t.lame_attackers {
             for from in self.by_kind[k] & mine {
-                for sp in &t.kinds[k].specials[by.index()][from.index()] {
+                for sp in &t.kinds[k].specials[by.index()][from] {
                     if sp.capture && sp.to == sq && (sp.path & occ).is_empty() {
                         a.set(from);
                     }
@@ -111,8 +111,8 @@ impl<R: Rules> Position<R> {
         let occ = self.occupied();
         let them = self.by_color[(!us).index()];
         let c = us.index();
-        let mut quiet = kt.leap_quiet[c][from.index()] & !occ;
-        let mut capt = kt.leap_capt[c][from.index()] & them;
+        let mut quiet = kt.leap_quiet[c][from] & !occ;
+        let mut capt = kt.leap_capt[c][from] & them;
         for ride in &kt.rides[c] {
             let att = t.ray_attacks(ride.ray, from, occ);
             if ride.quiet {
@@ -125,10 +125,13 @@ impl<R: Rules> Position<R> {
         let targets = (quiet | capt) & allowed & g.landable;
         let is_pawn = g.pawn_kinds >> kind & 1 != 0;
         let zone = if is_pawn { g.promo_zone[c] } else { Bitboard::EMPTY };
-        for to in targets {
-            self.push_move(list, from, to, kind, zone.contains(to));
+        for to in targets & !zone {
+            list.push(Move::normal(from, to));
         }
-        for sp in &kt.specials[c][from.index()] {
+        for to in targets & zone {
+            self.push_move(list, from, to, kind, true);
+        }
+        for sp in &kt.specials[c][from] {
             if !allowed.contains(sp.to) || (sp.path & occ).is_nonempty() {
                 continue;
             }
@@ -156,7 +159,7 @@ impl<R: Rules> Position<R> {
         while m != 0 {
             let k = m.trailing_zeros() as usize;
             m &= m - 1;
-            for from in g.tables.kinds[k].ep_capt_inv[us.index()][ep.index()] & self.pieces(us, k) {
+            for from in g.tables.kinds[k].ep_capt_inv[us.index()][ep] & self.pieces(us, k) {
                 list.push(Move::new(from, ep, MoveKind::EnPassant, victim.index() as u32, 0));
             }
         }
@@ -172,8 +175,11 @@ impl<R: Rules> Position<R> {
 
     /// Castling moves whose emptiness conditions hold; with `safe`, also the attack conditions.
     fn castle_moves(&self, list: &mut MoveList, safe: bool) {
-        let g = &*self.game;
         let us = self.side;
+        if self.st.castling >> (us.index() * 2) & 3 == 0 {
+            return;
+        }
+        let g = &*self.game;
         let occ = self.occupied();
         for right in 0..2 {
             if self.st.castling >> (us.index() * 2 + right) & 1 == 0 {
@@ -268,17 +274,13 @@ impl<R: Rules> Position<R> {
         }
     }
 
-    fn compute_pins(&self, ksq: Square) -> Pins {
+    fn compute_pins(&self, ksq: Square, pins: &mut Pins) {
         let t = &self.game.tables;
         let us = self.side;
         let them = !us;
         let occ = self.occupied();
         let mine = self.by_color[us.index()];
         let theirs = self.by_color[them.index()];
-        let mut pins = Pins {
-            pinned: Bitboard::EMPTY,
-            masks: ArrayVec::new(),
-        };
         for inv in &t.inverse_rides[them.index()] {
             let ray = t.ray(inv.ray, ksq);
             let blockers = ray & occ;
@@ -301,7 +303,6 @@ impl<R: Rules> Position<R> {
                 }
             }
         }
-        pins
     }
 
     fn legal_fast(&mut self, list: &mut MoveList, ksq: Square) {
@@ -335,7 +336,7 @@ impl<R: Rules> Position<R> {
         if let Some(c) = checkers.first() {
             allowed = Bitboard::from(c);
             let ck = self.board[c.index()].kind();
-            let leaps = t.kinds[ck].leap_capt_inv[them.index()][ksq.index()].contains(c);
+            let leaps = t.kinds[ck].leap_capt_inv[them.index()][ksq].contains(c);
             if !leaps {
                 for inv in &t.inverse_rides[them.index()] {
                     let ray = t.ray(inv.ray, ksq);
@@ -345,7 +346,8 @@ impl<R: Rules> Position<R> {
                 }
             }
         }
-        let pins = self.compute_pins(ksq);
+        let mut pins = Pins { pinned: Bitboard::EMPTY, masks: ArrayVec::new() };
+        self.compute_pins(ksq, &mut pins);
         for from in self.by_color[us.index()] & !Bitboard::from(ksq) {
             let kind = self.board[from.index()].kind();
             let a = if pins.pinned.contains(from) {

@@ -391,7 +391,7 @@ impl<R: Rules> Position<R> {
         while m != 0 {
             let k = m.trailing_zeros() as usize;
             m &= m - 1;
-            if (self.game.tables.kinds[k].ep_capt_inv[us.index()][ep.index()] & self.pieces(us, k)).is_nonempty() {
+            if (self.game.tables.kinds[k].ep_capt_inv[us.index()][ep] & self.pieces(us, k)).is_nonempty() {
                 return true;
             }
         }

@@ -12,6 +12,41 @@ use crate::square::{MAX_SQUARES, Square};
 use crate::variant::Variant;
 use arrayvec::ArrayVec;
 
+/// A value per square index, indexed by [`Square`] without bounds checks (the index is
+/// masked to the table's 128 entries).
+#[derive(Clone, Debug)]
+pub struct SqTable<T>(Box<[T; MAX_SQUARES]>);
+
+impl<T: Clone> SqTable<T> {
+    /// A table with every entry set to `v`.
+    pub fn filled(v: T) -> SqTable<T> {
+        let b: Box<[T]> = vec![v; MAX_SQUARES].into_boxed_slice();
+        SqTable(b.try_into().unwrap_or_else(|_| unreachable!("length is MAX_SQUARES")))
+    }
+}
+
+impl<T> std::ops::Index<Square> for SqTable<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, sq: Square) -> &T {
+        &self.0[sq.index() & (MAX_SQUARES - 1)]
+    }
+}
+
+impl<T> std::ops::IndexMut<Square> for SqTable<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, sq: Square) -> &mut T {
+        &mut self.0[sq.index() & (MAX_SQUARES - 1)]
+    }
+}
+
+impl<T> SqTable<T> {
+    /// Every entry, by square index.
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+}
+
 /// One rider direction of a piece kind.
 #[derive(Clone, Copy, Debug)]
 pub struct Ride {
@@ -40,17 +75,17 @@ pub struct SpecialLeap {
 #[derive(Clone, Debug)]
 pub struct KindTables {
     /// Unconditional leaps to empty squares, per colour and square.
-    pub leap_quiet: [Vec<Bitboard>; 2],
+    pub leap_quiet: [SqTable<Bitboard>; 2],
     /// Unconditional capturing leaps.
-    pub leap_capt: [Vec<Bitboard>; 2],
+    pub leap_capt: [SqTable<Bitboard>; 2],
     /// Squares from which this kind captures onto the square by an unconditional leap.
-    pub leap_capt_inv: [Vec<Bitboard>; 2],
+    pub leap_capt_inv: [SqTable<Bitboard>; 2],
     /// En-passant capture targets.
-    pub ep_capt: [Vec<Bitboard>; 2],
+    pub ep_capt: [SqTable<Bitboard>; 2],
     /// Squares from which this kind could capture en passant onto the square.
-    pub ep_capt_inv: [Vec<Bitboard>; 2],
+    pub ep_capt_inv: [SqTable<Bitboard>; 2],
     /// Conditional leaps (lame or initial), per colour and square.
-    pub specials: [Vec<ArrayVec<SpecialLeap, 8>>; 2],
+    pub specials: [SqTable<ArrayVec<SpecialLeap, 8>>; 2],
     /// Rider directions, per colour.
     pub rides: [ArrayVec<Ride, 32>; 2],
     /// True when some conditional leap can capture (attack detection then checks them).
@@ -73,9 +108,9 @@ pub struct Tables {
     /// Per ray: `(dx, dy, range)` with `range == 0` unlimited.
     pub ray_dirs: Vec<(i8, i8, u8)>,
     /// `rays[ray * 128 + sq]`: squares crossed from `sq`.
-    rays: Vec<Bitboard>,
+    rays: Vec<SqTable<Bitboard>>,
     /// Same direction without range limit.
-    full: Vec<Bitboard>,
+    full: Vec<SqTable<Bitboard>>,
     /// Whether square indices grow along the ray.
     pub ray_up: Vec<bool>,
     /// Tables per kind.
@@ -121,15 +156,14 @@ impl Tables {
             leap_attackers: [Vec::new(), Vec::new()],
             lame_attackers: Vec::new(),
         };
-        let n = g.size();
         for (k, p) in v.pieces.iter().enumerate() {
             let mut kt = KindTables {
-                leap_quiet: [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]],
-                leap_capt: [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]],
-                leap_capt_inv: [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]],
-                ep_capt: [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]],
-                ep_capt_inv: [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]],
-                specials: [vec![ArrayVec::new(); n], vec![ArrayVec::new(); n]],
+                leap_quiet: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
+                leap_capt: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
+                leap_capt_inv: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
+                ep_capt: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
+                ep_capt_inv: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
+                specials: [SqTable::filled(ArrayVec::new()), SqTable::filled(ArrayVec::new())],
                 rides: [ArrayVec::new(), ArrayVec::new()],
                 lame_capture: false,
             };
@@ -188,7 +222,7 @@ impl Tables {
                                     continue;
                                 }
                             }
-                            let list = &mut kt.specials[c.index()][from.index()];
+                            let list = &mut kt.specials[c.index()][from];
                             if list.is_full() {
                                 continue;
                             }
@@ -202,15 +236,15 @@ impl Tables {
                             continue;
                         }
                         if m.quiet {
-                            kt.leap_quiet[c.index()][from.index()].set(to);
+                            kt.leap_quiet[c.index()][from].set(to);
                         }
                         if m.capture {
-                            kt.leap_capt[c.index()][from.index()].set(to);
-                            kt.leap_capt_inv[c.index()][to.index()].set(from);
+                            kt.leap_capt[c.index()][from].set(to);
+                            kt.leap_capt_inv[c.index()][to].set(from);
                         }
                         if m.en_passant {
-                            kt.ep_capt[c.index()][from.index()].set(to);
-                            kt.ep_capt_inv[c.index()][to.index()].set(from);
+                            kt.ep_capt[c.index()][from].set(to);
+                            kt.ep_capt_inv[c.index()][to].set(from);
                         }
                     }
                 }
@@ -233,27 +267,27 @@ impl Tables {
         let id = self.ray_dirs.len();
         self.ray_dirs.push((dx, dy, range));
         self.ray_up.push(dy as i32 * g.files() as i32 + dx as i32 > 0);
-        let mut rays = vec![Bitboard::EMPTY; MAX_SQUARES];
-        let mut full = vec![Bitboard::EMPTY; MAX_SQUARES];
+        let mut rays = SqTable::filled(Bitboard::EMPTY);
+        let mut full = SqTable::filled(Bitboard::EMPTY);
         for sq in g.board {
-            rays[sq.index()] = walk(g, sq, dx, dy, range);
-            full[sq.index()] = walk(g, sq, dx, dy, 0);
+            rays[sq] = walk(g, sq, dx, dy, range);
+            full[sq] = walk(g, sq, dx, dy, 0);
         }
-        self.rays.extend(rays);
-        self.full.extend(full);
+        self.rays.push(rays);
+        self.full.push(full);
         id
     }
 
     /// Squares crossed by `ray` from `sq` on an empty board.
     #[inline]
     pub fn ray(&self, ray: usize, sq: Square) -> Bitboard {
-        self.rays[ray * MAX_SQUARES + sq.index()]
+        self.rays[ray][sq]
     }
 
     /// The unlimited ray in the same direction.
     #[inline]
     pub fn full_ray(&self, ray: usize, sq: Square) -> Bitboard {
-        self.full[ray * MAX_SQUARES + sq.index()]
+        self.full[ray][sq]
     }
 
     /// Squares the ray reaches with blockers `occ`: up to and including the first blocker.
