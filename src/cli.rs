@@ -31,7 +31,8 @@ COMMANDS:
 OPTIONS:
     --ini FILE        variants file to use instead of the built-in engine.ini
 
-The UCI and XBoard protocols (no command) are not part of this build yet.";
+With no command, menagerie waits for 'uci' or 'xboard' on standard input and then speaks
+that protocol (UCI_Variant / 'variant' select the game).";
 
 /// An error for the user: printed as one line, exit code 2.
 #[derive(Debug)]
@@ -61,7 +62,11 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
     }
     let set = set.unwrap_or_else(default_variants);
     let Some(cmd) = args.first().cloned() else {
-        return Err(CliError("no command given (try 'menagerie --help')".into()));
+        // No command: speak UCI or XBoard on stdin/stdout.
+        return match crate::protocol::run(set) {
+            0 => Ok(()),
+            code => Err(CliError(format!("protocol loop ended with code {code}"))),
+        };
     };
     let rest = &args[1..];
     match cmd.as_str() {

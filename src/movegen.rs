@@ -346,7 +346,10 @@ impl<R: Rules> Position<R> {
                 }
             }
         }
-        let mut pins = Pins { pinned: Bitboard::EMPTY, masks: ArrayVec::new() };
+        let mut pins = Pins {
+            pinned: Bitboard::EMPTY,
+            masks: ArrayVec::new(),
+        };
         self.compute_pins(ksq, &mut pins);
         for from in self.by_color[us.index()] & !Bitboard::from(ksq) {
             let kind = self.board[from.index()].kind();

@@ -95,6 +95,8 @@ pub struct Game<R: Rules> {
     pub pawn_kinds: u32,
     /// Whether the fast legality test applies.
     pub fast_legal: bool,
+    /// Evaluation tables.
+    pub eval: crate::eval::EvalTables,
 }
 
 fn between_on_rank(g: &crate::Geometry, a: Square, b: Square) -> Bitboard {
@@ -168,6 +170,7 @@ impl<R: Rules> Game<R> {
             royal_kinds: variant.royal_kinds(),
             pawn_kinds: variant.pawn_kinds(),
             fast_legal,
+            eval: crate::eval::EvalTables::new(variant),
         }))
     }
 }

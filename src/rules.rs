@@ -55,6 +55,16 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     /// Writes the game's own castling-field tokens (after the castling letters).
     fn write_castling_chars(&self, _state: &Self::State, _out: &mut String) {}
 
+    /// Evaluation terms of the game, in centipawns for the side to move.
+    fn eval_terms(&self, _pos: &Position<Self>) -> i32 {
+        0
+    }
+
+    /// True when null-move pruning is sound in this game (no zugzwang-prone special rules).
+    fn null_move_safe(&self) -> bool {
+        true
+    }
+
     /// Short description of a special move for notation (`None`: from-to is enough).
     fn special_name(&self, _m: Move) -> Option<&'static str> {
         None

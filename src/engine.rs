@@ -1,0 +1,331 @@
+//! The protocol-neutral facade: a game session (position plus the moves played) behind a
+//! trait object, so protocols handle any variant without knowing its rules module. The one
+//! dynamic dispatch happens per command; search and move generation inside are monomorphised.
+
+use crate::color::Color;
+use crate::games::{self, GameVisitor};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::notation::{MoveError, move_text, parse_move};
+use crate::perft;
+use crate::position::{Game, Position};
+use crate::rules::Rules;
+use crate::search::{Iteration, Limits, Report, SearchResult, Searcher};
+use crate::variant::Variant;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// How a game ended, by rule on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// White won, with the reason.
+    WhiteWins(&'static str),
+    /// Black won, with the reason.
+    BlackWins(&'static str),
+    /// Drawn, with the reason.
+    Draw(&'static str),
+}
+
+impl Outcome {
+    /// The PGN result token.
+    pub fn result(&self) -> &'static str {
+        match self {
+            Outcome::WhiteWins(_) => "1-0",
+            Outcome::BlackWins(_) => "0-1",
+            Outcome::Draw(_) => "1/2-1/2",
+        }
+    }
+
+    /// The reason in words.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Outcome::WhiteWins(r) | Outcome::BlackWins(r) | Outcome::Draw(r) => r,
+        }
+    }
+}
+
+/// Search output as the session hands it to a protocol: the iteration and the PV as text.
+pub type InfoSink<'a> = dyn FnMut(&Iteration, &str) + 'a;
+
+/// A game in progress, independent of its rules module.
+pub trait Session: Send {
+    /// The variant.
+    fn variant(&self) -> &Variant;
+    /// FEN of the current position.
+    fn fen(&self) -> String;
+    /// Sets up a FEN (the session is unchanged on error).
+    fn set_fen(&mut self, fen: &str) -> Result<(), String>;
+    /// Back to the start position.
+    fn reset(&mut self);
+    /// Plays a move given as text; the session is unchanged on error.
+    fn play(&mut self, text: &str) -> Result<(), MoveError>;
+    /// Takes back the last move; false when there is none.
+    fn undo(&mut self) -> bool;
+    /// Number of moves played since the set-up.
+    fn moves_played(&self) -> usize;
+    /// Side to move.
+    fn side_to_move(&self) -> Color;
+    /// Legal moves as text.
+    fn legal_moves(&mut self) -> Vec<String>;
+    /// The game result if the game is over by rule (mate, stalemate, king capture, 50 moves,
+    /// threefold repetition).
+    fn outcome(&mut self) -> Option<Outcome>;
+    /// Searches the current position; returns best move and expected reply as text.
+    fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<String>, Option<String>);
+    /// Perft divide: (move text, count) per legal move.
+    fn divide(&mut self, depth: u32) -> Vec<(String, u64)>;
+    /// CECP highlight board for the piece on `square`: `Y` target, `R` capture, `M`
+    /// promotion, `.` nothing. `None` when the square has no piece of the side to move.
+    fn highlight(&mut self, square: &str) -> Option<String>;
+    /// Static evaluation (centipawns, side to move).
+    fn evaluate(&self) -> i32;
+}
+
+/// A session of one rules module.
+pub struct GameSession<R: Rules> {
+    pos: Position<R>,
+    start_fen: String,
+    played: Vec<Move>,
+    pv_text: String,
+}
+
+struct TextReport<'a, 'b> {
+    buf: &'a mut String,
+    sink: &'a mut InfoSink<'b>,
+}
+
+impl<R: Rules> Report<R> for TextReport<'_, '_> {
+    fn iteration(&mut self, root: &Position<R>, info: &Iteration, pv: &[Move]) {
+        self.buf.clear();
+        for (i, &m) in pv.iter().enumerate() {
+            if i > 0 {
+                self.buf.push(' ');
+            }
+            write_move(self.buf, root, m);
+        }
+        (self.sink)(info, self.buf);
+    }
+}
+
+/// Writes a move's coordinate text without allocating.
+fn write_move<R: Rules>(out: &mut String, pos: &Position<R>, m: Move) {
+    let g = &pos.variant().geometry;
+    for sq in [m.from(), m.to()] {
+        out.push((b'a' + g.file_of(sq) as u8) as char);
+        let _ = write!(out, "{}", g.rank_of(sq) + 1);
+    }
+    if m.kind() == MoveKind::Promotion {
+        out.push(pos.variant().pieces[m.extra()].letter.to_ascii_lowercase());
+    }
+}
+
+impl<R: Rules> GameSession<R> {
+    /// A session at the variant's start position.
+    pub fn new(game: Arc<Game<R>>) -> GameSession<R> {
+        let start_fen = game.variant.start_fen.clone();
+        let pos = Position::startpos(game);
+        GameSession {
+            pos,
+            start_fen,
+            played: Vec::with_capacity(1024),
+            pv_text: String::with_capacity(4096),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&mut self) -> &mut Position<R> {
+        &mut self.pos
+    }
+}
+
+impl<R: Rules> Session for GameSession<R> {
+    fn variant(&self) -> &Variant {
+        self.pos.variant()
+    }
+
+    fn fen(&self) -> String {
+        self.pos.fen()
+    }
+
+    fn set_fen(&mut self, fen: &str) -> Result<(), String> {
+        let pos = Position::from_fen(Arc::clone(self.pos.game()), fen).map_err(|e| e.to_string())?;
+        self.pos = pos;
+        self.start_fen = fen.to_string();
+        self.played.clear();
+        Ok(())
+    }
+
+    fn reset(&mut self) {
+        let game = Arc::clone(self.pos.game());
+        self.start_fen = game.variant.start_fen.clone();
+        self.pos = Position::startpos(game);
+        self.played.clear();
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), MoveError> {
+        let m = parse_move(&mut self.pos, text)?;
+        self.pos.make_move(m);
+        self.played.push(m);
+        Ok(())
+    }
+
+    fn undo(&mut self) -> bool {
+        if self.played.pop().is_some() {
+            self.pos.unmake_move();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn moves_played(&self) -> usize {
+        self.played.len()
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.pos.side_to_move()
+    }
+
+    fn legal_moves(&mut self) -> Vec<String> {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        list.iter().map(|&m| move_text(&self.pos, m)).collect()
+    }
+
+    fn outcome(&mut self) -> Option<Outcome> {
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        let us = self.pos.side_to_move();
+        let win_them = |r| {
+            if us == Color::White {
+                Outcome::BlackWins(r)
+            } else {
+                Outcome::WhiteWins(r)
+            }
+        };
+        let win_us = |r| {
+            if us == Color::White {
+                Outcome::WhiteWins(r)
+            } else {
+                Outcome::BlackWins(r)
+            }
+        };
+        if list.is_empty() {
+            if self.pos.royals_gone(us) {
+                return Some(win_them(if us == Color::White {
+                    "Black captures the king"
+                } else {
+                    "White captures the king"
+                }));
+            }
+            if self.pos.in_check() {
+                return Some(win_them(if us == Color::White {
+                    "Black mates"
+                } else {
+                    "White mates"
+                }));
+            }
+            return Some(match self.pos.variant().stalemate {
+                crate::variant::StalemateResult::Draw => Outcome::Draw("Stalemate"),
+                crate::variant::StalemateResult::Loss => win_them("Stalemate"),
+                crate::variant::StalemateResult::Win => win_us("Stalemate"),
+            });
+        }
+        if self.pos.move_rule_reached() {
+            return Some(Outcome::Draw("50 move rule"));
+        }
+        if self.pos.is_repetition(2) {
+            return Some(Outcome::Draw("3-fold repetition"));
+        }
+        None
+    }
+
+    fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<String>, Option<String>) {
+        let mut report = TextReport {
+            buf: &mut self.pv_text,
+            sink: info,
+        };
+        let r: SearchResult = searcher.go(&mut self.pos, limits, &mut report);
+        if r.best == Move::NONE {
+            return (None, None);
+        }
+        let best = move_text(&self.pos, r.best);
+        let ponder = (r.ponder != Move::NONE).then(|| {
+            self.pos.make_move(r.best);
+            let mut list = MoveList::new();
+            self.pos.legal_moves(&mut list);
+            let t = list.contains(&r.ponder).then(|| move_text(&self.pos, r.ponder));
+            self.pos.unmake_move();
+            t
+        });
+        (Some(best), ponder.flatten())
+    }
+
+    fn divide(&mut self, depth: u32) -> Vec<(String, u64)> {
+        let res = perft::divide(&mut self.pos, depth.max(1), &mut |_, _, _, _| {});
+        res.into_iter().map(|(m, n)| (move_text(&self.pos, m), n)).collect()
+    }
+
+    fn highlight(&mut self, square: &str) -> Option<String> {
+        let g = self.pos.variant().geometry.clone();
+        let sq = g.parse(square)?;
+        let p = self.pos.piece_at(sq);
+        if p.is_none() || p.color() != self.pos.side_to_move() {
+            return None;
+        }
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        let mut marks = vec![b'.'; g.size()];
+        for &m in list.iter().filter(|m| m.from() == sq) {
+            let t = self.pos.piece_at(m.to());
+            let mark = if m.kind() == MoveKind::Promotion {
+                b'M'
+            } else if (t.is_some() && t.color() != p.color()) || m.kind() == MoveKind::EnPassant {
+                b'R'
+            } else {
+                b'Y'
+            };
+            marks[m.to().index()] = mark;
+        }
+        let mut s = String::new();
+        for rank in (0..g.ranks()).rev() {
+            let mut empty = 0;
+            for file in 0..g.files() {
+                let c = marks[rank * g.files() + file];
+                if c == b'.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push(c as char);
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        Some(s)
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.pos.evaluate()
+    }
+}
+
+struct NewSession;
+
+impl GameVisitor for NewSession {
+    type Output = Box<dyn Session>;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Box<dyn Session> {
+        Box::new(GameSession::new(game))
+    }
+}
+
+/// A session for a variant, at its start position.
+pub fn new_session(v: &Variant) -> Result<Box<dyn Session>, String> {
+    games::dispatch(v, NewSession)
+}

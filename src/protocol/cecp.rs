@@ -1,0 +1,470 @@
+//! CECP (XBoard/WinBoard protocol version 2), with engine-defined variants (`setup` and
+//! `piece` lines generated from `engine.ini`), legality highlighting and analysis.
+
+use super::{EngineState, Input, begin_search, end_search, send};
+use crate::Color;
+use crate::search::{Iteration, Limits, MATE, MATE_BOUND};
+use crate::square::parse_square_name;
+use crate::variant::Variant;
+use std::time::Duration;
+
+/// Variants that XBoard 4.9.1 knows by itself (no `setup` needed).
+const XBOARD_NATIVE: &[&str] = &["normal", "capablanca"];
+
+/// XBoard's internal piece slots, in the order of the `setup` piece-to-char table.
+const XBOARD_SLOTS: &[u8; 22] = b"PNBRQFEACWMOHIJGDVLSUK";
+
+/// The name XBoard uses for a variant.
+pub fn cecp_name(v: &Variant) -> &str {
+    if v.name == "chess" { "normal" } else { &v.name }
+}
+
+/// The `setup` and `piece` lines that define a variant for XBoard.
+pub fn setup_lines(v: &Variant, fen: &str) -> Vec<String> {
+    let mut slot_of: Vec<Option<usize>> = vec![None; v.pieces.len()];
+    let mut used = [false; 22];
+    let betza_slot = |b: &str| match b {
+        "BN" | "NB" => Some(b'A'),
+        "RN" | "NR" => Some(b'C'),
+        _ => None,
+    };
+    // Royal first on K, pawns on P, then by movement, then by letter, then any free slot.
+    for pass in 0..4 {
+        for (k, p) in v.pieces.iter().enumerate() {
+            if slot_of[k].is_some() {
+                continue;
+            }
+            let want = match pass {
+                0 if p.royal => Some(b'K'),
+                0 if p.pawn => Some(b'P'),
+                1 => betza_slot(&p.betza),
+                2 if p.letter != 'K' => Some(p.letter as u8),
+                3 => XBOARD_SLOTS[..21].iter().copied().find(|c| !used[slot_index(*c)]),
+                _ => None,
+            };
+            if let Some(c) = want
+                && let Some(i) = XBOARD_SLOTS.iter().position(|&s| s == c)
+                && !used[i]
+            {
+                used[i] = true;
+                slot_of[k] = Some(i);
+            }
+        }
+    }
+    let mut table = [b'.'; 44];
+    for (k, p) in v.pieces.iter().enumerate() {
+        if let Some(i) = slot_of[k] {
+            table[i] = p.letter as u8;
+            table[22 + i] = p.letter.to_ascii_lowercase() as u8;
+        }
+    }
+    let g = &v.geometry;
+    let mut out = vec![format!(
+        "setup ({}) {}x{}+0_fairy {}",
+        String::from_utf8_lossy(&table),
+        g.files(),
+        g.ranks(),
+        fen
+    )];
+    for p in &v.pieces {
+        out.push(format!("piece {}& {}", p.letter, p.betza));
+    }
+    out
+}
+
+fn slot_index(c: u8) -> usize {
+    XBOARD_SLOTS.iter().position(|&s| s == c).unwrap_or(0)
+}
+
+/// Converts our move text to CECP: boards with exactly 10 ranks count ranks from 0.
+pub fn to_cecp(text: &str, ranks: usize) -> String {
+    if ranks != 10 {
+        return text.to_string();
+    }
+    shift_ranks(text, -1)
+}
+
+/// Converts a CECP move to our text.
+pub fn from_cecp(text: &str, ranks: usize) -> String {
+    if ranks != 10 {
+        return text.to_string();
+    }
+    shift_ranks(text, 1)
+}
+
+fn shift_ranks(text: &str, by: i32) -> String {
+    let mut out = String::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_digit() {
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let n: i32 = text[start..i].parse().unwrap_or(0);
+            out.push_str(&(n + by).to_string());
+        } else {
+            out.push(b[i] as char);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// CECP protocol state.
+pub struct Cecp<'a> {
+    st: &'a mut EngineState,
+    force: bool,
+    engine_side: Color,
+    analyzing: bool,
+    post: bool,
+    mps: u32,
+    base: Duration,
+    inc: Duration,
+    st_time: Option<Duration>,
+    sd: Option<u32>,
+    nps: Option<u64>,
+    time_left: Option<Duration>,
+    debug: bool,
+}
+
+impl<'a> Cecp<'a> {
+    /// Wraps the engine state.
+    pub fn new(st: &'a mut EngineState) -> Cecp<'a> {
+        Cecp {
+            st,
+            force: false,
+            engine_side: Color::Black,
+            analyzing: false,
+            post: false,
+            mps: 0,
+            base: Duration::from_secs(300),
+            inc: Duration::ZERO,
+            st_time: None,
+            sd: None,
+            nps: None,
+            time_left: None,
+            debug: false,
+        }
+    }
+
+    /// Serves lines until `quit`.
+    pub fn run(&mut self, mut input: Input) -> i32 {
+        while let Some(line) = input.next_line() {
+            if !self.command(&line, &mut input) {
+                break;
+            }
+            while self.analyzing {
+                if !self.analyze(&mut input) {
+                    return 0;
+                }
+            }
+        }
+        0
+    }
+
+    fn ranks(&self) -> usize {
+        self.st.session.variant().geometry.ranks()
+    }
+
+    fn features(&self) {
+        let names: Vec<String> = self.st.set.variants.iter().map(|v| cecp_name(v).to_string()).collect();
+        send(&format!(
+            "feature myname=\"{}\" ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
+             analyze=1 colors=0 san=0 name=1 nps=1 memory=1 highlight=1 debug=1 variants=\"{}\"",
+            super::ENGINE_NAME,
+            names.join(",")
+        ));
+        send("feature done=1");
+    }
+
+    /// Runs one command; false on `quit`.
+    fn command(&mut self, line: &str, input: &mut Input) -> bool {
+        let (cmd, arg) = match line.split_once(char::is_whitespace) {
+            Some((c, a)) => (c, a.trim()),
+            None => (line, ""),
+        };
+        match cmd {
+            "xboard" | "accepted" | "rejected" if cmd != "accepted" || arg != "debug" => {}
+            "accepted" => self.debug = true,
+            "protover" => self.features(),
+            "new" => {
+                let name = if self.st.set.get("chess").is_some() {
+                    "chess"
+                } else {
+                    ""
+                };
+                if !name.is_empty() {
+                    let _ = self.st.set_variant(name);
+                }
+                self.st.session.reset();
+                self.st.searcher.clear();
+                self.force = false;
+                self.engine_side = Color::Black;
+                self.st_time = None;
+                self.sd = None;
+            }
+            "variant" => match self.st.set_variant(if arg == "normal" { "chess" } else { arg }) {
+                Ok(()) => {
+                    let v = self.st.session.variant().clone();
+                    if !XBOARD_NATIVE.contains(&cecp_name(&v)) {
+                        for l in setup_lines(&v, &self.st.session.fen()) {
+                            send(&l);
+                        }
+                    }
+                }
+                Err(_) => send(&format!("Error (unknown variant): {arg}")),
+            },
+            "force" => self.force = true,
+            "go" => {
+                self.force = false;
+                self.engine_side = self.st.session.side_to_move();
+                self.think(input);
+            }
+            "playother" => {
+                self.force = false;
+                self.engine_side = !self.st.session.side_to_move();
+            }
+            "white" | "black" => {}
+            "usermove" => self.usermove(arg, input),
+            "time" => match arg.parse::<u64>() {
+                Ok(cs) => self.time_left = Some(Duration::from_millis(cs * 10)),
+                Err(_) => send(&format!("Error (bad time): {line}")),
+            },
+            "otim" => {
+                if arg.parse::<u64>().is_err() {
+                    send(&format!("Error (bad time): {line}"));
+                }
+            }
+            "level" => self.level(arg, line),
+            "st" => match arg.parse::<f64>() {
+                Ok(s) if s > 0.0 && s < 1e7 => self.st_time = Some(Duration::from_secs_f64(s)),
+                _ => send(&format!("Error (bad time): {line}")),
+            },
+            "sd" => match arg.parse::<u32>() {
+                Ok(d) if d > 0 => self.sd = Some(d),
+                _ => send(&format!("Error (bad depth): {line}")),
+            },
+            "nps" => match arg.parse::<u64>() {
+                Ok(n) => self.nps = (n > 0).then_some(n),
+                Err(_) => send(&format!("Error (bad nps): {line}")),
+            },
+            "ping" => send(&format!("pong {arg}")),
+            "?" | "draw" | "hint" | "bk" | "hard" | "easy" | "computer" | "random" | "name" | "rating" | "ics"
+            | "cores" | "egtpath" | "put" | "hover" | "pause" | "resume" | "." | "exit" => {}
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "result" => self.force = true,
+            "setboard" => {
+                if let Err(e) = self.st.session.set_fen(arg) {
+                    send(&format!("Error ({e}): setboard {arg}"));
+                }
+            }
+            "undo" => {
+                if !self.st.session.undo() {
+                    send("Error (no move to undo): undo");
+                }
+            }
+            "remove" => {
+                if self.st.session.moves_played() < 2 {
+                    send("Error (no moves to remove): remove");
+                } else {
+                    self.st.session.undo();
+                    self.st.session.undo();
+                }
+            }
+            "memory" => match arg.parse::<usize>() {
+                Ok(mb) if (1..=65536).contains(&mb) => {
+                    if mb != self.st.searcher.hash_mb() {
+                        self.st.searcher.set_hash(mb);
+                    }
+                }
+                _ => send(&format!("Error (bad memory size): {line}")),
+            },
+            "analyze" => self.analyzing = true,
+            "lift" => match self.st.session.highlight(&from_cecp(arg, self.ranks())) {
+                Some(h) => send(&format!("highlight {h}")),
+                None => send(&format!("Error (no piece to move): lift {arg}")),
+            },
+            "option" => send(&format!("Error (unknown option): {arg}")),
+            "quit" => return false,
+            "perft" => match arg.parse::<u32>() {
+                Ok(d) if (1..=12).contains(&d) => {
+                    let res = self.st.session.divide(d);
+                    let total: u64 = res.iter().map(|r| r.1).sum();
+                    for (m, n) in res {
+                        send(&format!("{}: {n}", to_cecp(&m, self.ranks())));
+                    }
+                    send(&format!("Nodes searched: {total}"));
+                }
+                _ => send(&format!("Error (bad depth): {line}")),
+            },
+            _ => {
+                // Protocol version 1 sends bare moves; accept them when they parse as one.
+                if arg.is_empty() && looks_like_move(cmd) {
+                    self.usermove(cmd, input);
+                } else {
+                    send(&format!("Error (unknown command): {cmd}"));
+                }
+            }
+        }
+        true
+    }
+
+    fn level(&mut self, arg: &str, line: &str) {
+        let parts: Vec<&str> = arg.split_whitespace().collect();
+        let parsed = (|| {
+            if parts.len() != 3 {
+                return None;
+            }
+            let mps: u32 = parts[0].parse().ok()?;
+            let base = match parts[1].split_once(':') {
+                Some((m, s)) => m.parse::<f64>().ok()? * 60.0 + s.parse::<f64>().ok()?,
+                None => parts[1].parse::<f64>().ok()? * 60.0,
+            };
+            let inc: f64 = parts[2].parse().ok()?;
+            (base >= 0.0 && inc >= 0.0 && base < 1e7 && inc < 1e6).then_some((mps, base, inc))
+        })();
+        match parsed {
+            Some((mps, base, inc)) => {
+                self.mps = mps;
+                self.base = Duration::from_secs_f64(base);
+                self.inc = Duration::from_secs_f64(inc);
+                self.st_time = None;
+            }
+            None => send(&format!("Error (bad time control): {line}")),
+        }
+    }
+
+    fn usermove(&mut self, arg: &str, input: &mut Input) {
+        let text = from_cecp(arg, self.ranks());
+        if let Err(e) = self.st.session.play(&text) {
+            let reason = match e {
+                crate::notation::MoveError::Syntax(_) => "not a move",
+                crate::notation::MoveError::Illegal(_) => "illegal",
+            };
+            send(&format!("Illegal move ({reason}): {arg}"));
+            return;
+        }
+        if self.analyzing {
+            return;
+        }
+        if let Some(o) = self.st.session.outcome() {
+            send(&format!("{} {{{}}}", o.result(), o.reason()));
+            self.force = true;
+            return;
+        }
+        if !self.force && self.st.session.side_to_move() == self.engine_side {
+            self.think(input);
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        let mut l = Limits {
+            overhead: Duration::from_millis(50),
+            nps: self.nps,
+            depth: self.sd,
+            ..Limits::default()
+        };
+        if let Some(t) = self.st_time {
+            l.movetime = Some(t);
+        } else {
+            l.time_left = Some(self.time_left.unwrap_or(self.base));
+            l.increment = self.inc;
+            if self.mps > 0 {
+                let done = (self.st.session.moves_played() / 2) as u32;
+                l.moves_to_go = Some(self.mps - done % self.mps);
+            }
+        }
+        l
+    }
+
+    fn think(&mut self, input: &mut Input) {
+        if let Some(o) = self.st.session.outcome() {
+            send(&format!("{} {{{}}}", o.result(), o.reason()));
+            self.force = true;
+            return;
+        }
+        let limits = self.limits();
+        let (best, discard) = self.search(limits, input, false);
+        if discard {
+            return;
+        }
+        let Some(best) = best else { return };
+        if self.st.session.play(&best).is_err() {
+            send(&format!("Error (internal): could not play own move {best}"));
+            return;
+        }
+        send(&format!("move {}", to_cecp(&best, self.ranks())));
+        if let Some(o) = self.st.session.outcome() {
+            send(&format!("{} {{{}}}", o.result(), o.reason()));
+            self.force = true;
+        }
+    }
+
+    fn search(&mut self, limits: Limits, input: &mut Input, analyzing: bool) -> (Option<String>, bool) {
+        let ranks = self.ranks();
+        let post = self.post || analyzing;
+        let st = &mut *self.st;
+        begin_search(&st.shared, input, false, analyzing);
+        let mut sink = |it: &Iteration, pv: &str| {
+            if !post {
+                return;
+            }
+            let score = if it.score >= MATE_BOUND {
+                100000 + (MATE - it.score + 1) / 2
+            } else if it.score <= -MATE_BOUND {
+                -100000 - (MATE + it.score) / 2
+            } else {
+                it.score
+            };
+            let nps = it.nodes * 1000 / it.millis.max(1);
+            let pv = pv.split(' ').map(|m| to_cecp(m, ranks)).collect::<Vec<_>>().join(" ");
+            send(&format!(
+                "{} {} {} {} {} {} 0\t{}",
+                it.depth,
+                score,
+                it.millis / 10,
+                it.nodes,
+                it.seldepth,
+                nps,
+                pv
+            ));
+        };
+        let (best, _) = st.session.go(&mut st.searcher, limits, &mut sink);
+        let discard = end_search(&st.shared);
+        (best, discard)
+    }
+
+    /// One analysis search; returns false when input ended.
+    fn analyze(&mut self, input: &mut Input) -> bool {
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        self.search(limits, input, true);
+        // The search ends on a command (or at its depth limit): take the next command.
+        let Some(line) = input.next_line() else { return false };
+        match line.split_whitespace().next().unwrap_or("") {
+            "exit" => {
+                self.analyzing = false;
+                true
+            }
+            "." => true,
+            _ => self.command(&line, input),
+        }
+    }
+}
+
+fn looks_like_move(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() < 4 || !b[0].is_ascii_lowercase() {
+        return false;
+    }
+    let second = (1..b.len()).find(|&i| b[i].is_ascii_lowercase());
+    match second {
+        Some(i) => parse_square_name(&s[..i]).is_some() || s[..i].ends_with('0'),
+        None => false,
+    }
+}

@@ -1,0 +1,274 @@
+//! The protocol loop shared by UCI and CECP: a reader thread forwards input lines to the main
+//! thread, which runs commands and searches. While a search runs, the reader handles what
+//! cannot wait (stop, move now, `isready`, an idle `ping`) through shared flags, so the search
+//! itself stays single-threaded and knows nothing about protocols.
+
+pub mod cecp;
+pub mod uci;
+
+use crate::engine::{Session, new_session};
+use crate::search::Searcher;
+use crate::variant::{Variant, VariantSet};
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+/// Default transposition table size in megabytes.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// Engine name and version as announced.
+pub const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
+
+/// Flags shared between the reader thread and the main thread.
+#[derive(Default)]
+pub struct Shared {
+    /// Set to end the running search (read by the searcher).
+    pub stop: Arc<AtomicBool>,
+    /// True while the main thread searches.
+    pub searching: AtomicBool,
+    /// True while CECP analysis runs (every command interrupts it).
+    pub analyzing: AtomicBool,
+    /// Set when the running search's move must not be played (CECP `force`, `new`, ...).
+    pub discard: AtomicBool,
+    /// True when a line is queued behind the running search (a later `ping` must wait too).
+    pub queued: AtomicBool,
+    /// Makes "is a search running?" and "forward this line" one step for the reader.
+    pub gate: std::sync::Mutex<()>,
+}
+
+/// Writes one line to stdout and flushes it.
+pub fn send(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// Engine state common to both protocols.
+pub struct EngineState {
+    /// The loaded variants.
+    pub set: VariantSet,
+    /// The current game.
+    pub session: Box<dyn Session>,
+    /// The searcher (owns the transposition table).
+    pub searcher: Searcher,
+    /// Shared flags.
+    pub shared: Arc<Shared>,
+}
+
+impl EngineState {
+    /// Builds the state with the set's first variant (or `chess` when present).
+    pub fn new(set: VariantSet, shared: Arc<Shared>) -> Result<EngineState, String> {
+        let first = set
+            .get("chess")
+            .or_else(|| set.variants.first())
+            .ok_or("no variants")?
+            .clone();
+        let session = new_session(&first)?;
+        let searcher = Searcher::new(DEFAULT_HASH_MB, Arc::clone(&shared.stop));
+        Ok(EngineState {
+            set,
+            session,
+            searcher,
+            shared,
+        })
+    }
+
+    /// Switches to a variant by name; the state is unchanged on error.
+    pub fn set_variant(&mut self, name: &str) -> Result<(), String> {
+        let v: Variant = self
+            .set
+            .get(name)
+            .ok_or_else(|| format!("unknown variant '{name}'"))?
+            .clone();
+        self.session = new_session(&v)?;
+        Ok(())
+    }
+}
+
+/// Which protocol the first line chose.
+enum Protocol {
+    Uci,
+    Cecp,
+}
+
+/// Runs the protocol loop on stdin/stdout until `quit` or end of input.
+pub fn run(set: VariantSet) -> i32 {
+    let shared = Arc::new(Shared::default());
+    let (tx, rx) = mpsc::channel::<String>();
+    let mut state = match EngineState::new(set, Arc::clone(&shared)) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    // Pick the protocol from the first meaningful line.
+    let stdin = std::io::stdin();
+    let mut first = String::new();
+    let protocol = loop {
+        first.clear();
+        match stdin.lock().read_line(&mut first) {
+            Ok(0) | Err(_) => return 0,
+            Ok(_) => {}
+        }
+        match first.trim() {
+            "" => continue,
+            "uci" => break Protocol::Uci,
+            "xboard" => break Protocol::Cecp,
+            "quit" => return 0,
+            other => send(&format!(
+                "Error (unknown command): {other} (send 'uci' or 'xboard' first)"
+            )),
+        }
+    };
+    let reader_shared = Arc::clone(&shared);
+    let is_uci = matches!(protocol, Protocol::Uci);
+    std::thread::Builder::new()
+        .name("input".into())
+        .spawn(move || reader(tx, reader_shared, is_uci))
+        .expect("spawn input thread");
+    match protocol {
+        Protocol::Uci => uci::Uci::new(&mut state).run(Input::new(rx)),
+        Protocol::Cecp => cecp::Cecp::new(&mut state).run(Input::new(rx)),
+    }
+}
+
+/// What a line means while a search runs.
+enum Urgent {
+    /// Answer at once with this line; the line is consumed.
+    Answer(String),
+    /// Stop the search (and drop its move when `discard`); the line is still processed later.
+    Stop { discard: bool },
+    /// Nothing urgent; the line waits for the search to end.
+    Wait,
+    /// Drop the line.
+    Ignore,
+}
+
+fn classify(uci: bool, analyzing: bool, cmd: &str, queued_before: bool) -> Urgent {
+    let word = cmd.split_whitespace().next().unwrap_or("");
+    if uci {
+        return match word {
+            "isready" => Urgent::Answer("readyok".into()),
+            "stop" | "quit" => Urgent::Stop { discard: false },
+            _ => Urgent::Wait,
+        };
+    }
+    match word {
+        "ping" if !queued_before => Urgent::Answer(format!("pong {}", cmd[4..].trim())),
+        "." => Urgent::Ignore,
+        "ping" | "post" | "nopost" | "time" | "otim" | "hard" | "easy" | "computer" | "name" | "rating"
+        | "accepted" | "rejected" | "option" | "random" | "ics" | "hover" | "put" | "draw" | "hint" | "bk" => {
+            Urgent::Wait
+        }
+        "?" => Urgent::Stop { discard: false },
+        // Anything else changes the game: stop, and drop the move unless analysing.
+        _ => Urgent::Stop { discard: !analyzing },
+    }
+}
+
+/// Applies a line's urgent meaning; returns false when the line is consumed.
+fn apply_urgent(shared: &Shared, uci: bool, cmd: &str, queued_before: bool) -> bool {
+    let analyzing = shared.analyzing.load(Ordering::SeqCst);
+    match classify(uci, analyzing, cmd, queued_before) {
+        Urgent::Answer(a) => {
+            send(&a);
+            false
+        }
+        Urgent::Stop { discard } => {
+            shared.stop.store(true, Ordering::SeqCst);
+            if discard {
+                shared.discard.store(true, Ordering::SeqCst);
+            }
+            true
+        }
+        Urgent::Wait => true,
+        Urgent::Ignore => false,
+    }
+}
+
+fn reader(tx: mpsc::Sender<String>, shared: Arc<Shared>, uci: bool) {
+    let stdin = std::io::stdin();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match stdin.lock().read_line(&mut line) {
+            Ok(0) | Err(_) => {
+                let _gate = shared.gate.lock().unwrap_or_else(|e| e.into_inner());
+                shared.stop.store(true, Ordering::SeqCst);
+                shared.discard.store(true, Ordering::SeqCst);
+                let _ = tx.send("quit".to_string());
+                return;
+            }
+            Ok(_) => {}
+        }
+        let cmd = line.trim().to_string();
+        if cmd.is_empty() {
+            continue;
+        }
+        let _gate = shared.gate.lock().unwrap_or_else(|e| e.into_inner());
+        if shared.searching.load(Ordering::SeqCst) {
+            let queued = shared.queued.load(Ordering::SeqCst);
+            if !apply_urgent(&shared, uci, &cmd, queued) {
+                continue;
+            }
+            shared.queued.store(true, Ordering::SeqCst);
+        }
+        if tx.send(cmd).is_err() {
+            return;
+        }
+    }
+}
+
+/// Input lines in order: those drained at the start of a search first, then the channel.
+pub struct Input {
+    rx: mpsc::Receiver<String>,
+    pending: std::collections::VecDeque<String>,
+}
+
+impl Input {
+    /// Wraps the channel from the reader thread.
+    pub fn new(rx: mpsc::Receiver<String>) -> Input {
+        Input {
+            rx,
+            pending: std::collections::VecDeque::new(),
+        }
+    }
+
+    /// The next line (blocking); `None` when input has ended.
+    pub fn next_line(&mut self) -> Option<String> {
+        self.pending.pop_front().or_else(|| self.rx.recv().ok())
+    }
+}
+
+/// Marks the start of a search. Lines already waiting are given their urgent meaning now
+/// (a `stop` sent right after `go` must stop this search).
+pub fn begin_search(shared: &Shared, input: &mut Input, uci: bool, analyzing: bool) {
+    let _gate = shared.gate.lock().unwrap_or_else(|e| e.into_inner());
+    shared.stop.store(false, Ordering::SeqCst);
+    shared.discard.store(false, Ordering::SeqCst);
+    shared.analyzing.store(analyzing, Ordering::SeqCst);
+    shared.queued.store(false, Ordering::SeqCst);
+    shared.searching.store(true, Ordering::SeqCst);
+    while let Ok(l) = input.rx.try_recv() {
+        input.pending.push_back(l);
+    }
+    let lines: Vec<String> = input.pending.drain(..).collect();
+    let mut queued = false;
+    for l in lines {
+        if apply_urgent(shared, uci, &l, queued) {
+            input.pending.push_back(l);
+            queued = true;
+        }
+    }
+    shared.queued.store(queued, Ordering::SeqCst);
+}
+
+/// Marks the end of a search; returns true when its move must be dropped.
+pub fn end_search(shared: &Shared) -> bool {
+    let _gate = shared.gate.lock().unwrap_or_else(|e| e.into_inner());
+    shared.searching.store(false, Ordering::SeqCst);
+    shared.analyzing.store(false, Ordering::SeqCst);
+    shared.discard.swap(false, Ordering::SeqCst)
+}

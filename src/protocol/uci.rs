@@ -1,0 +1,252 @@
+//! UCI, with `UCI_Variant`, `IniFile` and `go perft`.
+
+use super::{EngineState, Input, begin_search, end_search, send};
+use crate::engine::new_session;
+use crate::search::{Iteration, Limits, MATE, MATE_BOUND};
+use crate::variant::load_ini_file;
+use std::time::Duration;
+
+/// UCI protocol state.
+pub struct Uci<'a> {
+    st: &'a mut EngineState,
+    overhead: u64,
+}
+
+/// The UCI `score` field for a search score.
+pub fn score_text(score: i32) -> String {
+    if score >= MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+impl<'a> Uci<'a> {
+    /// Wraps the engine state.
+    pub fn new(st: &'a mut EngineState) -> Uci<'a> {
+        Uci { st, overhead: 30 }
+    }
+
+    /// Answers the `uci` command that started the protocol, then serves lines until `quit`.
+    pub fn run(&mut self, mut input: Input) -> i32 {
+        self.identify();
+        while let Some(line) = input.next_line() {
+            if !self.command(&line, &mut input) {
+                break;
+            }
+        }
+        0
+    }
+
+    fn identify(&self) {
+        send(&format!("id name {}", super::ENGINE_NAME));
+        send("id author the Menagerie developers");
+        let names: Vec<&str> = self.st.set.names();
+        let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
+        send(&format!(
+            "option name UCI_Variant type combo default {}{vars}",
+            self.st.session.variant().name
+        ));
+        send(&format!(
+            "option name Hash type spin default {} min 1 max 65536",
+            super::DEFAULT_HASH_MB
+        ));
+        send("option name Clear Hash type button");
+        send("option name IniFile type string default <empty>");
+        send(&format!(
+            "option name Move Overhead type spin default {} min 0 max 5000",
+            self.overhead
+        ));
+        send("uciok");
+    }
+
+    /// Runs one command; false on `quit`.
+    fn command(&mut self, line: &str, input: &mut Input) -> bool {
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else { return true };
+        let rest: Vec<&str> = words.collect();
+        match cmd {
+            "uci" => self.identify(),
+            "isready" => send("readyok"),
+            "ucinewgame" => {
+                self.st.searcher.clear();
+                self.st.session.reset();
+            }
+            "setoption" => self.setoption(&rest),
+            "position" => self.position(&rest),
+            "go" => self.go(&rest, input),
+            "stop" | "ponderhit" => {}
+            "quit" => return false,
+            "d" => send(&format!("info string fen {}", self.st.session.fen())),
+            "eval" => send(&format!("info string eval {}", self.st.session.evaluate())),
+            _ => send(&format!("info string unknown command: {line}")),
+        }
+        true
+    }
+
+    fn setoption(&mut self, rest: &[&str]) {
+        // setoption name NAME... [value VALUE...]
+        if rest.first() != Some(&"name") {
+            send("info string setoption: expected 'setoption name NAME [value VALUE]'");
+            return;
+        }
+        let vpos = rest.iter().position(|w| *w == "value");
+        let name = rest[1..vpos.unwrap_or(rest.len())].join(" ");
+        let value = vpos.map(|p| rest[p + 1..].join(" ")).unwrap_or_default();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => match self.st.set_variant(&value) {
+                Ok(()) => {
+                    let v = self.st.session.variant();
+                    let g = &v.geometry;
+                    send(&format!(
+                        "info string variant {} files {} ranks {} startpos {}",
+                        v.name,
+                        g.files(),
+                        g.ranks(),
+                        self.st.session.fen()
+                    ));
+                }
+                Err(e) => send(&format!("info string {e}")),
+            },
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=65536).contains(&mb) => self.st.searcher.set_hash(mb),
+                _ => send(&format!("info string Hash: '{value}' is not a size in MB (1..65536)")),
+            },
+            "clear hash" => self.st.searcher.clear(),
+            "move overhead" => match value.parse::<u64>() {
+                Ok(ms) if ms <= 5000 => self.overhead = ms,
+                _ => send(&format!("info string Move Overhead: '{value}' is not 0..5000 ms")),
+            },
+            "inifile" => {
+                if value.is_empty() || value == "<empty>" {
+                    return;
+                }
+                match load_ini_file(&value) {
+                    Ok(set) => {
+                        let current = self.st.session.variant().name.clone();
+                        let keep = set.get(&current).or_else(|| set.variants.first()).cloned();
+                        match keep.map(|v| new_session(&v)) {
+                            Some(Ok(s)) => {
+                                self.st.set = set;
+                                self.st.session = s;
+                                send(&format!(
+                                    "info string loaded {value}: {}",
+                                    self.st.set.names().join(" ")
+                                ));
+                            }
+                            Some(Err(e)) => send(&format!("info string {e}")),
+                            None => send("info string the ini file has no variants"),
+                        }
+                    }
+                    Err(e) => send(&format!("info string {e}")),
+                }
+            }
+            _ => send(&format!("info string unknown option: {name}")),
+        }
+    }
+
+    fn position(&mut self, rest: &[&str]) {
+        let mpos = rest.iter().position(|w| *w == "moves");
+        let (setup, moves) = match mpos {
+            Some(p) => (&rest[..p], &rest[p + 1..]),
+            None => (rest, &[][..]),
+        };
+        let v = self.st.session.variant().clone();
+        let mut s = match new_session(&v) {
+            Ok(s) => s,
+            Err(e) => return send(&format!("info string {e}")),
+        };
+        match setup.first() {
+            Some(&"startpos") if setup.len() == 1 => {}
+            Some(&"fen") if setup.len() > 1 => {
+                if let Err(e) = s.set_fen(&setup[1..].join(" ")) {
+                    return send(&format!("info string {e}; position unchanged"));
+                }
+            }
+            _ => return send("info string position: expected 'startpos' or 'fen FEN'; position unchanged"),
+        }
+        for m in moves {
+            if let Err(e) = s.play(m) {
+                return send(&format!("info string {e}; position unchanged"));
+            }
+        }
+        self.st.session = s;
+    }
+
+    fn go(&mut self, rest: &[&str], input: &mut Input) {
+        let mut l = Limits {
+            overhead: Duration::from_millis(self.overhead),
+            ..Limits::default()
+        };
+        let white = self.st.session.side_to_move() == crate::Color::White;
+        let mut i = 0;
+        while i < rest.len() {
+            let key = rest[i];
+            let num = rest.get(i + 1).and_then(|v| v.parse::<i64>().ok());
+            let mut takes_value = true;
+            match (key, num) {
+                ("infinite", _) => {
+                    l.infinite = true;
+                    takes_value = false;
+                }
+                ("ponder", _) => takes_value = false,
+                ("perft", Some(d)) if (1..=12).contains(&d) => {
+                    let res = self.st.session.divide(d as u32);
+                    let total: u64 = res.iter().map(|r| r.1).sum();
+                    for (m, n) in res {
+                        send(&format!("{m}: {n}"));
+                    }
+                    send("");
+                    send(&format!("Nodes searched: {total}"));
+                    return;
+                }
+                ("wtime", Some(t)) if white => l.time_left = Some(Duration::from_millis(t.max(0) as u64)),
+                ("btime", Some(t)) if !white => l.time_left = Some(Duration::from_millis(t.max(0) as u64)),
+                ("winc", Some(t)) if white => l.increment = Duration::from_millis(t.max(0) as u64),
+                ("binc", Some(t)) if !white => l.increment = Duration::from_millis(t.max(0) as u64),
+                ("wtime" | "btime" | "winc" | "binc", Some(_)) => {}
+                ("movestogo", Some(n)) if n > 0 => l.moves_to_go = Some(n as u32),
+                ("movetime", Some(t)) if t >= 0 => l.movetime = Some(Duration::from_millis(t as u64)),
+                ("depth", Some(d)) if d > 0 => l.depth = Some(d as u32),
+                ("nodes", Some(n)) if n > 0 => l.nodes = Some(n as u64),
+                ("mate", Some(n)) if n > 0 => l.depth = Some((2 * n) as u32),
+                _ => {
+                    send(&format!("info string go: ignored bad or unknown parameter '{key}'"));
+                    takes_value = false;
+                }
+            }
+            i += if takes_value { 2 } else { 1 };
+        }
+        let st = &mut *self.st;
+        begin_search(&st.shared, input, true, false);
+        let mut sink = |it: &Iteration, pv: &str| {
+            let nps = it.nodes * 1000 / it.millis.max(1);
+            send(&format!(
+                "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+                it.depth,
+                it.seldepth,
+                score_text(it.score),
+                it.nodes,
+                nps,
+                it.millis,
+                it.hashfull,
+                pv
+            ));
+        };
+        let (best, ponder) = st.session.go(&mut st.searcher, l, &mut sink);
+        if l.infinite {
+            // UCI: an infinite search answers only after `stop`.
+            while !st.shared.stop.load(std::sync::atomic::Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        end_search(&st.shared);
+        match (best, ponder) {
+            (Some(b), Some(p)) => send(&format!("bestmove {b} ponder {p}")),
+            (Some(b), None) => send(&format!("bestmove {b}")),
+            (None, _) => send("bestmove 0000"),
+        }
+    }
+}

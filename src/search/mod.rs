@@ -1,0 +1,628 @@
+//! Single-threaded alpha-beta search, generic over the game's rules: iterative deepening,
+//! principal variation search with aspiration windows, a transposition table, quiescence
+//! search, move ordering (TT move, MVV-LVA, killers, history), null-move pruning where the
+//! variant allows it, late-move reductions, check extensions, repetition and move-rule draws,
+//! and mate scores. Everything is allocated when the `Searcher` is built; `go` allocates
+//! nothing.
+
+pub mod time;
+pub mod tt;
+
+use crate::moves::{MAX_MOVES, Move, MoveKind, MoveList};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::variant::{MAX_KINDS, StalemateResult};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+pub use time::{Clock, Limits};
+use tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TransTable};
+
+/// Deepest ply the search reaches (main search plus quiescence).
+pub const MAX_PLY: usize = 96;
+/// Score of a mate at the root; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+const INF: i32 = 31000;
+
+/// What the search reports after each iteration.
+#[derive(Clone, Copy, Debug)]
+pub struct Iteration {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score in centipawns (or mate) for the side to move.
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Milliseconds since the start.
+    pub millis: u64,
+    /// Table usage in permille.
+    pub hashfull: u32,
+}
+
+/// Receives progress; protocols format it. Called only between iterations.
+pub trait Report<R: Rules> {
+    /// One finished iteration and its principal variation (moves from the root position).
+    fn iteration(&mut self, root: &Position<R>, info: &Iteration, pv: &[Move]);
+}
+
+/// A report that drops everything (tests, benchmarks).
+pub struct Silent;
+
+impl<R: Rules> Report<R> for Silent {
+    fn iteration(&mut self, _root: &Position<R>, _info: &Iteration, _pv: &[Move]) {}
+}
+
+/// Result of a search.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchResult {
+    /// Best move (`Move::NONE` when there is no legal move).
+    pub best: Move,
+    /// Expected reply, if known.
+    pub ponder: Move,
+    /// Score of the best move.
+    pub score: i32,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+struct Frame {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    killers: [Move; 2],
+}
+
+/// Searcher with all its memory: TT, histories, per-ply move lists and PV table.
+pub struct Searcher {
+    tt: TransTable,
+    history: Box<[[[i32; 128]; MAX_KINDS]; 2]>,
+    frames: Vec<Frame>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    lmr: Box<[[u8; 64]; 64]>,
+    stop: Arc<AtomicBool>,
+    nodes: u64,
+    seldepth: usize,
+    clock: Option<Clock>,
+    limits: Limits,
+    aborted: bool,
+    null_ok: bool,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` megabytes. `stop` set to true ends a search.
+    pub fn new(hash_mb: usize, stop: Arc<AtomicBool>) -> Searcher {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        Searcher {
+            tt: TransTable::new(hash_mb),
+            history: Box::new([[[0; 128]; MAX_KINDS]; 2]),
+            frames: (0..=MAX_PLY)
+                .map(|_| Frame {
+                    moves: MoveList::new(),
+                    scores: [0; MAX_MOVES],
+                    killers: [Move::NONE; 2],
+                })
+                .collect(),
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            lmr,
+            stop,
+            nodes: 0,
+            seldepth: 0,
+            clock: None,
+            limits: Limits::default(),
+            aborted: false,
+            null_ok: true,
+        }
+    }
+
+    /// Replaces the transposition table (allocates).
+    pub fn set_hash(&mut self, mb: usize) {
+        self.tt = TransTable::new(mb);
+    }
+
+    /// Size of the table in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.megabytes()
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for side in self.history.iter_mut() {
+            for k in side.iter_mut() {
+                k.iter_mut().for_each(|h| *h = 0);
+            }
+        }
+        for f in self.frames.iter_mut() {
+            f.killers = [Move::NONE; 2];
+        }
+    }
+
+    /// The flag that stops a running search.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Searches `pos` within `limits` and returns the best move. The position is restored.
+    pub fn go<R: Rules>(&mut self, pos: &mut Position<R>, limits: Limits, report: &mut dyn Report<R>) -> SearchResult {
+        self.limits = limits;
+        self.clock = Some(Clock::new(&limits));
+        self.nodes = 0;
+        self.aborted = false;
+        self.seldepth = 0;
+        self.null_ok = pos.variant().check && pos.game().rules.null_move_safe();
+        self.tt.new_search();
+        for side in self.history.iter_mut() {
+            for k in side.iter_mut() {
+                k.iter_mut().for_each(|h| *h /= 8);
+            }
+        }
+        pos.reserve_history(MAX_PLY + 8);
+        let mut frames = std::mem::take(&mut self.frames);
+        let mut result = SearchResult {
+            best: Move::NONE,
+            ponder: Move::NONE,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        {
+            let root = &mut frames[0];
+            root.moves.clear();
+            pos.legal_moves(&mut root.moves);
+            if let Some(&m) = root.moves.first() {
+                result.best = m;
+            }
+        }
+        if frames[0].moves.is_empty() {
+            self.frames = frames;
+            return result;
+        }
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 4).clamp(1, MAX_PLY as u32 - 4);
+        let mut prev = 0;
+        for depth in 1..=max_depth {
+            let mut delta = 30;
+            let (mut alpha, mut beta) = if depth >= 5 {
+                (prev - delta, prev + delta)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let s = self.negamax(pos, &mut frames, depth as i32, 0, alpha, beta, true);
+                if self.aborted {
+                    break s;
+                }
+                if s <= alpha {
+                    alpha = (alpha - delta).max(-INF);
+                    beta = (alpha + beta) / 2;
+                } else if s >= beta {
+                    beta = (beta + delta).min(INF);
+                } else {
+                    break s;
+                }
+                delta += delta;
+            };
+            // A partial iteration still counts: its first PV move was searched to the end.
+            if self.pv_len[0] > 0 {
+                result.best = self.pv[0][0];
+                result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
+                if !self.aborted {
+                    result.score = score;
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            prev = score;
+            result.depth = depth;
+            let clock = self.clock.expect("set above");
+            let info = Iteration {
+                depth,
+                seldepth: self.seldepth as u32,
+                score,
+                nodes: self.nodes,
+                millis: clock.wall().as_millis() as u64,
+                hashfull: self.tt.hashfull(),
+            };
+            report.iteration(pos, &info, &self.pv[0][..self.pv_len[0]]);
+            if score.abs() > MATE_BOUND && !limits.infinite && limits.depth.is_none() {
+                let mate_plies = (MATE - score.abs()) as u32;
+                if depth > mate_plies + 2 {
+                    break;
+                }
+            }
+            if let Some(soft) = clock.soft
+                && clock.elapsed(self.nodes) >= soft
+            {
+                break;
+            }
+            if frames[0].moves.len() == 1 && !limits.infinite && limits.depth.is_none() && depth >= 4 {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        self.frames = frames;
+        result
+    }
+
+    #[inline]
+    fn check_time(&mut self) {
+        if self.nodes & 1023 != 0 {
+            return;
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return;
+        }
+        if let Some(n) = self.limits.nodes
+            && self.nodes >= n
+        {
+            self.aborted = true;
+            return;
+        }
+        if let Some(clock) = self.clock
+            && let Some(hard) = clock.hard
+            && clock.elapsed(self.nodes) >= hard
+        {
+            self.aborted = true;
+        }
+    }
+
+    fn terminal_score<R: Rules>(pos: &Position<R>, ply: usize) -> i32 {
+        let us = pos.side_to_move();
+        if pos.royals_gone(us) || pos.in_check() {
+            return -MATE + ply as i32;
+        }
+        match pos.variant().stalemate {
+            StalemateResult::Draw => 0,
+            StalemateResult::Loss => -MATE + ply as i32,
+            StalemateResult::Win => MATE - ply as i32,
+        }
+    }
+
+    fn order<R: Rules>(&self, pos: &Position<R>, frame: &mut Frame, tt_move: Move, ply: usize) {
+        let eval = &pos.game().eval;
+        let us = pos.side_to_move().index();
+        let killers = frame.killers;
+        let _ = ply;
+        for (i, &m) in frame.moves.iter().enumerate() {
+            let s = if m == tt_move {
+                4_000_000
+            } else {
+                let victim = pos.piece_at(m.to());
+                let mover = pos.piece_at(m.from());
+                let mk = if mover.is_some() { mover.kind() } else { 0 };
+                if m.kind() == MoveKind::EnPassant {
+                    2_000_000 + 16 * 100
+                } else if victim.is_some() && victim.color() != pos.side_to_move() {
+                    2_000_000 + 16 * eval.value[victim.kind()] - eval.value[mk] / 16
+                } else if m.kind() == MoveKind::Promotion {
+                    1_900_000 + eval.value[m.extra()]
+                } else if m == killers[0] {
+                    1_500_000
+                } else if m == killers[1] {
+                    1_400_000
+                } else {
+                    self.history[us][mk][m.to().index() & 127]
+                }
+            };
+            frame.scores[i] = s;
+        }
+    }
+
+    #[inline]
+    fn pick(frame: &mut Frame, i: usize) -> Move {
+        let n = frame.moves.len();
+        let mut best = i;
+        for j in i + 1..n {
+            if frame.scores[j] > frame.scores[best] {
+                best = j;
+            }
+        }
+        frame.moves.swap(i, best);
+        frame.scores.swap(i, best);
+        frame.moves[i]
+    }
+
+    fn is_quiet<R: Rules>(pos: &Position<R>, m: Move) -> bool {
+        let v = pos.piece_at(m.to());
+        !(v.is_some() && v.color() != pos.side_to_move())
+            && m.kind() != MoveKind::EnPassant
+            && m.kind() != MoveKind::Promotion
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax<R: Rules>(
+        &mut self,
+        pos: &mut Position<R>,
+        frames: &mut [Frame],
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if ply > 0 {
+            self.check_time();
+            if self.aborted {
+                return 0;
+            }
+            if pos.move_rule_reached() || pos.is_repetition(1) {
+                return 0;
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 || frames.len() < 2 {
+            return self.qsearch(pos, frames, ply, alpha, beta);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        let mut tt_move = Move::NONE;
+        if let Some(e) = entry {
+            tt_move = Move::from_bits(e.mv);
+            let s = score_from_tt(e.score as i32, ply);
+            if !pv_node && e.depth as i32 >= depth {
+                let cut = match e.bound {
+                    BOUND_EXACT => true,
+                    BOUND_LOWER => s >= beta,
+                    BOUND_UPPER => s <= alpha,
+                    _ => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let (frame, rest) = frames.split_first_mut().expect("at least two frames");
+        frame.moves.clear();
+        pos.legal_moves(&mut frame.moves);
+        if frame.moves.is_empty() {
+            return Self::terminal_score(pos, ply);
+        }
+        let in_check = pos.in_check();
+        let static_eval = if in_check {
+            -INF
+        } else {
+            entry.map_or_else(|| pos.evaluate(), |e| e.eval as i32)
+        };
+
+        if !pv_node && !in_check && ply > 0 {
+            // Reverse futility pruning.
+            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move.
+            if self.null_ok
+                && depth >= 3
+                && static_eval >= beta
+                && pos.state().last_move != Move::NONE
+                && has_pieces(pos)
+            {
+                let r = 3 + depth / 4;
+                pos.make_null();
+                let s = -self.negamax(pos, rest, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+                pos.unmake_null();
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        self.order(pos, frame, tt_move, ply);
+        let n = frame.moves.len();
+        let mut best = -INF;
+        let mut best_move = Move::NONE;
+        let orig_alpha = alpha;
+        let us = pos.side_to_move().index();
+        for i in 0..n {
+            let m = Self::pick(frame, i);
+            let quiet = Self::is_quiet(pos, m);
+            let mover_kind = pos.piece_at(m.from()).kind();
+            pos.make_move(m);
+            let gives_check = pos.in_check();
+            let ext = i32::from(gives_check && ply < MAX_PLY / 2);
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(pos, rest, new_depth, ply + 1, -beta, -alpha, pv_node);
+            } else {
+                let r = if depth >= 3 && i >= 3 && quiet && !in_check && !gives_check {
+                    let mut r = self.lmr[depth.min(63) as usize][i.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r.clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                score = -self.negamax(pos, rest, new_depth - r, ply + 1, -alpha - 1, -alpha, false);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(pos, rest, new_depth, ply + 1, -alpha - 1, -alpha, false);
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.negamax(pos, rest, new_depth, ply + 1, -beta, -alpha, true);
+                }
+            }
+            pos.unmake_move();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    self.pv[ply][0] = m;
+                    let child = self.pv_len[ply + 1].min(MAX_PLY - 1);
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply][1..=child].copy_from_slice(&tail[0][..child]);
+                    self.pv_len[ply] = child + 1;
+                    if alpha >= beta {
+                        if quiet {
+                            if frame.killers[0] != m {
+                                frame.killers[1] = frame.killers[0];
+                                frame.killers[0] = m;
+                            }
+                            let h = &mut self.history[us][mover_kind][m.to().index() & 127];
+                            *h = (*h + depth * depth).min(1_000_000);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else if best > orig_alpha {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply), static_eval, depth, bound);
+        best
+    }
+
+    fn qsearch<R: Rules>(
+        &mut self,
+        pos: &mut Position<R>,
+        frames: &mut [Frame],
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        self.check_time();
+        if self.aborted {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let Some((frame, rest)) = frames.split_first_mut() else {
+            return pos.evaluate();
+        };
+        frame.moves.clear();
+        pos.legal_moves(&mut frame.moves);
+        if frame.moves.is_empty() {
+            return Self::terminal_score(pos, ply);
+        }
+        if rest.is_empty() {
+            return pos.evaluate();
+        }
+        let in_check = pos.in_check();
+        let stand = if in_check { -INF } else { pos.evaluate() };
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let eval = &pos.game().eval;
+        // Keep captures and promotions only (all moves when in check), scored MVV-LVA.
+        let mut kept = 0;
+        for i in 0..frame.moves.len() {
+            let m = frame.moves[i];
+            let victim = pos.piece_at(m.to());
+            let capture = victim.is_some() && victim.color() != pos.side_to_move();
+            let gain = if capture {
+                eval.value[victim.kind()]
+            } else if m.kind() == MoveKind::EnPassant {
+                100
+            } else if m.kind() == MoveKind::Promotion {
+                eval.value[m.extra()] - 100
+            } else if in_check {
+                0
+            } else {
+                continue;
+            };
+            if !in_check && stand + gain + 200 < alpha {
+                continue; // delta pruning
+            }
+            let mover = pos.piece_at(m.from());
+            frame.moves[kept] = m;
+            frame.scores[kept] = 16 * gain
+                - if mover.is_some() {
+                    eval.value[mover.kind()] / 16
+                } else {
+                    0
+                };
+            kept += 1;
+        }
+        frame.moves.truncate(kept);
+        let mut best = stand;
+        for i in 0..kept {
+            let m = Self::pick(frame, i);
+            pos.make_move(m);
+            let score = -self.qsearch(pos, rest, ply + 1, -beta, -alpha);
+            pos.unmake_move();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            Self::terminal_score(pos, ply)
+        } else {
+            best
+        }
+    }
+}
+
+fn has_pieces<R: Rules>(pos: &Position<R>) -> bool {
+    let g = pos.game();
+    let us = pos.side_to_move();
+    let mut own = pos.color_bb(us);
+    for k in 0..pos.variant().pieces.len() {
+        if (g.pawn_kinds | g.royal_kinds) >> k & 1 != 0 {
+            own &= !pos.kind_bb(k);
+        }
+    }
+    own.is_nonempty()
+}
+
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
