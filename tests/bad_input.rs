@@ -330,7 +330,6 @@ fn cli_errors_are_one_line_and_exit_2() {
     std::fs::write(&broken, "[v]\nboard = 4x4\npiece = K king Q7x royal\n").unwrap();
     let broken = broken.to_str().unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec![], "no command"),
         (vec!["frobnicate"], "unknown command"),
         (vec!["perft"], "needs a depth"),
         (vec!["perft", "0"], "out of range"),
