@@ -208,7 +208,7 @@ pub fn parse(text: &str) -> Result<Vec<Motion>, BetzaError> {
             // `W0`/`N0` mean an unlimited rider; `R4`/`W4` a rider limited to 4 steps.
             range = n as u8;
         }
-        let (quiet, capture) = match (mods.contains(&'m'), mods.contains(&'c')) {
+        let (quiet, capture) = match (mods.contains(&'m'), mods.contains(&'c') || mods.contains(&'e')) {
             (true, false) => (true, false),
             (false, true) => (false, true),
             _ => (true, true),
@@ -327,6 +327,12 @@ mod tests {
         let ds = parse("ifmnD").unwrap();
         assert_eq!(ds.len(), 1);
         assert!(ds[0].initial && ds[0].lame && ds[0].quiet && !ds[0].capture);
+    }
+
+    #[test]
+    fn en_passant_alone_means_capture_only() {
+        let p = parse("feF").unwrap();
+        assert!(p.iter().all(|m| m.capture && !m.quiet && m.en_passant));
     }
 
     #[test]

@@ -173,6 +173,7 @@ impl<R: Rules> Position<R> {
             }
             if pos.ep_capturable(sq) {
                 pos.st.ep = Some(sq);
+                pos.st.ep_victim = behind.expect("checked above");
             }
         }
         let num = |i: usize, name: &str, default: u32| -> Result<u32, FenError> {

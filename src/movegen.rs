@@ -13,10 +13,13 @@ use crate::rules::Rules;
 use crate::square::Square;
 use arrayvec::ArrayVec;
 
+/// Most inverse ride groups for which the fast legality test keeps pin masks.
+pub const MAX_PIN_GROUPS: usize = 32;
+
 /// Pinned pieces and the squares each may still move to.
 struct Pins {
     pinned: Bitboard,
-    masks: ArrayVec<(Square, Bitboard), 32>,
+    masks: ArrayVec<(Square, Bitboard), MAX_PIN_GROUPS>,
 }
 
 impl Pins {
@@ -122,6 +125,10 @@ impl<R: Rules> Position<R> {
                 capt |= att & them;
             }
         }
+        let mut allowed = allowed;
+        if g.royal_kinds >> kind & 1 != 0 {
+            allowed &= !g.royal_forbidden;
+        }
         let targets = (quiet | capt) & allowed & g.landable;
         let is_pawn = g.pawn_kinds >> kind & 1 != 0;
         let zone = if is_pawn { g.promo_zone[c] } else { Bitboard::EMPTY };
@@ -132,13 +139,13 @@ impl<R: Rules> Position<R> {
             self.push_move(list, from, to, kind, true);
         }
         for sp in &kt.specials[c][from] {
-            if !allowed.contains(sp.to) || (sp.path & occ).is_nonempty() {
+            if !allowed.contains(sp.to) || targets.contains(sp.to) || (sp.path & occ).is_nonempty() {
                 continue;
             }
             let target = self.board[sp.to.index()];
             if target.is_none() && sp.quiet {
-                if is_pawn && sp.path.is_nonempty() && !zone.contains(sp.to) {
-                    let ep = sp.path.last().expect("path is not empty");
+                if is_pawn && sp.path.count() == 1 && !zone.contains(sp.to) {
+                    let ep = sp.path.first().expect("path has one square");
                     list.push(Move::new(from, sp.to, MoveKind::DoubleStep, ep.index() as u32, 0));
                 } else {
                     self.push_move(list, from, sp.to, kind, zone.contains(sp.to));
@@ -154,7 +161,11 @@ impl<R: Rules> Position<R> {
         let Some(ep) = self.st.ep else { return };
         let g = &*self.game;
         let us = self.side;
-        let victim = self.ep_victim(ep);
+        let victim = self.st.ep_victim;
+        let vp = self.board[victim.index()];
+        if vp.is_none() || vp.color() == us || g.pawn_kinds >> vp.kind() & 1 == 0 {
+            return;
+        }
         let mut m = g.pawn_kinds;
         while m != 0 {
             let k = m.trailing_zeros() as usize;
@@ -163,14 +174,6 @@ impl<R: Rules> Position<R> {
                 list.push(Move::new(from, ep, MoveKind::EnPassant, victim.index() as u32, 0));
             }
         }
-    }
-
-    /// The square of the pawn that can be captured en passant on `ep`: one rank beyond it in
-    /// the direction the opponent's pawns move.
-    pub(crate) fn ep_victim(&self, ep: Square) -> Square {
-        let g = &self.game.variant.geometry;
-        let dr = if self.side == Color::White { -1 } else { 1 };
-        g.offset(ep, 0, dr).expect("en-passant square is never on the edge")
     }
 
     /// Castling moves whose emptiness conditions hold; with `safe`, also the attack conditions.
@@ -295,12 +298,15 @@ impl<R: Rules> Position<R> {
                 continue;
             };
             if theirs.contains(b2) && inv.kinds >> self.board[b2.index()].kind() & 1 != 0 {
-                pins.pinned.set(b1);
                 let mask = ray & !t.full_ray(inv.ray, b2);
-                if pins.masks.try_push((b1, mask)).is_err() {
-                    // Cannot happen with one royal piece and at most 32 rider directions.
-                    unreachable!("more pins than rider directions");
+                if let Some(e) = pins.masks.iter_mut().find(|e| e.0 == b1) {
+                    e.1 &= mask;
+                } else {
+                    // At most one entry per inverse ride group, and `fast_legal` is off when a
+                    // variant has more groups than slots.
+                    pins.masks.push((b1, mask));
                 }
+                pins.pinned.set(b1);
             }
         }
     }

@@ -137,6 +137,7 @@ impl<R: Rules> Game<R> {
                         king_path |= between_on_rank(g, o.king_from, o.king_to);
                     }
                     king_path &= !Bitboard::from(o.king_to);
+                    king_path |= Bitboard::from(o.king_from);
                     list.push(CastleInfo {
                         sq: o,
                         empty,
@@ -155,8 +156,13 @@ impl<R: Rules> Game<R> {
                 }
             }
         }
-        let tables = Tables::new(variant);
-        let fast_legal = rules.fast_legality() && tables.lame_attackers.is_empty();
+        let tables = Tables::new(variant)?;
+        let fast_legal = rules.fast_legality()
+            && tables.lame_attackers.is_empty()
+            && tables
+                .inverse_rides
+                .iter()
+                .all(|g| g.len() <= crate::movegen::MAX_PIN_GROUPS);
         Ok(Arc::new(Game {
             royal_forbidden: rules.royal_forbidden(),
             variant: variant.clone(),
@@ -184,6 +190,8 @@ pub struct StateInfo<S: Copy> {
     pub castling: u8,
     /// En-passant target square, if a capture there is possible.
     pub ep: Option<Square>,
+    /// The pawn that may be taken en passant (meaningful while `ep` is set).
+    pub ep_victim: Square,
     /// Half-moves since the last capture or pawn move.
     pub halfmove: u32,
     /// Piece captured by the move that led here.
@@ -224,6 +232,7 @@ impl<R: Rules> Position<R> {
                 key: 0,
                 castling: 0,
                 ep: None,
+                ep_victim: Square::default(),
                 halfmove: 0,
                 captured: Piece::NONE,
                 last_move: Move::NONE,
@@ -435,6 +444,7 @@ impl<R: Rules> Position<R> {
                     self.side = us;
                     if capturable {
                         self.st.ep = Some(ep);
+                        self.st.ep_victim = to;
                         self.st.key ^= z.ep(ep.index());
                     }
                 }

@@ -143,7 +143,7 @@ fn walk(g: &Geometry, sq: Square, dx: i8, dy: i8, range: u8) -> Bitboard {
 
 impl Tables {
     /// Builds all tables for a variant.
-    pub fn new(v: &Variant) -> Tables {
+    pub fn new(v: &Variant) -> Result<Tables, String> {
         let g = &v.geometry;
         let landable = g.landable();
         let mut t = Tables {
@@ -168,12 +168,17 @@ impl Tables {
                 lame_capture: false,
             };
             for c in Color::ALL {
+                // Black's moves are White's turned by 180 degrees, so 'l' and 'r' are the
+                // owner's left and right.
                 let sign: i8 = if c == Color::White { 1 } else { -1 };
                 for m in &p.motions {
-                    let (dx, dy) = (m.dx, m.dy * sign);
+                    let (dx, dy) = (m.dx * sign, m.dy * sign);
                     if m.range != 1 {
                         let ray = t.ray_id(g, dx, dy, m.range);
                         if !kt.rides[c.index()].iter().any(|r| r.ray == ray) {
+                            if kt.rides[c.index()].is_full() {
+                                return Err(format!("piece {} has more than 32 rider directions", p.letter));
+                            }
                             kt.rides[c.index()].push(Ride {
                                 ray,
                                 quiet: m.quiet,
@@ -224,7 +229,7 @@ impl Tables {
                             }
                             let list = &mut kt.specials[c.index()][from];
                             if list.is_full() {
-                                continue;
+                                return Err(format!("piece {} has more than 8 lame or initial leaps", p.letter));
                             }
                             list.push(SpecialLeap {
                                 to,
@@ -257,7 +262,7 @@ impl Tables {
             }
             t.kinds.push(kt);
         }
-        t
+        Ok(t)
     }
 
     fn ray_id(&mut self, g: &Geometry, dx: i8, dy: i8, range: u8) -> usize {

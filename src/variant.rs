@@ -496,7 +496,8 @@ fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result
             if ![kf, kt, rf, rt].iter().all(|s| landable.contains(*s)) {
                 return Err(err(l, format!("{k}: '{opt}' uses a square that does not exist")));
             }
-            if kf == rf || kt == rt || geometry.rank_of(kf) != geometry.rank_of(rf) {
+            let rank = geometry.rank_of(kf);
+            if kf == rf || kt == rt || [kt, rf, rt].iter().any(|s| geometry.rank_of(*s) != rank) {
                 return Err(err(
                     l,
                     format!("{k}: '{opt}' is not a castling (king and rook on one rank)"),

@@ -268,6 +268,16 @@ fn broken_ini_files_name_the_line_and_problem() {
             "defined twice",
         ),
         (
+            "[mini]\nboard = 8x8\npiece = K king K royal\npiece = X x QNNCCZZAAGGHHDD\nstart = 7k/8/8/8/8/8/8/K7 w\n",
+            1,
+            "more than 32 rider",
+        ),
+        (
+            "[mini]\nboard = 8x8\npiece = K king K royal\npiece = R rook R\nstart = 4k3/8/8/8/8/8/8/R3K3 w\ncastle_q = e1c2 a1d1\n",
+            6,
+            "one rank",
+        ),
+        (
             "[chess911]\nboard = 11x11\npiece = K king K royal\nstart = 5k5/11/11/11/11/11/11/11/11/11/5K5 w\nrules = chess911\n",
             5,
             "rules.eye",
@@ -377,4 +387,33 @@ fn cli_perft_divide_format() {
     assert_eq!(code, 0, "{err}");
     // Rook a1: a2 a3 a4 b1 c1 = 5; king d1: c2 d2 (c1 would be... c1 and c2, d2) -> 3; total 8.
     assert_eq!(out.trim(), "8");
+}
+
+#[test]
+fn black_moves_are_white_moves_turned_round() {
+    // A piece that only steps to its owner's right: White goes towards h, Black towards a.
+    let ini =
+        "[side]\nboard = 8x8\npiece = K king K royal\npiece = X sidestep rW\nstart = k7/8/8/3x4/3X4/8/8/7K w - - 0 1\n";
+    let set = parse_ini(ini, "side.ini").unwrap();
+    let v = set.get("side").unwrap();
+    struct Moves(&'static str);
+    impl GameVisitor for Moves {
+        type Output = Vec<String>;
+        fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Vec<String> {
+            let mut p = Position::from_fen(game, self.0).unwrap();
+            let mut list = MoveList::new();
+            p.legal_moves(&mut list);
+            let mut v: Vec<String> = list.iter().map(|&m| menagerie::notation::move_text(&p, m)).collect();
+            v.retain(|m| m.starts_with('d'));
+            v
+        }
+    }
+    assert_eq!(
+        games::dispatch(v, Moves("k7/8/8/3x4/3X4/8/8/7K w - - 0 1")).unwrap(),
+        vec!["d4e4"]
+    );
+    assert_eq!(
+        games::dispatch(v, Moves("k7/8/8/3x4/3X4/8/8/7K b - - 0 1")).unwrap(),
+        vec!["d5c5"]
+    );
 }

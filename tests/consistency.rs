@@ -22,8 +22,8 @@ fn slow_attacked<R: Rules>(pos: &Position<R>, target: Square, by: Color) -> bool
             if !m.capture {
                 continue;
             }
-            let dy = if by == Color::White { m.dy } else { -m.dy } as i32;
-            let dx = m.dx as i32;
+            let sign = if by == Color::White { 1 } else { -1 };
+            let (dx, dy) = (m.dx as i32 * sign, m.dy as i32 * sign);
             if m.range == 1 {
                 if m.initial && !v.pawn_initial_ranks.contains(&g.relative_rank(by, from)) {
                     continue;
@@ -98,8 +98,8 @@ fn slow_moves<R: Rules>(pos: &mut Position<R>) -> Vec<u32> {
     for from in pos.color_bb(us) {
         let kind = pos.piece_at(from).kind();
         for m in &v.pieces[kind].motions {
-            let dy = if us == Color::White { m.dy } else { -m.dy } as i32;
-            let dx = m.dx as i32;
+            let sign = if us == Color::White { 1 } else { -1 };
+            let (dx, dy) = (m.dx as i32 * sign, m.dy as i32 * sign);
             if m.range == 1 {
                 if m.initial && !v.pawn_initial_ranks.contains(&g.relative_rank(us, from)) {
                     continue;

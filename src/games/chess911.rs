@@ -70,6 +70,11 @@ impl Rules for Chess911 {
         }
         let (princess, ps) = parse_part(parts[0]).ok_or_else(bad)?;
         let (bishop, bs) = parse_part(parts[1]).ok_or_else(bad)?;
+        if !g.landable().contains(ps) || !g.landable().contains(bs) {
+            return Err(format!(
+                "rules.rendezvous: '{rv}' names a square where no piece can stand"
+            ));
+        }
         Ok(Chess911 {
             eye_diagonals,
             princess,
