@@ -78,6 +78,9 @@ pub trait Session: Send {
     fn highlight(&mut self, square: &str) -> Option<String>;
     /// Static evaluation (centipawns, side to move).
     fn evaluate(&self) -> i32;
+    /// Allows or forbids the rules module's own moves (a GUI that cannot show them). Returns
+    /// true when the game has such moves.
+    fn set_special_moves(&mut self, on: bool) -> bool;
 }
 
 /// A session of one rules module.
@@ -86,6 +89,7 @@ pub struct GameSession<R: Rules> {
     start_fen: String,
     played: Vec<Move>,
     pv_text: String,
+    specials: bool,
 }
 
 struct TextReport<'a, 'b> {
@@ -128,6 +132,7 @@ impl<R: Rules> GameSession<R> {
             start_fen,
             played: Vec::with_capacity(1024),
             pv_text: String::with_capacity(4096),
+            specials: true,
         }
     }
 
@@ -147,7 +152,8 @@ impl<R: Rules> Session for GameSession<R> {
     }
 
     fn set_fen(&mut self, fen: &str) -> Result<(), String> {
-        let pos = Position::from_fen(Arc::clone(self.pos.game()), fen).map_err(|e| e.to_string())?;
+        let mut pos = Position::from_fen(Arc::clone(self.pos.game()), fen).map_err(|e| e.to_string())?;
+        pos.set_special_moves(self.specials);
         self.pos = pos;
         self.start_fen = fen.to_string();
         self.played.clear();
@@ -158,6 +164,7 @@ impl<R: Rules> Session for GameSession<R> {
         let game = Arc::clone(self.pos.game());
         self.start_fen = game.variant.start_fen.clone();
         self.pos = Position::startpos(game);
+        self.pos.set_special_moves(self.specials);
         self.played.clear();
     }
 
@@ -313,6 +320,12 @@ impl<R: Rules> Session for GameSession<R> {
 
     fn evaluate(&self) -> i32 {
         self.pos.evaluate()
+    }
+
+    fn set_special_moves(&mut self, on: bool) -> bool {
+        self.specials = on;
+        self.pos.set_special_moves(on);
+        self.pos.game().rules.has_special_moves()
     }
 }
 

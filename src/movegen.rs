@@ -237,7 +237,9 @@ impl<R: Rules> Position<R> {
         }
         self.castle_moves(list, self.game.variant.check);
         self.ep_moves(list);
-        self.game.rules.extra_moves(self, list);
+        if self.specials {
+            self.game.rules.extra_moves(self, list);
+        }
     }
 
     /// Legal moves of the side to move.
@@ -374,7 +376,9 @@ impl<R: Rules> Position<R> {
         // En passant and special moves are rare: check them by making them.
         let mut extra = MoveList::new();
         self.ep_moves(&mut extra);
-        g.rules.extra_moves(self, &mut extra);
+        if self.specials {
+            g.rules.extra_moves(self, &mut extra);
+        }
         for &m in &extra {
             self.make_move(m);
             let ok = !self.royal_in_danger(us);

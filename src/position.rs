@@ -213,6 +213,7 @@ pub struct Position<R: Rules> {
     pub(crate) st: StateInfo<R::State>,
     pub(crate) history: Vec<StateInfo<R::State>>,
     pub(crate) fullmove: u32,
+    pub(crate) specials: bool,
 }
 
 /// How much undo history is reserved up front, so that games and searches of ordinary length
@@ -240,6 +241,7 @@ impl<R: Rules> Position<R> {
             },
             history: Vec::with_capacity(HISTORY_RESERVE),
             fullmove: 1,
+            specials: true,
         }
     }
 
@@ -570,6 +572,11 @@ impl<R: Rules> Position<R> {
     pub fn move_rule_reached(&self) -> bool {
         let mr = self.game.variant.move_rule;
         mr > 0 && self.st.halfmove >= mr
+    }
+
+    /// Turns the rules module's extra moves on or off (off where a GUI cannot show them).
+    pub fn set_special_moves(&mut self, on: bool) {
+        self.specials = on;
     }
 
     /// Ensures the undo stack can take `extra` more moves without allocating.

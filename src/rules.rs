@@ -65,6 +65,11 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
         true
     }
 
+    /// True when the module adds moves of its own ([`Rules::extra_moves`]).
+    fn has_special_moves(&self) -> bool {
+        false
+    }
+
     /// Short description of a special move for notation (`None`: from-to is enough).
     fn special_name(&self, _m: Move) -> Option<&'static str> {
         None

@@ -143,6 +143,10 @@ impl Rules for Chess911 {
         }
     }
 
+    fn has_special_moves(&self) -> bool {
+        true
+    }
+
     fn special_name(&self, _m: Move) -> Option<&'static str> {
         Some("Rendezvous")
     }

@@ -169,7 +169,11 @@ impl<'a> Cecp<'a> {
     }
 
     fn features(&self) {
-        let names: Vec<String> = self.st.set.variants.iter().map(|v| cecp_name(v).to_string()).collect();
+        let mut names: Vec<String> = Vec::new();
+        for v in &self.st.set.variants {
+            names.push(cecp_name(v).to_string());
+            names.extend(v.aliases.iter().filter(|a| a.contains('-')).cloned());
+        }
         send(&format!(
             "feature myname=\"{}\" ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
              analyze=1 colors=0 san=0 name=1 nps=1 memory=1 highlight=1 debug=1 variants=\"{}\"",
@@ -198,6 +202,7 @@ impl<'a> Cecp<'a> {
                 if !name.is_empty() {
                     let _ = self.st.set_variant(name);
                 }
+                self.st.session.set_special_moves(false);
                 self.st.session.reset();
                 self.st.searcher.clear();
                 self.force = false;
@@ -207,6 +212,11 @@ impl<'a> Cecp<'a> {
             }
             "variant" => match self.st.set_variant(if arg == "normal" { "chess" } else { arg }) {
                 Ok(()) => {
+                    if self.st.session.set_special_moves(false) {
+                        send(
+                            "telluser Menagerie: this game's special moves (such as the Chess 911 Rendezvous) have no XBoard form and are not played here",
+                        );
+                    }
                     let v = self.st.session.variant().clone();
                     if !XBOARD_NATIVE.contains(&cecp_name(&v)) {
                         for l in setup_lines(&v, &self.st.session.fen()) {
