@@ -1,0 +1,184 @@
+//! Search: finds mates, returns legal moves, respects limits, and allocates nothing during `go`
+//! once the searcher exists (counting global allocator).
+
+use menagerie::games::{self, GameVisitor};
+use menagerie::search::{Limits, MATE_BOUND, Searcher, Silent};
+use menagerie::{Game, MoveList, Position, Rules, default_variants};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+struct Counting;
+
+thread_local! {
+    static ACTIVE: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note() {
+    let _ = ACTIVE.try_with(|a| {
+        if a.get() {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+        }
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note();
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations(f: impl FnOnce()) -> usize {
+    COUNT.with(|c| c.set(0));
+    ACTIVE.with(|a| a.set(true));
+    f();
+    ACTIVE.with(|a| a.set(false));
+    COUNT.with(|c| c.get())
+}
+
+struct Go {
+    fen: Option<&'static str>,
+    limits: Limits,
+}
+
+struct Outcome {
+    allocs: usize,
+    best: String,
+    legal: bool,
+    score: i32,
+    nodes: u64,
+}
+
+impl GameVisitor for Go {
+    type Output = Outcome;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Outcome {
+        let mut pos = match self.fen {
+            Some(f) => Position::from_fen(game, f).unwrap(),
+            None => Position::startpos(game),
+        };
+        let mut searcher = Searcher::new(8, Arc::new(AtomicBool::new(false)));
+        // One search to warm up (first use of lazily built std internals), then the measured one.
+        searcher.go(
+            &mut pos,
+            Limits {
+                depth: Some(2),
+                ..Limits::default()
+            },
+            &mut Silent,
+        );
+        let mut result = None;
+        let allocs = allocations(|| {
+            result = Some(searcher.go(&mut pos, self.limits, &mut Silent));
+        });
+        let r = result.unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        Outcome {
+            allocs,
+            best: menagerie::notation::move_text(&pos, r.best),
+            legal: list.contains(&r.best),
+            score: r.score,
+            nodes: r.nodes,
+        }
+    }
+}
+
+fn go(variant: &str, fen: Option<&'static str>, limits: Limits) -> Outcome {
+    let set = default_variants();
+    games::dispatch(set.get(variant).unwrap(), Go { fen, limits }).unwrap()
+}
+
+#[test]
+fn a_whole_go_allocates_nothing() {
+    for (variant, fen) in [
+        ("chess", None),
+        (
+            "chess",
+            Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        ),
+        ("losalamos", None),
+        ("capablanca", None),
+        ("chess911", None),
+    ] {
+        let o = go(
+            variant,
+            fen,
+            Limits {
+                depth: Some(6),
+                ..Limits::default()
+            },
+        );
+        assert!(o.legal, "{variant}: illegal best move {}", o.best);
+        assert!(
+            o.nodes > 500,
+            "{variant}: the search must do real work ({} nodes)",
+            o.nodes
+        );
+        assert_eq!(o.allocs, 0, "{variant}: {} allocations during go", o.allocs);
+    }
+}
+
+#[test]
+fn finds_mates() {
+    // Mate in one (back rank) and mate in two (queen and rook).
+    let o = go(
+        "chess",
+        Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
+        Limits {
+            depth: Some(4),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(o.best, "d1d8");
+    assert!(o.score > MATE_BOUND);
+    let o = go(
+        "chess",
+        Some("k7/8/1K6/8/8/8/8/7R w - - 0 1"),
+        Limits {
+            depth: Some(6),
+            ..Limits::default()
+        },
+    );
+    assert!(o.score > MATE_BOUND, "mate in two not seen: {} {}", o.best, o.score);
+    // Chess 911: a king boxed in by the Eye's diagonals.
+    let o = go(
+        "chess911",
+        None,
+        Limits {
+            depth: Some(3),
+            ..Limits::default()
+        },
+    );
+    assert!(o.legal);
+}
+
+#[test]
+fn respects_node_limits() {
+    let o = go(
+        "chess",
+        None,
+        Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        },
+    );
+    assert!(o.legal);
+    assert!(o.nodes < 30_000, "{} nodes", o.nodes);
+}
