@@ -10,6 +10,7 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::square::Square;
 use crate::tables::{SqTable, Tables};
+use crate::square::MAX_SQUARES;
 use crate::variant::{MAX_KINDS, Variant};
 
 /// Value of a pawn-flagged piece.
@@ -22,8 +23,13 @@ pub const ROYAL_VALUE_NO_CHECK: i32 = 2000;
 pub struct EvalTables {
     /// Material value per kind.
     pub value: [i32; MAX_KINDS],
-    /// Piece-square bonus per kind and colour, opening and endgame.
-    pst: [[[SqTable<i16>; 2]; 2]; MAX_KINDS],
+    /// Material plus piece-square bonus per piece code (`kind * 2 + colour`) and square:
+    /// [opening, endgame].
+    psq: Vec<[i32; 2]>,
+    /// Phase weight per kind (non-pawn, non-royal material).
+    pub phase_value: [i32; MAX_KINDS],
+    /// Kinds whose mobility is counted (riders).
+    mobility_kinds: u32,
     /// Mobility weight per kind (centipawns per target square).
     mobility: [i32; MAX_KINDS],
     /// Sum of non-pawn, non-royal material of both sides in the start position.
@@ -139,6 +145,26 @@ impl EvalTables {
                 }
             }
         }
+        let mut psq = vec![[0i32; 2]; MAX_KINDS * 2 * MAX_SQUARES];
+        let mut phase_value = [0i32; MAX_KINDS];
+        let mut mobility_kinds = 0u32;
+        for (k, p) in v.pieces.iter().enumerate() {
+            if !p.pawn && !p.royal {
+                phase_value[k] = value[k];
+                if p.motions.iter().any(|m| m.range != 1) {
+                    mobility_kinds |= 1 << k;
+                }
+            }
+            for c in Color::ALL {
+                for sq in g.landable() {
+                    let code = k * 2 + c.index();
+                    psq[code * MAX_SQUARES + sq.index()] = [
+                        value[k] + pst[k][c.index()][0][sq] as i32,
+                        value[k] + pst[k][c.index()][1][sq] as i32,
+                    ];
+                }
+            }
+        }
         let mut shield = [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)];
         for c in Color::ALL {
             let dir = if c == Color::White { 1 } else { -1 };
@@ -167,7 +193,9 @@ impl EvalTables {
         }
         EvalTables {
             value,
-            pst,
+            psq,
+            phase_value,
+            mobility_kinds,
             mobility,
             phase_total: phase_total.max(1),
             shield,
@@ -178,6 +206,14 @@ impl EvalTables {
     }
 }
 
+impl EvalTables {
+    /// Material plus piece-square terms of a piece code on a square: [opening, endgame].
+    #[inline]
+    pub fn psq(&self, code: usize, sq: Square) -> [i32; 2] {
+        self.psq[code * MAX_SQUARES + (sq.index() & (MAX_SQUARES - 1))]
+    }
+}
+
 impl<R: Rules> Position<R> {
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate(&self) -> i32 {
@@ -185,50 +221,60 @@ impl<R: Rules> Position<R> {
         let e = &game.eval;
         let t: &Tables = &game.tables;
         let occ = self.occupied();
-        let mut mat = [0i32; 2];
-        let mut mg = [0i32; 2];
-        let mut eg = [0i32; 2];
-        let mut mob = [0i32; 2];
-        let mut phase = 0;
+        let phase = self.phase.clamp(0, e.phase_total);
+        let mut score = [0i32; 2];
+        let mut pawns = Bitboard::EMPTY;
+        let mut m = e.pawn_kinds;
+        while m != 0 {
+            pawns |= self.by_kind[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
         for c in Color::ALL {
             let ci = c.index();
-            let not_own = !self.by_color[ci];
-            for sq in self.by_color[ci] {
-                let k = self.board[sq.index()].kind();
-                mat[ci] += e.value[k];
-                mg[ci] += e.pst[k][ci][0][sq] as i32;
-                eg[ci] += e.pst[k][ci][1][sq] as i32;
-                if e.pawn_kinds >> k & 1 == 0 && e.royal_kinds >> k & 1 == 0 {
-                    phase += e.value[k];
-                    if e.mobility[k] != 0 {
-                        mob[ci] += e.mobility[k] * self.reach(t, sq, k, c, occ, not_own) as i32;
-                    }
+            let [mg, eg] = self.psq[ci];
+            let mut s = (mg * phase + eg * (e.phase_total - phase)) / e.phase_total;
+            let own = self.by_color[ci];
+            let not_own = !own;
+            let mut mk = e.mobility_kinds;
+            while mk != 0 {
+                let k = mk.trailing_zeros() as usize;
+                mk &= mk - 1;
+                for sq in self.by_kind[k] & own {
+                    s += e.mobility[k] * self.reach(t, sq, k, c, occ, not_own) as i32;
                 }
             }
-        }
-        let phase = phase.min(e.phase_total);
-        let mut score = [0i32; 2];
-        for c in Color::ALL {
-            let ci = c.index();
-            let pst = (mg[ci] * phase + eg[ci] * (e.phase_total - phase)) / e.phase_total;
-            score[ci] = mat[ci] + pst + mob[ci];
             if e.check && e.royal_kinds != 0 {
                 let royals = self.royals(c);
                 if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
-                    let mut pawns = Bitboard::EMPTY;
-                    let mut m = e.pawn_kinds;
-                    while m != 0 {
-                        pawns |= self.by_kind[m.trailing_zeros() as usize];
-                        m &= m - 1;
-                    }
-                    let shield = (e.shield[ci][k] & pawns & self.by_color[ci]).count() as i32;
-                    score[ci] += shield * 12 * phase / e.phase_total;
+                    let shield = (e.shield[ci][k] & pawns & own).count() as i32;
+                    s += shield * 12 * phase / e.phase_total;
                 }
             }
+            score[ci] = s;
         }
         let us = self.side;
-        let s = score[us.index()] - score[(!us).index()];
-        s + game.rules.eval_terms(self) + 10
+        score[us.index()] - score[(!us).index()] + game.rules.eval_terms(self) + 10
+    }
+
+    /// Material and piece-square sums recomputed from the board: ([opening, endgame] per
+    /// colour, phase). Tests compare them with the incrementally kept ones.
+    pub fn psq_from_scratch(&self) -> ([[i32; 2]; 2], i32) {
+        let e = &self.game.eval;
+        let mut psq = [[0i32; 2]; 2];
+        let mut phase = 0;
+        for sq in self.occupied() {
+            let p = self.board[sq.index()];
+            let v = e.psq(p.code(), sq);
+            psq[p.color().index()][0] += v[0];
+            psq[p.color().index()][1] += v[1];
+            phase += e.phase_value[p.kind()];
+        }
+        (psq, phase)
+    }
+
+    /// The incrementally kept sums, for comparison with [`Position::psq_from_scratch`].
+    pub fn psq_incremental(&self) -> ([[i32; 2]; 2], i32) {
+        (self.psq, self.phase)
     }
 
     /// Number of squares the piece on `sq` could move to (pseudo-legal, ignoring pins).

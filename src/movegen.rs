@@ -262,7 +262,22 @@ impl<R: Rules> Position<R> {
             self.pseudo_legal_moves(list);
             return;
         }
-        self.legal_fast(list, royals.first().expect("one royal"));
+        self.legal_fast(list, royals.first().expect("one royal"), false);
+    }
+
+    /// Legal captures, en-passant captures and promotions of the side to move (for quiescence
+    /// search; when in check, use [`Position::legal_moves`] for the evasions).
+    pub fn legal_captures(&mut self, list: &mut MoveList) {
+        let g = &*self.game;
+        let us = self.side;
+        let royals = self.royals(us);
+        if g.variant.check && g.fast_legal && royals.first().is_some() && !royals.more_than_one() {
+            self.legal_fast(list, royals.first().expect("one royal"), true);
+            return;
+        }
+        self.legal_moves(list);
+        let them = self.by_color[(!us).index()];
+        list.retain(|m| them.contains(m.to()) || matches!(m.kind(), MoveKind::EnPassant | MoveKind::Promotion));
     }
 
     fn legal_by_making(&mut self, list: &mut MoveList) {
@@ -313,7 +328,7 @@ impl<R: Rules> Position<R> {
         }
     }
 
-    fn legal_fast(&mut self, list: &mut MoveList, ksq: Square) {
+    fn legal_fast(&mut self, list: &mut MoveList, ksq: Square, captures: bool) {
         let g = &*self.game;
         let t = &g.tables;
         let us = self.side;
@@ -325,7 +340,9 @@ impl<R: Rules> Position<R> {
         // Royal moves: the destination must be safe with the royal piece lifted.
         let kkind = self.board[ksq.index()].kind();
         let start = list.len();
-        self.piece_moves(ksq, kkind, !g.royal_forbidden, list);
+        let theirs = self.by_color[them.index()];
+        let king_allowed = if captures { theirs } else { !Bitboard::EMPTY };
+        self.piece_moves(ksq, kkind, !g.royal_forbidden & king_allowed, list);
         let occ_nk = occ & !Bitboard::from(ksq);
         let mut i = start;
         while i < list.len() {
@@ -359,24 +376,28 @@ impl<R: Rules> Position<R> {
             masks: ArrayVec::new(),
         };
         self.compute_pins(ksq, &mut pins);
+        let zone = g.promo_zone[us.index()];
         for from in self.by_color[us.index()] & !Bitboard::from(ksq) {
             let kind = self.board[from.index()].kind();
-            let a = if pins.pinned.contains(from) {
+            let mut a = if pins.pinned.contains(from) {
                 allowed & pins.mask(from)
             } else {
                 allowed
             };
+            if captures {
+                a &= if g.pawn_kinds >> kind & 1 != 0 { theirs | zone } else { theirs };
+            }
             if a.is_nonempty() {
                 self.piece_moves(from, kind, a, list);
             }
         }
-        if checkers.is_empty() {
+        if checkers.is_empty() && !captures {
             self.castle_moves(list, true);
         }
         // En passant and special moves are rare: check them by making them.
         let mut extra = MoveList::new();
         self.ep_moves(&mut extra);
-        if self.specials {
+        if self.specials && !captures {
             g.rules.extra_moves(self, &mut extra);
         }
         for &m in &extra {

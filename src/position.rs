@@ -214,6 +214,11 @@ pub struct Position<R: Rules> {
     pub(crate) history: Vec<StateInfo<R::State>>,
     pub(crate) fullmove: u32,
     pub(crate) specials: bool,
+    /// Material plus piece-square terms per colour: [opening, endgame], kept up to date by
+    /// `put_piece`/`remove_piece`.
+    pub(crate) psq: [[i32; 2]; 2],
+    /// Sum of phase material on the board.
+    pub(crate) phase: i32,
 }
 
 /// How much undo history is reserved up front, so that games and searches of ordinary length
@@ -242,6 +247,8 @@ impl<R: Rules> Position<R> {
             history: Vec::with_capacity(HISTORY_RESERVE),
             fullmove: 1,
             specials: true,
+            psq: [[0; 2]; 2],
+            phase: 0,
         }
     }
 
@@ -361,6 +368,12 @@ impl<R: Rules> Position<R> {
         self.by_color[p.color().index()].set(sq);
         self.by_kind[p.kind()].set(sq);
         self.st.key ^= self.game.zobrist.piece(p.code(), sq.index());
+        let e = &self.game.eval;
+        let v = e.psq(p.code(), sq);
+        let c = p.color().index();
+        self.psq[c][0] += v[0];
+        self.psq[c][1] += v[1];
+        self.phase += e.phase_value[p.kind()];
     }
 
     /// Removes and returns the piece on a square.
@@ -372,6 +385,12 @@ impl<R: Rules> Position<R> {
         self.by_color[p.color().index()].clear(sq);
         self.by_kind[p.kind()].clear(sq);
         self.st.key ^= self.game.zobrist.piece(p.code(), sq.index());
+        let e = &self.game.eval;
+        let v = e.psq(p.code(), sq);
+        let c = p.color().index();
+        self.psq[c][0] -= v[0];
+        self.psq[c][1] -= v[1];
+        self.phase -= e.phase_value[p.kind()];
         p
     }
 

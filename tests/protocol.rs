@@ -241,7 +241,7 @@ fn garbage(rng: &mut StdRng, words: &[&str], n: usize) -> Vec<String> {
                 .collect::<Vec<_>>()
                 .join(" "),
             1 => (0..rng.random_range(1..30))
-                .map(|_| (rng.random_range(32u8..127) as char))
+                .map(|_| rng.random_range(32u8..127) as char)
                 .collect(),
             2 => {
                 let mut w: Vec<char> = words[rng.random_range(0..words.len())].chars().collect();

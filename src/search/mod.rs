@@ -522,18 +522,25 @@ impl Searcher {
         let Some((frame, rest)) = frames.split_first_mut() else {
             return pos.evaluate();
         };
-        frame.moves.clear();
-        pos.legal_moves(&mut frame.moves);
-        if frame.moves.is_empty() {
-            return Self::terminal_score(pos, ply);
-        }
-        if rest.is_empty() {
-            return pos.evaluate();
+        if pos.royals_gone(pos.side_to_move()) {
+            return -MATE + ply as i32;
         }
         let in_check = pos.in_check();
         let stand = if in_check { -INF } else { pos.evaluate() };
-        if stand >= beta {
+        if stand >= beta || (rest.is_empty() && !in_check) {
             return stand;
+        }
+        frame.moves.clear();
+        if in_check {
+            pos.legal_moves(&mut frame.moves);
+            if frame.moves.is_empty() {
+                return Self::terminal_score(pos, ply);
+            }
+            if rest.is_empty() {
+                return pos.evaluate();
+            }
+        } else {
+            pos.legal_captures(&mut frame.moves);
         }
         alpha = alpha.max(stand);
         let eval = &pos.game().eval;
