@@ -251,9 +251,71 @@ fn cmd_bench(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
         secs += s;
     }
     println!(
-        "Total: {total} nodes in {secs:.3} s, {:.1} Mnps",
+        "Perft total: {total} nodes in {secs:.3} s, {:.1} Mnps",
         total as f64 / secs / 1e6
     );
-    println!("Bench: {total}");
+    let mut search_nodes = 0u64;
+    let mut search_secs = 0.0;
+    for &(name, fen, depth) in SEARCH_BENCH {
+        let Some(v) = set.get(name) else { continue };
+        let (n, s, best) = games::dispatch(
+            v,
+            SearchOne {
+                fen: fen.to_string(),
+                depth,
+            },
+        )
+        .map_err(CliError)?;
+        let shown = if fen.is_empty() { "startpos" } else { fen };
+        println!(
+            "{name:<11} search depth {depth:>2} {n:>10} nodes {s:>7.3} s {:>6.0} knps  best {best:<6} {shown}",
+            n as f64 / s / 1e3
+        );
+        search_nodes += n;
+        search_secs += s;
+    }
+    println!(
+        "Search total: {search_nodes} nodes in {search_secs:.3} s, {:.0} knps",
+        search_nodes as f64 / search_secs / 1e3
+    );
+    println!("Bench: {search_nodes}");
     Ok(())
+}
+
+/// Positions searched to a fixed depth by `menagerie bench`; their node total is the signature.
+pub const SEARCH_BENCH: &[(&str, &str, u32)] = &[
+    ("chess", "", 9),
+    (
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        7,
+    ),
+    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 10),
+    ("losalamos", "", 9),
+    ("capablanca", "", 8),
+    ("chess911", "", 7),
+];
+
+struct SearchOne {
+    fen: String,
+    depth: u32,
+}
+
+impl GameVisitor for SearchOne {
+    type Output = (u64, f64, String);
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> (u64, f64, String) {
+        let mut pos = if self.fen.is_empty() {
+            Position::startpos(game)
+        } else {
+            Position::from_fen(game, &self.fen).expect("bench FENs are valid")
+        };
+        let mut searcher = crate::search::Searcher::new(16, Arc::new(std::sync::atomic::AtomicBool::new(false)));
+        let limits = crate::search::Limits {
+            depth: Some(self.depth),
+            ..Default::default()
+        };
+        let t = Instant::now();
+        let r = searcher.go(&mut pos, limits, &mut crate::search::Silent);
+        (r.nodes, t.elapsed().as_secs_f64(), move_text(&pos, r.best))
+    }
 }

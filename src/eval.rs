@@ -8,9 +8,9 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::position::Position;
 use crate::rules::Rules;
+use crate::square::MAX_SQUARES;
 use crate::square::Square;
 use crate::tables::{SqTable, Tables};
-use crate::square::MAX_SQUARES;
 use crate::variant::{MAX_KINDS, Variant};
 
 /// Value of a pawn-flagged piece.

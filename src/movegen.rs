@@ -385,7 +385,11 @@ impl<R: Rules> Position<R> {
                 allowed
             };
             if captures {
-                a &= if g.pawn_kinds >> kind & 1 != 0 { theirs | zone } else { theirs };
+                a &= if g.pawn_kinds >> kind & 1 != 0 {
+                    theirs | zone
+                } else {
+                    theirs
+                };
             }
             if a.is_nonempty() {
                 self.piece_moves(from, kind, a, list);

@@ -237,7 +237,12 @@ impl GameVisitor for Playouts {
                     let slow = slow_moves(&mut pos);
                     assert_eq!(fast, slow, "generators disagree in {}", pos.fen());
                     assert_eq!(pos.key(), pos.compute_key(), "incremental key wrong in {}", pos.fen());
-                    assert_eq!(pos.psq_incremental(), pos.psq_from_scratch(), "material/PST wrong in {}", pos.fen());
+                    assert_eq!(
+                        pos.psq_incremental(),
+                        pos.psq_from_scratch(),
+                        "material/PST wrong in {}",
+                        pos.fen()
+                    );
                     let fen_now = pos.fen();
                     let again = Position::from_fen(Arc::clone(&game), &fen_now)
                         .unwrap_or_else(|e| panic!("own FEN rejected: {fen_now}: {e}"));
