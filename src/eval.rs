@@ -61,7 +61,7 @@ fn effective_mobility(v: &Variant, kind: usize) -> f64 {
                     break;
                 }
                 if landable.contains(next) {
-                    s += 0.8f64.powi(k);
+                    s += 0.7f64.powi(k);
                 }
                 k += 1;
                 cur = next;
@@ -74,6 +74,19 @@ fn effective_mobility(v: &Variant, kind: usize) -> f64 {
         count += 1;
     }
     if count == 0 { 0.0 } else { total / count as f64 }
+}
+
+/// True when the kind combines two or more different atoms (queen, archbishop): such pieces
+/// are worth more than their mobility alone suggests.
+fn compound(v: &Variant, kind: usize) -> bool {
+    let mut shapes: Vec<(i8, i8)> = Vec::new();
+    for m in v.pieces[kind].motions.iter().filter(|m| !m.initial) {
+        let (a, b) = (m.dx.abs().max(m.dy.abs()), m.dx.abs().min(m.dy.abs()));
+        if !shapes.contains(&(a, b)) {
+            shapes.push((a, b));
+        }
+    }
+    shapes.len() >= 2
 }
 
 /// True when every move of the kind keeps the square colour (bishop-like, colour-bound).
@@ -99,9 +112,12 @@ impl EvalTables {
             } else if p.royal {
                 if v.check { 0 } else { ROYAL_VALUE_NO_CHECK }
             } else {
-                let mut val = 58.0 * avg_mob[k];
+                let mut val = 62.0 * avg_mob[k];
                 if colour_bound(v, k) {
                     val *= 0.85;
+                }
+                if compound(v, k) {
+                    val *= 1.1;
                 }
                 val.round() as i32
             };

@@ -127,6 +127,7 @@ pub struct Cecp<'a> {
     nps: Option<u64>,
     time_left: Option<Duration>,
     debug: bool,
+    told_specials: bool,
 }
 
 impl<'a> Cecp<'a> {
@@ -146,6 +147,7 @@ impl<'a> Cecp<'a> {
             nps: None,
             time_left: None,
             debug: false,
+            told_specials: false,
         }
     }
 
@@ -212,7 +214,8 @@ impl<'a> Cecp<'a> {
             }
             "variant" => match self.st.set_variant(if arg == "normal" { "chess" } else { arg }) {
                 Ok(()) => {
-                    if self.st.session.set_special_moves(false) {
+                    if self.st.session.set_special_moves(false) && !self.told_specials {
+                        self.told_specials = true;
                         send(
                             "telluser Menagerie: this game's special moves (such as the Chess 911 Rendezvous) have no XBoard form and are not played here",
                         );
