@@ -283,15 +283,7 @@ impl<R: Rules> Position<R> {
     fn legal_by_making(&mut self, list: &mut MoveList) {
         let mut pseudo = MoveList::new();
         self.pseudo_legal_moves(&mut pseudo);
-        let us = self.side;
-        for &m in &pseudo {
-            self.make_move(m);
-            let ok = !self.royal_in_danger(us);
-            self.unmake_move();
-            if ok {
-                list.push(m);
-            }
-        }
+        self.push_legal(&pseudo, list);
     }
 
     fn compute_pins(&self, ksq: Square, pins: &mut Pins) {
@@ -404,7 +396,14 @@ impl<R: Rules> Position<R> {
         if self.specials && !captures {
             g.rules.extra_moves(self, &mut extra);
         }
-        for &m in &extra {
+        self.push_legal(&extra, list);
+    }
+
+    /// Appends the moves of `candidates` that leave no royal piece of the mover attacked,
+    /// testing each by making it.
+    fn push_legal(&mut self, candidates: &MoveList, list: &mut MoveList) {
+        let us = self.side;
+        for &m in candidates {
             self.make_move(m);
             let ok = !self.royal_in_danger(us);
             self.unmake_move();

@@ -6,13 +6,12 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-/// Sends all lines, then waits until `done` has appeared `times` times in the output (or a
-/// timeout).
-fn converse_n(input: &[String], done: &str, times: usize, timeout: Duration) -> Vec<String> {
+/// Starts the engine; returns the process, a channel of its output lines and its stdin.
+fn spawn_engine() -> (Child, mpsc::Receiver<String>, ChildStdin) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -29,7 +28,14 @@ fn converse_n(input: &[String], done: &str, times: usize, timeout: Duration) -> 
             }
         }
     });
-    let mut stdin = child.stdin.take().unwrap();
+    let stdin = child.stdin.take().unwrap();
+    (child, rx, stdin)
+}
+
+/// Sends all lines, then waits until `done` has appeared `times` times in the output (or a
+/// timeout).
+fn converse_n(input: &[String], done: &str, times: usize, timeout: Duration) -> Vec<String> {
+    let (mut child, rx, mut stdin) = spawn_engine();
     let writer = {
         let input = input.to_vec();
         std::thread::spawn(move || {
@@ -77,23 +83,7 @@ fn run_transcript(name: &str) {
         .join("tests/transcripts")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(l) = line else { break };
-            if tx.send(l).is_err() {
-                break;
-            }
-        }
-    });
-    let mut stdin = child.stdin.take().unwrap();
+    let (mut child, rx, mut stdin) = spawn_engine();
     let mut seen: Vec<String> = Vec::new();
     for (n, l) in text.lines().enumerate() {
         if let Some(cmd) = l.strip_prefix("> ") {

@@ -149,7 +149,8 @@ def main():
     w = d = l = 0
     problems = []
     for i, g in enumerate(games):
-        first_white = g["white"] == first_name
+        # XBoard's match mode alternates colours: the first engine has White in odd games.
+        first_white = i % 2 == 0
         r = g["result"]
         if r == "1/2-1/2":
             d += 1
@@ -167,7 +168,7 @@ def main():
     se = math.sqrt(var / max(n, 1))
     lo, _ = elo(max(p - 1.96 * se, 1e-6) * n, n)
     hi, _ = elo(min(p + 1.96 * se, 1 - 1e-6) * n, n)
-    print(f"{a.variant}: {first_name} vs {games[0]['black']}: {n} games, +{w} ={d} -{l}, "
+    print(f"{a.variant}: {first_name} ({a.first}) vs {games[0]['black']} ({a.second}): {n} games, +{w} ={d} -{l}, "
           f"score {score}/{n} = {100 * p:.1f}%, Elo {diff:+.0f} (95% {lo:+.0f} .. {hi:+.0f})")
     print(f"forfeits, illegal moves and time losses: {len(problems)}")
     for pr in problems:

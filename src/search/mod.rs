@@ -12,6 +12,7 @@ use crate::moves::{MAX_MOVES, Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::variant::{MAX_KINDS, StalemateResult};
+use arrayvec::ArrayVec;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 pub use time::{Clock, Limits};
@@ -435,12 +436,26 @@ impl Searcher {
         let mut best_move = Move::NONE;
         let orig_alpha = alpha;
         let us = pos.side_to_move().index();
+        let mut quiets_tried: ArrayVec<(usize, usize), 64> = ArrayVec::new();
         for i in 0..n {
             let m = Self::pick(frame, i);
             let quiet = Self::is_quiet(pos, m);
             let mover_kind = pos.piece_at(m.from()).kind();
+            // Futility and late-move pruning of quiet moves near the leaves.
+            let prunable = !pv_node && !in_check && quiet && i > 0 && best > -MATE_BOUND;
+            if prunable && depth <= 3 {
+                if static_eval + 100 + 120 * depth <= alpha {
+                    continue;
+                }
+                if quiets_tried.len() >= (4 + 3 * depth * depth) as usize {
+                    continue;
+                }
+            }
             pos.make_move(m);
             let gives_check = pos.in_check();
+            if quiet && !quiets_tried.is_full() {
+                quiets_tried.push((mover_kind, m.to().index() & 127));
+            }
             let ext = i32::from(gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + ext;
             let mut score;
@@ -484,8 +499,15 @@ impl Searcher {
                                 frame.killers[1] = frame.killers[0];
                                 frame.killers[0] = m;
                             }
-                            let h = &mut self.history[us][mover_kind][m.to().index() & 127];
-                            *h = (*h + depth * depth).min(1_000_000);
+                            let bonus = depth * depth;
+                            for &(k, to) in &quiets_tried {
+                                let h = &mut self.history[us][k][to];
+                                if (k, to) == (mover_kind, m.to().index() & 127) {
+                                    *h = (*h + bonus).min(1_000_000);
+                                } else {
+                                    *h = (*h - bonus).max(-1_000_000);
+                                }
+                            }
                         }
                         break;
                     }
@@ -565,6 +587,15 @@ impl Searcher {
                 continue; // delta pruning
             }
             let mover = pos.piece_at(m.from());
+            // A capture by a more valuable piece onto a defended square loses material: skip.
+            if !in_check
+                && capture
+                && mover.is_some()
+                && eval.value[mover.kind()] > gain + 50
+                && pos.is_attacked(m.to(), !pos.side_to_move())
+            {
+                continue;
+            }
             frame.moves[kept] = m;
             frame.scores[kept] = 16 * gain
                 - if mover.is_some() {
