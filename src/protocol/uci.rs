@@ -219,6 +219,11 @@ impl<'a> Uci<'a> {
             }
             i += if takes_value { 2 } else { 1 };
         }
+        let bounded = l.depth.is_some() || l.nodes.is_some() || l.movetime.is_some() || l.time_left.is_some();
+        if !bounded {
+            // A bare `go` (or one with only bad parameters) analyses until `stop`.
+            l.infinite = true;
+        }
         let st = &mut *self.st;
         begin_search(&st.shared, input, true, false);
         let mut sink = |it: &Iteration, pv: &str| {
