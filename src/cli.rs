@@ -30,6 +30,8 @@ COMMANDS:
 
 OPTIONS:
     --ini FILE        variants file to use instead of the built-in engine.ini
+    --random          (protocol mode) start in CECP random mode: a small evaluation noise,
+                      new for every game, so that engine matches vary
 
 With no command, menagerie waits for 'uci' or 'xboard' on standard input and then speaks
 that protocol (UCI_Variant / 'variant' select the game).";
@@ -61,9 +63,11 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
         args.drain(i..i + 2);
     }
     let set = set.unwrap_or_else(default_variants);
+    let random = args.iter().any(|a| a == "--random");
+    args.retain(|a| a != "--random");
     let Some(cmd) = args.first().cloned() else {
         // No command: speak UCI or XBoard on stdin/stdout.
-        return match crate::protocol::run(set) {
+        return match crate::protocol::run(set, random) {
             0 => Ok(()),
             code => Err(CliError(format!("protocol loop ended with code {code}"))),
         };
@@ -284,16 +288,16 @@ fn cmd_bench(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
 
 /// Positions searched to a fixed depth by `menagerie bench`; their node total is the signature.
 pub const SEARCH_BENCH: &[(&str, &str, u32)] = &[
-    ("chess", "", 9),
+    ("chess", "", 12),
     (
         "chess",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        7,
+        10,
     ),
-    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 10),
-    ("losalamos", "", 9),
-    ("capablanca", "", 8),
-    ("chess911", "", 7),
+    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 14),
+    ("losalamos", "", 12),
+    ("capablanca", "", 11),
+    ("chess911", "", 10),
 ];
 
 struct SearchOne {

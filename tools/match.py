@@ -118,9 +118,14 @@ def main():
     a = ap.parse_args()
 
     os.makedirs(a.out, exist_ok=True)
-    openings = make_openings(os.path.abspath(a.menagerie), a.variant, (a.games + 1) // 2, a.plies, a.seed)
+    # XBoard 4.9.1 cannot load games of engine-defined variants (it reads the file before the
+    # engine's `setup` arrives), so those variants start from the initial position and get their
+    # variety from timing and from Menagerie's random mode (its --random flag; CECP `random`).
+    native = a.variant in ("normal", "capablanca")
     book = os.path.join(a.out, "openings.pgn")
-    write_pgn(book, a.variant, openings)
+    if native:
+        openings = make_openings(os.path.abspath(a.menagerie), a.variant, (a.games + 1) // 2, a.plies, a.seed)
+        write_pgn(book, a.variant, openings)
     games_pgn = os.path.join(a.out, "games.pgn")
     if os.path.exists(games_pgn):
         os.remove(games_pgn)
@@ -129,9 +134,15 @@ def main():
     second = os.path.abspath(a.second) if os.path.exists(a.second) else a.second
     cmd = ["xvfb-run", "-a", "xboard", "-variant", a.variant,
            "-fcp", first, "-firstComputerString", "", "-scp", second, "-secondComputerString", "",
-           "-mg", str(a.games), "-lgf", book, "-lgi", "-2", "-tc", a.tc, "-inc", a.inc,
+           "-mg", str(a.games), "-tc", a.tc, "-inc", a.inc,
            "-sgf", games_pgn, "-debug", "-nameOfDebugFile", os.path.join(a.out, "xboard.log"),
            "-xexit", "-noGUI"]
+    if native:
+        cmd += ["-lgf", book, "-lgi", "-2"]
+    else:
+        # Menagerie's --random turns on its random mode; other engines vary with timing.
+        if "menagerie" in os.path.basename(first):
+            cmd[cmd.index(first)] = first + " --random"
     if a.uci_first:
         cmd += ["-fUCI"]
     if a.uci_second:

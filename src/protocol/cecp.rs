@@ -128,6 +128,7 @@ pub struct Cecp<'a> {
     time_left: Option<Duration>,
     debug: bool,
     told_specials: bool,
+    random: bool,
 }
 
 impl<'a> Cecp<'a> {
@@ -148,6 +149,7 @@ impl<'a> Cecp<'a> {
             time_left: None,
             debug: false,
             told_specials: false,
+            random: false,
         }
     }
 
@@ -207,6 +209,7 @@ impl<'a> Cecp<'a> {
                 self.st.session.set_special_moves(false);
                 self.st.session.reset();
                 self.st.searcher.clear();
+                self.reseed();
                 self.force = false;
                 self.engine_side = Color::Black;
                 self.st_time = None;
@@ -264,8 +267,12 @@ impl<'a> Cecp<'a> {
                 Err(_) => send(&format!("Error (bad nps): {line}")),
             },
             "ping" => send(&format!("pong {arg}")),
-            "?" | "draw" | "hint" | "bk" | "hard" | "easy" | "computer" | "random" | "name" | "rating" | "ics"
-            | "cores" | "egtpath" | "put" | "hover" | "pause" | "resume" | "." | "exit" => {}
+            "random" => {
+                self.random = !self.random;
+                self.reseed();
+            }
+            "?" | "draw" | "hint" | "bk" | "hard" | "easy" | "computer" | "name" | "rating" | "ics" | "cores"
+            | "egtpath" | "put" | "hover" | "pause" | "resume" | "." | "exit" => {}
             "post" => self.post = true,
             "nopost" => self.post = false,
             "result" => self.force = true,
@@ -323,6 +330,25 @@ impl<'a> Cecp<'a> {
             }
         }
         true
+    }
+
+    /// Turns random mode on or off (as the `random` command toggles it).
+    pub fn set_random(&mut self, on: bool) {
+        self.random = on;
+        self.reseed();
+    }
+
+    /// A new noise seed for random mode (or none when it is off).
+    fn reseed(&mut self) {
+        let seed = if self.random {
+            let t = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default();
+            (t.as_nanos() as u64) | 1
+        } else {
+            0
+        };
+        self.st.searcher.set_noise(seed);
     }
 
     fn level(&mut self, arg: &str, line: &str) {

@@ -93,7 +93,7 @@ enum Protocol {
 }
 
 /// Runs the protocol loop on stdin/stdout until `quit` or end of input.
-pub fn run(set: VariantSet) -> i32 {
+pub fn run(set: VariantSet, random: bool) -> i32 {
     let shared = Arc::new(Shared::default());
     let (tx, rx) = mpsc::channel::<String>();
     let mut state = match EngineState::new(set, Arc::clone(&shared)) {
@@ -130,7 +130,13 @@ pub fn run(set: VariantSet) -> i32 {
         .expect("spawn input thread");
     match protocol {
         Protocol::Uci => uci::Uci::new(&mut state).run(Input::new(rx)),
-        Protocol::Cecp => cecp::Cecp::new(&mut state).run(Input::new(rx)),
+        Protocol::Cecp => {
+            let mut c = cecp::Cecp::new(&mut state);
+            if random {
+                c.set_random(true);
+            }
+            c.run(Input::new(rx))
+        }
     }
 }
 

@@ -92,6 +92,7 @@ pub struct Searcher {
     limits: Limits,
     aborted: bool,
     null_ok: bool,
+    noise: u64,
 }
 
 impl Searcher {
@@ -123,6 +124,7 @@ impl Searcher {
             limits: Limits::default(),
             aborted: false,
             null_ok: true,
+            noise: 0,
         }
     }
 
@@ -147,6 +149,25 @@ impl Searcher {
         for f in self.frames.iter_mut() {
             f.killers = [Move::NONE; 2];
         }
+    }
+
+    /// Random mode: a seed (not 0) adds a small fixed noise (at most 8 centipawns) to every
+    /// static evaluation, different for every seed, so that games differ (CECP `random`).
+    /// 0 turns it off.
+    pub fn set_noise(&mut self, seed: u64) {
+        self.noise = seed;
+    }
+
+    #[inline]
+    fn static_eval<R: Rules>(&self, pos: &Position<R>) -> i32 {
+        let e = pos.evaluate();
+        if self.noise == 0 {
+            return e;
+        }
+        let mut z = pos.key() ^ self.noise;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        e + ((z ^ (z >> 31)) % 17) as i32 - 8
     }
 
     /// The flag that stops a running search.
@@ -402,7 +423,7 @@ impl Searcher {
         let static_eval = if in_check {
             -INF
         } else {
-            entry.map_or_else(|| pos.evaluate(), |e| e.eval as i32)
+            entry.map_or_else(|| self.static_eval(pos), |e| e.eval as i32)
         };
 
         if !pv_node && !in_check && ply > 0 {
@@ -548,7 +569,7 @@ impl Searcher {
             return -MATE + ply as i32;
         }
         let in_check = pos.in_check();
-        let stand = if in_check { -INF } else { pos.evaluate() };
+        let stand = if in_check { -INF } else { self.static_eval(pos) };
         if stand >= beta || (rest.is_empty() && !in_check) {
             return stand;
         }
