@@ -15,7 +15,7 @@ fail=0
 game() { # name variant second-engine [extra xboard args...]
     local name=$1 variant=$2 second=$3
     shift 3
-    timeout 600 xvfb-run -a xboard -variant "$variant" \
+    timeout 300 xvfb-run -a xboard -variant "$variant" \
         -fcp "$ENGINE" -fd "$(dirname "$ENGINE")" -firstComputerString "" \
         -scp "$second" -secondComputerString "" \
         -mg 1 -tc 0:10 -inc 0.1 -sgf "$OUT/$name.pgn" \

@@ -194,8 +194,8 @@ impl<'a> Cecp<'a> {
             None => (line, ""),
         };
         match cmd {
-            "xboard" | "accepted" | "rejected" if cmd != "accepted" || arg != "debug" => {}
-            "accepted" => self.debug = true,
+            "accepted" if arg == "debug" => self.debug = true,
+            "xboard" | "accepted" | "rejected" => {}
             "protover" => self.features(),
             "new" => {
                 let name = if self.st.set.get("chess").is_some() {
