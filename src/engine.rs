@@ -62,6 +62,8 @@ pub trait Session: Send {
     fn undo(&mut self) -> bool;
     /// Number of moves played since the set-up.
     fn moves_played(&self) -> usize;
+    /// Full-move number of the current position.
+    fn fullmove(&self) -> u32;
     /// Side to move.
     fn side_to_move(&self) -> Color;
     /// Legal moves as text.
@@ -186,6 +188,10 @@ impl<R: Rules> Session for GameSession<R> {
 
     fn moves_played(&self) -> usize {
         self.played.len()
+    }
+
+    fn fullmove(&self) -> u32 {
+        self.pos.fullmove()
     }
 
     fn side_to_move(&self) -> Color {

@@ -214,6 +214,7 @@ impl<'a> Cecp<'a> {
                 self.engine_side = Color::Black;
                 self.st_time = None;
                 self.sd = None;
+                self.time_left = None;
             }
             "variant" => match self.st.set_variant(if arg == "normal" { "chess" } else { arg }) {
                 Ok(()) => {
@@ -244,12 +245,13 @@ impl<'a> Cecp<'a> {
             }
             "white" | "black" => {}
             "usermove" => self.usermove(arg, input),
-            "time" => match arg.parse::<u64>() {
-                Ok(cs) => self.time_left = Some(Duration::from_millis(cs * 10)),
+            "time" => match arg.parse::<i64>() {
+                // XBoard sends a negative time after an overstep: treat it as none left.
+                Ok(cs) => self.time_left = Some(Duration::from_millis((cs.max(0) as u64).saturating_mul(10))),
                 Err(_) => send(&format!("Error (bad time): {line}")),
             },
             "otim" => {
-                if arg.parse::<u64>().is_err() {
+                if arg.parse::<i64>().is_err() {
                     send(&format!("Error (bad time): {line}"));
                 }
             }
@@ -295,9 +297,11 @@ impl<'a> Cecp<'a> {
                 }
             }
             "memory" => match arg.parse::<usize>() {
-                Ok(mb) if (1..=65536).contains(&mb) => {
-                    if mb != self.st.searcher.hash_mb() {
-                        self.st.searcher.set_hash(mb);
+                Ok(mb) if (1..=crate::search::MAX_HASH_MB).contains(&mb) => {
+                    if mb != self.st.searcher.hash_mb()
+                        && let Err(e) = self.st.searcher.set_hash(mb)
+                    {
+                        send(&format!("Error ({e}): {line}"));
                     }
                 }
                 _ => send(&format!("Error (bad memory size): {line}")),
@@ -310,7 +314,7 @@ impl<'a> Cecp<'a> {
             "option" => send(&format!("Error (unknown option): {arg}")),
             "quit" => return false,
             "perft" => match arg.parse::<u32>() {
-                Ok(d) if (1..=12).contains(&d) => {
+                Ok(d) if (1..=crate::protocol::MAX_PROTOCOL_PERFT).contains(&d) => {
                     let res = self.st.session.divide(d);
                     let total: u64 = res.iter().map(|r| r.1).sum();
                     for (m, n) in res {
@@ -368,6 +372,7 @@ impl<'a> Cecp<'a> {
         match parsed {
             Some((mps, base, inc)) => {
                 self.mps = mps;
+                self.time_left = None;
                 self.base = Duration::from_secs_f64(base);
                 self.inc = Duration::from_secs_f64(inc);
                 self.st_time = None;
@@ -386,7 +391,7 @@ impl<'a> Cecp<'a> {
             send(&format!("Illegal move ({reason}): {arg}"));
             return;
         }
-        if self.analyzing {
+        if self.analyzing || self.force {
             return;
         }
         if let Some(o) = self.st.session.outcome() {
@@ -412,7 +417,7 @@ impl<'a> Cecp<'a> {
             l.time_left = Some(self.time_left.unwrap_or(self.base));
             l.increment = self.inc;
             if self.mps > 0 {
-                let done = (self.st.session.moves_played() / 2) as u32;
+                let done = self.st.session.fullmove().saturating_sub(1);
                 l.moves_to_go = Some(self.mps - done % self.mps);
             }
         }
@@ -496,7 +501,8 @@ impl<'a> Cecp<'a> {
     }
 }
 
-fn looks_like_move(s: &str) -> bool {
+/// True when a word looks like a coordinate move (protocol version 1 sends bare moves).
+pub fn looks_like_move(s: &str) -> bool {
     let b = s.as_bytes();
     if b.len() < 4 || !b[0].is_ascii_lowercase() {
         return false;

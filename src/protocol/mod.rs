@@ -14,6 +14,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
+/// Deepest `perft` the protocols run (it blocks input; deeper runs belong to the CLI).
+pub const MAX_PROTOCOL_PERFT: u32 = 6;
+
 /// Default transposition table size in megabytes.
 pub const DEFAULT_HASH_MB: usize = 16;
 
@@ -157,20 +160,29 @@ fn classify(uci: bool, analyzing: bool, cmd: &str, queued_before: bool) -> Urgen
     if uci {
         return match word {
             "isready" => Urgent::Answer("readyok".into()),
-            "stop" | "quit" => Urgent::Stop { discard: false },
+            // We offer no Ponder option; a `go ponder` search ends on `ponderhit` as on `stop`.
+            "stop" | "quit" | "ponderhit" => Urgent::Stop { discard: false },
             _ => Urgent::Wait,
         };
     }
+    if analyzing {
+        // Analysis is endless: every command but `.` and an idle `ping` interrupts it (the
+        // analysis restarts after the command if analyze mode is still on).
+        return match word {
+            "." => Urgent::Ignore,
+            "ping" if !queued_before => Urgent::Answer(format!("pong {}", cmd[4..].trim())),
+            _ => Urgent::Stop { discard: false },
+        };
+    }
+    // Thinking on its own move: `?` moves now; commands that change the game stop the search
+    // and drop its move; everything else (including `ping`) waits until the move is made.
     match word {
-        "ping" if !queued_before => Urgent::Answer(format!("pong {}", cmd[4..].trim())),
-        "." => Urgent::Ignore,
-        "ping" | "post" | "nopost" | "time" | "otim" | "hard" | "easy" | "computer" | "name" | "rating"
-        | "accepted" | "rejected" | "option" | "random" | "ics" | "hover" | "put" | "draw" | "hint" | "bk" => {
-            Urgent::Wait
-        }
         "?" => Urgent::Stop { discard: false },
-        // Anything else changes the game: stop, and drop the move unless analysing.
-        _ => Urgent::Stop { discard: !analyzing },
+        "." => Urgent::Ignore,
+        "new" | "force" | "usermove" | "undo" | "remove" | "setboard" | "variant" | "result" | "edit" | "go"
+        | "playother" | "quit" | "white" | "black" => Urgent::Stop { discard: true },
+        w if cecp::looks_like_move(w) => Urgent::Stop { discard: true },
+        _ => Urgent::Wait,
     }
 }
 

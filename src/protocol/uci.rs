@@ -50,8 +50,9 @@ impl<'a> Uci<'a> {
             self.st.session.variant().name
         ));
         send(&format!(
-            "option name Hash type spin default {} min 1 max 65536",
-            super::DEFAULT_HASH_MB
+            "option name Hash type spin default {} min 1 max {}",
+            super::DEFAULT_HASH_MB,
+            crate::search::MAX_HASH_MB
         ));
         send("option name Clear Hash type button");
         send("option name IniFile type string default <empty>");
@@ -111,8 +112,15 @@ impl<'a> Uci<'a> {
                 Err(e) => send(&format!("info string {e}")),
             },
             "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=65536).contains(&mb) => self.st.searcher.set_hash(mb),
-                _ => send(&format!("info string Hash: '{value}' is not a size in MB (1..65536)")),
+                Ok(mb) if (1..=crate::search::MAX_HASH_MB).contains(&mb) => {
+                    if let Err(e) = self.st.searcher.set_hash(mb) {
+                        send(&format!("info string Hash: {e}"));
+                    }
+                }
+                _ => send(&format!(
+                    "info string Hash: '{value}' is not a size in MB (1..{})",
+                    crate::search::MAX_HASH_MB
+                )),
             },
             "clear hash" => self.st.searcher.clear(),
             "move overhead" => match value.parse::<u64>() {
@@ -181,6 +189,13 @@ impl<'a> Uci<'a> {
             ..Limits::default()
         };
         let white = self.st.session.side_to_move() == crate::Color::White;
+        let clock_given = rest
+            .iter()
+            .any(|w| matches!(*w, "wtime" | "btime" | "winc" | "binc" | "movestogo"));
+        let ponder = rest.contains(&"ponder");
+        if ponder {
+            l.infinite = true;
+        }
         let mut i = 0;
         while i < rest.len() {
             let key = rest[i];
@@ -192,7 +207,7 @@ impl<'a> Uci<'a> {
                     takes_value = false;
                 }
                 ("ponder", _) => takes_value = false,
-                ("perft", Some(d)) if (1..=12).contains(&d) => {
+                ("perft", Some(d)) if (1..=super::MAX_PROTOCOL_PERFT as i64).contains(&d) => {
                     let res = self.st.session.divide(d as u32);
                     let total: u64 = res.iter().map(|r| r.1).sum();
                     for (m, n) in res {
@@ -211,7 +226,7 @@ impl<'a> Uci<'a> {
                 ("movetime", Some(t)) if t >= 0 => l.movetime = Some(Duration::from_millis(t as u64)),
                 ("depth", Some(d)) if d > 0 => l.depth = Some(d as u32),
                 ("nodes", Some(n)) if n > 0 => l.nodes = Some(n as u64),
-                ("mate", Some(n)) if n > 0 => l.depth = Some((2 * n) as u32),
+                ("mate", Some(n)) if n > 0 => l.depth = Some((2 * n.min(40)) as u32),
                 _ => {
                     send(&format!("info string go: ignored bad or unknown parameter '{key}'"));
                     takes_value = false;
@@ -219,8 +234,12 @@ impl<'a> Uci<'a> {
             }
             i += if takes_value { 2 } else { 1 };
         }
+        if clock_given && l.time_left.is_none() {
+            // Only the other side's clock (or only increments): think briefly rather than for ever.
+            l.movetime = Some(Duration::from_millis(1000));
+        }
         let bounded = l.depth.is_some() || l.nodes.is_some() || l.movetime.is_some() || l.time_left.is_some();
-        if !bounded {
+        if !bounded && !ponder {
             // A bare `go` (or one with only bad parameters) analyses until `stop`.
             l.infinite = true;
         }
@@ -242,7 +261,7 @@ impl<'a> Uci<'a> {
         };
         let (best, ponder) = st.session.go(&mut st.searcher, l, &mut sink);
         if l.infinite {
-            // UCI: an infinite search answers only after `stop`.
+            // UCI: an infinite (or ponder) search answers only after `stop` (or `ponderhit`).
             while !st.shared.stop.load(std::sync::atomic::Ordering::SeqCst) {
                 std::thread::sleep(Duration::from_millis(2));
             }

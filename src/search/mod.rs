@@ -18,6 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub use time::{Clock, Limits};
 use tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TransTable};
 
+/// Largest transposition table accepted from `Hash`/`memory`, in megabytes.
+pub const MAX_HASH_MB: usize = 8192;
+
 /// Deepest ply the search reaches (main search plus quiescence).
 pub const MAX_PLY: usize = 96;
 /// Score of a mate at the root; mate in `n` plies scores `MATE - n`.
@@ -128,9 +131,10 @@ impl Searcher {
         }
     }
 
-    /// Replaces the transposition table (allocates).
-    pub fn set_hash(&mut self, mb: usize) {
-        self.tt = TransTable::new(mb);
+    /// Replaces the transposition table (allocates). On failure the old table stays.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.tt = TransTable::try_new(mb)?;
+        Ok(())
     }
 
     /// Size of the table in megabytes.

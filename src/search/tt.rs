@@ -54,6 +54,25 @@ impl TransTable {
         }
     }
 
+    /// Like [`TransTable::new`], but reports an allocation failure instead of aborting.
+    pub fn try_new(mb: usize) -> Result<TransTable, String> {
+        let bytes = mb.clamp(1, 1 << 16) << 20;
+        let mut n = 1024usize;
+        while n * 2 * std::mem::size_of::<Entry>() <= bytes {
+            n *= 2;
+        }
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(n)
+            .map_err(|_| format!("cannot allocate a {mb} MB transposition table"))?;
+        entries.resize(n, Entry::default());
+        Ok(TransTable {
+            entries,
+            mask: n - 1,
+            generation: 0,
+        })
+    }
+
     /// Empties the table.
     pub fn clear(&mut self) {
         self.entries.iter_mut().for_each(|e| *e = Entry::default());
