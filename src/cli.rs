@@ -216,11 +216,7 @@ struct BenchOne {
 impl GameVisitor for BenchOne {
     type Output = Result<(u64, f64), String>;
     fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Result<(u64, f64), String> {
-        let mut pos = if self.fen.is_empty() {
-            Position::startpos(game)
-        } else {
-            Position::from_fen(game, &self.fen).map_err(|e| e.to_string())?
-        };
+        let mut pos = Position::from_fen_or_start(game, &self.fen).map_err(|e| e.to_string())?;
         let t = Instant::now();
         let n = perft::perft(&mut pos, self.depth);
         Ok((n, t.elapsed().as_secs_f64()))
@@ -308,11 +304,7 @@ struct SearchOne {
 impl GameVisitor for SearchOne {
     type Output = (u64, f64, String);
     fn visit<R: Rules>(self, game: Arc<Game<R>>) -> (u64, f64, String) {
-        let mut pos = if self.fen.is_empty() {
-            Position::startpos(game)
-        } else {
-            Position::from_fen(game, &self.fen).expect("bench FENs are valid")
-        };
+        let mut pos = Position::from_fen_or_start(game, &self.fen).expect("bench FENs are valid");
         let mut searcher = crate::search::Searcher::new(16, Arc::new(std::sync::atomic::AtomicBool::new(false)));
         let limits = crate::search::Limits {
             depth: Some(self.depth),

@@ -225,6 +225,15 @@ impl<R: Rules> Position<R> {
         Ok(())
     }
 
+    /// The position of a FEN, or the start position when `fen` is empty.
+    pub fn from_fen_or_start(game: Arc<Game<R>>, fen: &str) -> Result<Position<R>, FenError> {
+        if fen.trim().is_empty() {
+            Ok(Position::startpos(game))
+        } else {
+            Position::from_fen(game, fen)
+        }
+    }
+
     /// Writes the FEN. Holes are written as `*`.
     pub fn fen(&self) -> String {
         let game = &self.game;
