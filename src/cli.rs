@@ -156,10 +156,8 @@ struct PerftCmd {
 impl GameVisitor for PerftCmd {
     type Output = Result<(), CliError>;
     fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Result<(), CliError> {
-        let mut pos = match &self.fen {
-            Some(f) => Position::from_fen(game, f).map_err(|e| CliError(e.to_string()))?,
-            None => Position::startpos(game),
-        };
+        let mut pos = Position::from_fen_or_start(game, self.fen.as_deref().unwrap_or(""))
+            .map_err(|e| CliError(e.to_string()))?;
         let start = Instant::now();
         let show = pos.clone();
         let mut progress = |done: usize, total: usize, m, n| {

@@ -52,10 +52,7 @@ struct PerftVisitor<'a> {
 impl GameVisitor for PerftVisitor<'_> {
     type Output = Result<u64, String>;
     fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Result<u64, String> {
-        let mut pos = match self.fen {
-            Some(f) => Position::from_fen(game, f).map_err(|e| e.to_string())?,
-            None => Position::startpos(game),
-        };
+        let mut pos = Position::from_fen_or_start(game, self.fen.unwrap_or("")).map_err(|e| e.to_string())?;
         Ok(perft::perft(&mut pos, self.depth))
     }
 }

@@ -68,7 +68,7 @@ fn garbled_fens_are_rejected_with_one_line() {
         "99999999999999999999/8/8/8/8/8/8/8 w - - 0 1",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBSR w KQkq - 0 1",
     ];
-    // Which of these are really valid: the one with a trailing space and the K-right one.
+    // The one FEN above that is valid (a trailing space is allowed).
     let valid = ["4k3/8/8/8/8/8/8/4K2R w K - 0 1 "];
     let fens: Vec<String> = chess.iter().map(|s| s.to_string()).collect();
     for (f, r) in fens.iter().zip(try_fens("chess", &fens)) {

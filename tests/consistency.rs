@@ -5,7 +5,7 @@
 //! - the FEN round-trips, and unmake restores the exact position.
 
 use menagerie::games::{self, GameVisitor};
-use menagerie::{Bitboard, Color, Game, Move, MoveKind, MoveList, Position, Rules, Square, default_variants};
+use menagerie::{Color, Game, Move, MoveKind, MoveList, Position, Rules, Square, default_variants};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::fs;
@@ -331,5 +331,4 @@ fn slow_attack_detector_sees_an_attack() {
         }
     }
     assert_eq!(games::dispatch(set.get("chess").unwrap(), T).unwrap(), (true, false));
-    let _ = Bitboard::EMPTY;
 }

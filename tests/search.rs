@@ -118,16 +118,22 @@ fn finds_mates() {
         },
     );
     assert!(o.score > MATE_BOUND, "mate in two not seen: {} {}", o.best, o.score);
-    // Chess 911: a king boxed in by the Eye's diagonals.
+    // Chess 911: the black king on c10 may not step to b10 or c9 (Eye diagonals), so a rook
+    // check on the c-file or rank 10 mates; without the Eye rule it would escape.
     let o = go(
         "chess911",
-        None,
+        Some("11/2k8/11/11/11/11/11/7R3/1R9/3R2K4/11 w - - 0 1"),
         Limits {
             depth: Some(3),
             ..Limits::default()
         },
     );
-    assert!(o.legal);
+    assert!(
+        o.legal && o.score > MATE_BOUND,
+        "Chess 911 mate in one missed: {} {}",
+        o.best,
+        o.score
+    );
 }
 
 #[test]

@@ -221,7 +221,7 @@ impl<'a> Cecp<'a> {
                     if self.st.session.set_special_moves(false) && !self.told_specials {
                         self.told_specials = true;
                         send(
-                            "telluser Menagerie: this game's special moves (such as the Chess 911 Rendezvous) have no XBoard form and are not played here",
+                            "telluser Menagerie: this game's own special moves have no XBoard form and are not played here",
                         );
                     }
                     let v = self.st.session.variant().clone();
