@@ -204,6 +204,7 @@ pub const BENCH_POSITIONS: &[(&str, &str, u32)] = &[
     ("losalamos", "", 6),
     ("capablanca", "", 4),
     ("chess911", "", 4),
+    ("remotesensing", "", 5),
 ];
 
 struct BenchOne {
@@ -292,6 +293,7 @@ pub const SEARCH_BENCH: &[(&str, &str, u32)] = &[
     ("losalamos", "", 12),
     ("capablanca", "", 11),
     ("chess911", "", 10),
+    ("remotesensing", "", 9),
 ];
 
 struct SearchOne {

@@ -43,7 +43,7 @@ pub struct EvalTables {
 
 /// Average number of squares a kind reaches from the squares of an empty board, with ride steps
 /// beyond the first weighted down (a crowded board blocks long rides).
-fn effective_mobility(v: &Variant, kind: usize) -> f64 {
+pub fn effective_mobility(v: &Variant, kind: usize) -> f64 {
     let g = &v.geometry;
     let landable = g.landable();
     let mut total = 0.0;

@@ -1,5 +1,6 @@
 //! FEN for any board size: multi-digit empty runs, `*` for holes (on input a hole may also be
-//! counted in a digit run), castling as `KQkq` or Shredder-style rook files.
+//! counted in a digit run), castling as `KQkq` or Shredder-style rook files, and holdings in
+//! brackets after the board for games that have them (read by the rules module).
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
@@ -32,9 +33,29 @@ impl<R: Rules> Position<R> {
         let game = Arc::clone(&pos.game);
         let v = &game.variant;
         let g = &v.geometry;
-        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return bad("empty");
+        }
+        // Holdings: `[...]` right after the board, or as the last field.
+        let mut holdings = None;
+        if let Some(open) = fields[0].find('[') {
+            let Some(inner) = fields[0][open + 1..].strip_suffix(']') else {
+                return bad(format!("holdings '{}' do not end with ']'", &fields[0][open..]));
+            };
+            holdings = Some(inner);
+            fields[0] = &fields[0][..open];
+        } else if fields.len() > 1 && fields[fields.len() - 1].starts_with('[') {
+            let last = fields.pop().expect("more than one field");
+            let Some(inner) = last[1..].strip_suffix(']') else {
+                return bad(format!("holdings '{last}' do not end with ']'"));
+            };
+            holdings = Some(inner);
+        }
+        if let Some(h) = holdings
+            && let Err(e) = game.rules.parse_holdings(h, &mut pos.st.rule)
+        {
+            return bad(format!("holdings '[{h}]': {e}"));
         }
         if fields.len() > 6 {
             return bad(format!(
@@ -271,6 +292,7 @@ impl<R: Rules> Position<R> {
                 s.push('/');
             }
         }
+        game.rules.write_holdings(&self.st.rule, &mut s);
         s.push(' ');
         s.push(self.side.char());
         s.push(' ');

@@ -231,9 +231,14 @@ impl<R: Rules> Position<R> {
     /// with check), en passant and the rules module's extra moves.
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
         let us = self.side;
+        let dynamic = self.game.dynamic_kinds;
         for from in self.by_color[us.index()] {
             let kind = self.board[from.index()].kind();
-            self.piece_moves(from, kind, !Bitboard::EMPTY, list);
+            if dynamic >> kind & 1 != 0 {
+                self.game.rules.dynamic_moves(self, from, kind, list);
+            } else {
+                self.piece_moves(from, kind, !Bitboard::EMPTY, list);
+            }
         }
         self.castle_moves(list, self.game.variant.check);
         self.ep_moves(list);

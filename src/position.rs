@@ -95,6 +95,8 @@ pub struct Game<R: Rules> {
     pub pawn_kinds: u32,
     /// Whether the fast legality test applies.
     pub fast_legal: bool,
+    /// Bitmask of kinds moved by the rules module.
+    pub dynamic_kinds: u32,
     /// Evaluation tables.
     pub eval: crate::eval::EvalTables,
 }
@@ -157,6 +159,17 @@ impl<R: Rules> Game<R> {
             }
         }
         let tables = Tables::new(variant)?;
+        let dynamic_kinds = variant.dynamic_kinds();
+        if dynamic_kinds & !rules.dynamic_kinds() != 0 {
+            let k = (dynamic_kinds & !rules.dynamic_kinds()).trailing_zeros() as usize;
+            return Err(format!(
+                "piece {} is dynamic but rules module '{}' does not move it",
+                variant.pieces[k].letter, variant.rules
+            ));
+        }
+        if dynamic_kinds != 0 && variant.check {
+            return Err("dynamic pieces need 'check = false' (attacks by them are not tracked)".into());
+        }
         let fast_legal = rules.fast_legality()
             && tables.lame_attackers.is_empty()
             && tables
@@ -176,6 +189,7 @@ impl<R: Rules> Game<R> {
             royal_kinds: variant.royal_kinds(),
             pawn_kinds: variant.pawn_kinds(),
             fast_legal,
+            dynamic_kinds,
             eval: crate::eval::EvalTables::new(variant),
         }))
     }
@@ -483,6 +497,7 @@ impl<R: Rules> Position<R> {
             }
             MoveKind::Special => game.rules.make_special(self, m),
         }
+        game.rules.after_make(self, m);
         if mover.is_some() && game.pawn_kinds >> mover.kind() & 1 != 0 {
             self.st.halfmove = 0;
         }
@@ -511,6 +526,7 @@ impl<R: Rules> Position<R> {
         if us == Color::Black {
             self.fullmove -= 1;
         }
+        game.rules.before_unmake(self, m);
         let (from, to) = (m.from(), m.to());
         match m.kind() {
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion => {

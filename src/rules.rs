@@ -5,6 +5,7 @@
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::square::Square;
 use crate::variant::Variant;
 use crate::zobrist::Zobrist;
 use std::fmt::Debug;
@@ -38,6 +39,34 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
 
     /// Takes back what [`Rules::make_special`] did. Called before the undo record is popped.
     fn unmake_special(&self, _pos: &mut Position<Self>, _m: Move) {}
+
+    /// Bitmask of the piece kinds whose moves this module generates (pieces written `dynamic`
+    /// in `engine.ini`).
+    fn dynamic_kinds(&self) -> u32 {
+        0
+    }
+
+    /// Adds the pseudo-legal moves of the dynamic piece of `kind` on `from` (side to move's).
+    fn dynamic_moves(&self, _pos: &Position<Self>, _from: Square, _kind: usize, _list: &mut MoveList) {}
+
+    /// Called after every move has been played on the board (capture in
+    /// `pos.state().captured`), before [`Rules::after_move`]. May change the board through the
+    /// position's piece primitives and the state through `rule_state_mut`; it must leave in
+    /// the state whatever [`Rules::before_unmake`] needs to take its changes back.
+    fn after_make(&self, _pos: &mut Position<Self>, _m: Move) {}
+
+    /// Takes back what [`Rules::after_make`] did; called first thing in unmake, with the side
+    /// to move already switched back to the mover.
+    fn before_unmake(&self, _pos: &mut Position<Self>, _m: Move) {}
+
+    /// Reads the holdings written in brackets after the FEN board (the text between them).
+    fn parse_holdings(&self, _text: &str, _state: &mut Self::State) -> Result<(), String> {
+        Err("this variant has no holdings".into())
+    }
+
+    /// Writes the holdings with their brackets, right after the FEN board (nothing when the
+    /// game has none).
+    fn write_holdings(&self, _state: &Self::State, _out: &mut String) {}
 
     /// Updates the game state after any move, before the side to move changes.
     fn after_move(&self, _pos: &Position<Self>, _m: Move, _state: &mut Self::State) {}

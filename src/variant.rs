@@ -32,6 +32,8 @@ pub struct PieceDef {
     pub pawn: bool,
     /// Optional material value in centipawns for evaluation.
     pub value: Option<i32>,
+    /// No fixed moves: written `dynamic` instead of Betza; the rules module generates them.
+    pub dynamic: bool,
 }
 
 /// One way to castle for White (Black's is the rank-mirror).
@@ -109,6 +111,11 @@ impl Variant {
     /// Bitmask of pawn kinds.
     pub fn pawn_kinds(&self) -> u32 {
         self.kinds_where(|p| p.pawn)
+    }
+
+    /// Bitmask of kinds without fixed moves (moved by the rules module).
+    pub fn dynamic_kinds(&self) -> u32 {
+        self.kinds_where(|p| p.dynamic)
     }
 
     fn kinds_where(&self, f: impl Fn(&PieceDef) -> bool) -> u32 {
@@ -375,7 +382,12 @@ fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result
                 format!("piece {letter}: expected 'piece = {letter} NAME BETZA [royal] [pawn] [value=N]'"),
             ));
         };
-        let motions = betza::parse(betza_text).map_err(|e| err(*ln, format!("piece {letter} '{betza_text}': {e}")))?;
+        let dynamic = betza_text == "dynamic";
+        let motions = if dynamic {
+            Vec::new()
+        } else {
+            betza::parse(betza_text).map_err(|e| err(*ln, format!("piece {letter} '{betza_text}': {e}")))?
+        };
         let mut pd = PieceDef {
             letter: *letter,
             name: name.to_string(),
@@ -384,6 +396,7 @@ fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result
             royal: false,
             pawn: false,
             value: None,
+            dynamic,
         };
         for w in words {
             match w {
@@ -403,6 +416,12 @@ fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result
                     ));
                 }
             }
+        }
+        if dynamic && (pd.royal || pd.pawn) {
+            return Err(err(
+                *ln,
+                format!("piece {letter}: a dynamic piece cannot be royal or a pawn"),
+            ));
         }
         if !pd.pawn && pd.motions.iter().any(|m| m.initial || m.en_passant) {
             return Err(err(

@@ -196,6 +196,14 @@ fn slow_moves<R: Rules>(pos: &mut Position<R>) -> Vec<u32> {
     }
     let mut extra = MoveList::new();
     pos.game().rules.extra_moves(pos, &mut extra);
+    // Pieces without fixed moves are the module's business (checked against an independent
+    // program in tests/remotesensing.rs); here they only feed the key/material/unmake checks.
+    for from in pos.color_bb(us) {
+        let kind = pos.piece_at(from).kind();
+        if v.pieces[kind].dynamic {
+            pos.game().rules.dynamic_moves(pos, from, kind, &mut extra);
+        }
+    }
     out.extend(extra.iter().copied());
     let mut legal: Vec<u32> = Vec::new();
     for m in out {
@@ -314,6 +322,11 @@ fn capablanca_generators_agree() {
 #[test]
 fn chess911_generators_agree() {
     run("chess911", 8, 200);
+}
+
+#[test]
+fn remotesensing_generators_agree() {
+    run("remotesensing", 8, 200);
 }
 
 #[test]

@@ -107,6 +107,16 @@ fn chess911() {
 }
 
 #[test]
+fn remotesensing() {
+    run_suite("remotesensing");
+}
+
+#[test]
+fn remotesensing_ownpawn() {
+    run_suite("remotesensing-ownpawn");
+}
+
+#[test]
 fn every_variant_has_a_suite() {
     let set = default_variants();
     for v in &set.variants {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Plays complete engine-vs-engine games in Debian's XBoard, headless under xvfb-run:
 # Menagerie against Fairy-Max in normal chess, Capablanca and Los Alamos, and Menagerie against
-# itself in Chess 911. Fails on a missing or unfinished game, an illegal move, a forfeit, a
+# itself in Chess 911 and Remote Sensing. Fails on a missing or unfinished game, an illegal move, a forfeit, a
 # protocol error or a crash. Needs xboard, xvfb, xauth and fairymax (see .ci/run).
 # Usage: tools/xboard_games.sh [PATH_TO_MENAGERIE] [OUTPUT_DIR]
 set -uo pipefail
@@ -63,9 +63,12 @@ game losalamos los-alamos fairymax
 # XBoard cannot be told that Chess 911 pawns promote on rank 10 (the last rank is the frame),
 # so its own legality test is off here; Menagerie checks every move on both sides.
 game chess911 chess911 "$ENGINE" -sd "$(dirname "$ENGINE")" -testLegality false
+# Remote Sensing: XBoard would promote on the last rank (ours is the 7th) and cannot know what
+# a sensor may do, so its legality test is off too.
+game remotesensing remotesensing "$ENGINE" -sd "$(dirname "$ENGINE")" -testLegality false
 
 if [ $fail -ne 0 ]; then
     echo "xboard games: failed"
     exit 1
 fi
-echo "xboard games: 4 passed, 0 failed"
+echo "xboard games: 5 passed, 0 failed"

@@ -3,6 +3,7 @@
 //! `Position<R>` for the right `R` through [`dispatch`].
 
 pub mod chess911;
+pub mod remotesensing;
 
 use crate::position::{Game, Position};
 use crate::rules::{Plain, Rules};
@@ -10,7 +11,7 @@ use crate::variant::Variant;
 use std::sync::Arc;
 
 /// Every module name accepted by `rules = NAME`.
-pub const NAMES: &[&str] = &["plain", "chess911"];
+pub const NAMES: &[&str] = &["plain", "chess911", "remotesensing"];
 
 /// True when `rules = name` names a module.
 pub fn is_known(name: &str) -> bool {
@@ -31,6 +32,7 @@ pub fn dispatch<V: GameVisitor>(variant: &Variant, visitor: V) -> Result<V::Outp
     match variant.rules.as_str() {
         "plain" => Ok(visitor.visit(Game::<Plain>::new(variant)?)),
         "chess911" => Ok(visitor.visit(Game::<chess911::Chess911>::new(variant)?)),
+        "remotesensing" => Ok(visitor.visit(Game::<remotesensing::RemoteSensing>::new(variant)?)),
         other => Err(format!("unknown rules module '{other}'")),
     }
 }
@@ -41,7 +43,13 @@ impl GameVisitor for ValidateStart {
     type Output = Result<(), String>;
     fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Result<(), String> {
         let fen = game.variant.start_fen.clone();
-        Position::from_fen(game, &fen).map(|_| ()).map_err(|e| e.to_string())
+        let pos = Position::from_fen(game, &fen).map_err(|e| e.to_string())?;
+        for c in crate::Color::ALL {
+            if pos.royals_gone(c) {
+                return Err(format!("{} has no royal piece in the start position", c.name()));
+            }
+        }
+        Ok(())
     }
 }
 

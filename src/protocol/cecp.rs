@@ -59,6 +59,11 @@ pub fn setup_lines(v: &Variant, fen: &str) -> Vec<String> {
         }
     }
     let g = &v.geometry;
+    // XBoard is told of no holdings (it would treat them as drop stock), so bins stay out.
+    let fen = match (fen.find('['), fen.find(']')) {
+        (Some(a), Some(b)) if a < b => format!("{}{}", &fen[..a], &fen[b + 1..]),
+        _ => fen.to_string(),
+    };
     let mut out = vec![format!(
         "setup ({}) {}x{}+0_fairy {}",
         String::from_utf8_lossy(&table),
@@ -67,7 +72,34 @@ pub fn setup_lines(v: &Variant, fen: &str) -> Vec<String> {
         fen
     )];
     for p in &v.pieces {
-        out.push(format!("piece {}& {}", p.letter, p.betza));
+        let betza = if p.dynamic { dynamic_betza(v) } else { p.betza.clone() };
+        out.push(format!("piece {}& {}", p.letter, betza));
+    }
+    out
+}
+
+/// What XBoard is told a dynamic piece (moved by a rules module) may do: every fixed piece's
+/// moves in both directions, a superset of whatever it can do in a game. The engine itself
+/// decides what is legal and highlights it.
+fn dynamic_betza(v: &Variant) -> String {
+    let mut out = String::new();
+    for p in v.pieces.iter().filter(|p| !p.dynamic) {
+        let turned: String = p
+            .betza
+            .chars()
+            .map(|c| match c {
+                'f' => 'b',
+                'b' => 'f',
+                'l' => 'r',
+                'r' => 'l',
+                c => c,
+            })
+            .collect();
+        for b in [p.betza.clone(), turned] {
+            if !out.contains(&b) {
+                out.push_str(&b);
+            }
+        }
     }
     out
 }
