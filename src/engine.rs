@@ -237,10 +237,16 @@ impl<R: Rules> Session for GameSession<R> {
                     "White mates"
                 }));
             }
+            // Without check there is no stalemate as such: the side simply has no move.
+            let why = if self.pos.variant().check {
+                "Stalemate"
+            } else {
+                "No legal move"
+            };
             return Some(match self.pos.variant().stalemate {
-                crate::variant::StalemateResult::Draw => Outcome::Draw("Stalemate"),
-                crate::variant::StalemateResult::Loss => win_them("Stalemate"),
-                crate::variant::StalemateResult::Win => win_us("Stalemate"),
+                crate::variant::StalemateResult::Draw => Outcome::Draw(why),
+                crate::variant::StalemateResult::Loss => win_them(why),
+                crate::variant::StalemateResult::Win => win_us(why),
             });
         }
         if self.pos.move_rule_reached() {

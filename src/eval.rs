@@ -198,7 +198,8 @@ impl EvalTables {
         }
         // Phase from the start position's material.
         let mut phase_total = 0;
-        let board_part = v.start_fen.split_whitespace().next().unwrap_or("");
+        let first = v.start_fen.split_whitespace().next().unwrap_or("");
+        let board_part = first.split('[').next().unwrap_or("");
         for ch in board_part.chars().filter(|c| c.is_ascii_alphabetic()) {
             if let Some(k) = v.kind_of_letter(ch)
                 && !v.pieces[k].pawn

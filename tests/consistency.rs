@@ -196,8 +196,9 @@ fn slow_moves<R: Rules>(pos: &mut Position<R>) -> Vec<u32> {
     }
     let mut extra = MoveList::new();
     pos.game().rules.extra_moves(pos, &mut extra);
-    // Pieces without fixed moves are the module's business (checked against an independent
-    // program in tests/remotesensing.rs); here they only feed the key/material/unmake checks.
+    // Pieces without fixed moves have no Betza to walk: their moves come from the module itself
+    // (so they cannot disagree here) and only feed the key/material/FEN/unmake checks. Their
+    // move sets are checked against tools/reference/remotesensing.py by .ci/run.
     for from in pos.color_bb(us) {
         let kind = pos.piece_at(from).kind();
         if v.pieces[kind].dynamic {

@@ -55,8 +55,9 @@ fn king_one_capture_removes_on_board_sensors() {
 }
 
 #[test]
-fn king_two_capture_removes_off_board_sensors_even_promoted_ones() {
-    // Black King II on e5 (dark); black off-board sensors u a9, w b9 and a promoted v on h2;
+fn king_two_capture_removes_all_off_board_sensors_of_that_side() {
+    // Black King II on e5 (dark); black off-board sensors u a9, w b9 and a v on h2 (where a
+    // promoted one would stand);
     // on-board sensor f c9 stays. The bin Black-on-dark receives K.
     let after = play("uwf1k4/9/9/9/4d4/9/9/7v1/K3R4 w - - 0 1", &["e1e5"]);
     assert_eq!(after[0], "2f1k4/9/9/9/4R4/9/9/9/K8[-/-/-/K] b - - 0 1");

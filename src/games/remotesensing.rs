@@ -1,4 +1,5 @@
-//! Remote Sensing with On & Off-Board Detection (Gifford), per `rules/remote-sensing.md`.
+//! Remote Sensing with On & Off-Board Detection (Gifford), per
+//! `../shared/rules/remote-sensing.md`.
 //!
 //! Board, array, pieces, promotion and "no check" are plain data in `engine.ini`. This module
 //! adds what data cannot say:
@@ -33,8 +34,6 @@ struct Sensor {
     own: bool,
     /// Detects the opponent's pieces.
     enemy: bool,
-    /// Index within its class (friendly 0, enemy 1, mega 2): slot in [`RsState::removed`].
-    slot: usize,
 }
 
 /// Remote Sensing rules.
@@ -260,7 +259,6 @@ impl Rules for RemoteSensing {
                     bins: class == 1,
                     own: slot != 1,
                     enemy: slot != 0,
-                    slot,
                 });
                 class_kinds[class][slot] = k;
             }
@@ -426,10 +424,12 @@ impl Rules for RemoteSensing {
     fn eval_terms(&self, pos: &Position<Self>) -> i32 {
         let us = pos.side_to_move();
         let mut score = 0;
+        let listed = &pos.game().eval.value;
         for &kind in self.class_kinds.iter().flatten() {
             for c in Color::ALL {
                 for sq in pos.pieces(c, kind) {
-                    let v = self.sensor_value(pos, sq, kind);
+                    // The material sums already hold the ini value; replace it by the real one.
+                    let v = self.sensor_value(pos, sq, kind) - listed[kind];
                     score += if c == us { v } else { -v };
                 }
             }

@@ -59,7 +59,8 @@ pub fn setup_lines(v: &Variant, fen: &str) -> Vec<String> {
         }
     }
     let g = &v.geometry;
-    // XBoard is told of no holdings (it would treat them as drop stock), so bins stay out.
+    // XBoard is told of no holdings (`+0` below; it would treat them as drop stock), so any
+    // holdings part of the FEN stays out.
     let fen = match (fen.find('['), fen.find(']')) {
         (Some(a), Some(b)) if a < b => format!("{}{}", &fen[..a], &fen[b + 1..]),
         _ => fen.to_string(),
@@ -82,7 +83,7 @@ pub fn setup_lines(v: &Variant, fen: &str) -> Vec<String> {
 /// moves in both directions, a superset of whatever it can do in a game. The engine itself
 /// decides what is legal and highlights it.
 fn dynamic_betza(v: &Variant) -> String {
-    let mut out = String::new();
+    let mut parts: Vec<String> = Vec::new();
     for p in v.pieces.iter().filter(|p| !p.dynamic) {
         let turned: String = p
             .betza
@@ -96,12 +97,12 @@ fn dynamic_betza(v: &Variant) -> String {
             })
             .collect();
         for b in [p.betza.clone(), turned] {
-            if !out.contains(&b) {
-                out.push_str(&b);
+            if !parts.contains(&b) {
+                parts.push(b);
             }
         }
     }
-    out
+    parts.concat()
 }
 
 fn slot_index(c: u8) -> usize {
