@@ -187,3 +187,15 @@ fn impossible_arrays_in_engine_ini_are_refused() {
     }
     parse_ini(section, "test.ini").expect("the section itself loads");
 }
+
+#[test]
+fn highlight_shows_what_a_sensor_can_do_now() {
+    let set = default_variants();
+    let mut s = new_session(set.get("remotesensing").unwrap()).unwrap();
+    // RS-3: U d4 (dark) moves as a rook (own dark bin {R}); a black knight on d7 is a capture.
+    s.set_fen("4k4/9/3n5/9/9/3U5/9/9/K8 w - - 0 1 [N/R/-/-]").unwrap();
+    assert_eq!(s.highlight("d4").unwrap(), "9/9/3R5/3Y5/3Y5/YYY1YYYYY/3Y5/3Y5/3Y5");
+    // The same sensor on e4 (light) moves as a knight (own light bin {N}).
+    s.set_fen("4k4/9/9/9/9/4U4/9/9/K8 w - - 0 1 [N/R/-/-]").unwrap();
+    assert_eq!(s.highlight("e4").unwrap(), "9/9/9/3Y1Y3/2Y3Y2/9/2Y3Y2/3Y1Y3/9");
+}
