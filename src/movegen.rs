@@ -104,16 +104,14 @@ impl<R: Rules> Position<R> {
         list.push(Move::normal(from, to));
     }
 
-    /// Moves of the piece on `from` (kind `kind`, colour = side to move) whose destination is
-    /// in `allowed`. Castling and en passant are not included.
-    fn piece_moves(&self, from: Square, kind: usize, allowed: Bitboard, list: &mut MoveList) {
-        let g = &*self.game;
-        let t = &g.tables;
-        let us = self.side;
+    /// Squares a piece of `kind` on `from` reaches by its unconditional leaps and rides, moving
+    /// in `dir`'s direction and capturing pieces in `them` (conditional leaps not included).
+    #[inline]
+    pub fn kind_targets(&self, from: Square, kind: usize, dir: Color, them: Bitboard) -> Bitboard {
+        let t = &self.game.tables;
         let kt = &t.kinds[kind];
         let occ = self.occupied();
-        let them = self.by_color[(!us).index()];
-        let c = us.index();
+        let c = dir.index();
         let mut quiet = kt.leap_quiet[c][from] & !occ;
         let mut capt = kt.leap_capt[c][from] & them;
         for ride in &kt.rides[c] {
@@ -125,11 +123,25 @@ impl<R: Rules> Position<R> {
                 capt |= att & them;
             }
         }
+        quiet | capt
+    }
+
+    /// Moves of the piece on `from` (kind `kind`, colour = side to move) whose destination is
+    /// in `allowed`. Castling and en passant are not included.
+    fn piece_moves(&self, from: Square, kind: usize, allowed: Bitboard, list: &mut MoveList) {
+        let g = &*self.game;
+        let t = &g.tables;
+        let us = self.side;
+        let kt = &t.kinds[kind];
+        let occ = self.occupied();
+        let them = self.by_color[(!us).index()];
+        let c = us.index();
+        let reach = self.kind_targets(from, kind, us, them);
         let mut allowed = allowed;
         if g.royal_kinds >> kind & 1 != 0 {
             allowed &= !g.royal_forbidden;
         }
-        let targets = (quiet | capt) & allowed & g.landable;
+        let targets = reach & allowed & g.landable;
         let is_pawn = g.pawn_kinds >> kind & 1 != 0;
         let zone = if is_pawn { g.promo_zone[c] } else { Bitboard::EMPTY };
         for to in targets & !zone {

@@ -154,21 +154,11 @@ impl RemoteSensing {
     /// pieces of `them`. Pawn types take no initial moves; lame leaps are honoured.
     fn type_targets(&self, pos: &Position<Self>, from: Square, t: usize, dir: Color, them: Color) -> Bitboard {
         let game = pos.game();
-        let tables = &game.tables;
-        let kt = &tables.kinds[t];
+        let kt = &game.tables.kinds[t];
         let c = dir.index();
         let occ = pos.occupied();
         let theirs = pos.color_bb(them);
-        let mut bb = (kt.leap_quiet[c][from] & !occ) | (kt.leap_capt[c][from] & theirs);
-        for ride in &kt.rides[c] {
-            let att = tables.ray_attacks(ride.ray, from, occ);
-            if ride.quiet {
-                bb |= att & !occ;
-            }
-            if ride.capture {
-                bb |= att & theirs;
-            }
-        }
+        let mut bb = pos.kind_targets(from, t, dir, theirs);
         if game.pawn_kinds >> t & 1 == 0 {
             for sp in &kt.specials[c][from] {
                 if (sp.path & occ).is_nonempty() {
