@@ -1,7 +1,7 @@
 //! Remote Sensing rules that perft counts alone do not pin down: what a king capture removes
 //! and puts back, bins as sets, the end of the game, FEN bins in and out, and bad input.
 
-use menagerie::engine::{Outcome, new_session};
+use menagerie::engine::{Outcome, Session, new_session};
 use menagerie::games::{self, GameVisitor};
 use menagerie::{Game, MoveList, Position, Rules, default_variants, parse_ini};
 use std::sync::Arc;
@@ -47,6 +47,11 @@ fn play(fen: &'static str, moves: &'static [&'static str]) -> Vec<String> {
         .unwrap()
 }
 
+/// A fresh Remote Sensing session.
+fn session() -> Box<dyn Session> {
+    new_session(default_variants().get("remotesensing").unwrap()).unwrap()
+}
+
 #[test]
 fn king_one_capture_removes_on_board_sensors() {
     // rules/remote-sensing.md RS-6, the FEN after Re1xe5 given there.
@@ -57,8 +62,7 @@ fn king_one_capture_removes_on_board_sensors() {
 #[test]
 fn king_two_capture_removes_all_off_board_sensors_of_that_side() {
     // Black King II on e5 (dark); black off-board sensors u a9, w b9 and a v on h2 (where a
-    // promoted one would stand);
-    // on-board sensor f c9 stays. The bin Black-on-dark receives K.
+    // promoted one would stand); the on-board sensor f c9 stays. The bin Black-on-dark gets K.
     let after = play("uwf1k4/9/9/9/4d4/9/9/7v1/K3R4 w - - 0 1", &["e1e5"]);
     assert_eq!(after[0], "2f1k4/9/9/9/4R4/9/9/9/K8[-/-/-/K] b - - 0 1");
 }
@@ -88,8 +92,7 @@ fn a_dark_square_capture_goes_to_the_dark_bin() {
 
 #[test]
 fn losing_both_kings_ends_the_game() {
-    let set = default_variants();
-    let mut s = new_session(set.get("remotesensing").unwrap()).unwrap();
+    let mut s = session();
     s.set_fen("3d5/9/9/9/9/9/9/9/3RK4 w - - 0 1 [-/-/-/K]").unwrap();
     assert!(s.outcome().is_none());
     s.play("d1d9").unwrap();
@@ -101,8 +104,7 @@ fn losing_both_kings_ends_the_game() {
 
 #[test]
 fn losing_one_king_does_not_end_the_game() {
-    let set = default_variants();
-    let mut s = new_session(set.get("remotesensing").unwrap()).unwrap();
+    let mut s = session();
     s.set_fen("fmu1d4/9/9/9/4k4/9/9/9/K3R3D w - - 0 1").unwrap();
     s.play("e1e5").unwrap();
     assert!(s.outcome().is_none());
@@ -111,8 +113,7 @@ fn losing_one_king_does_not_end_the_game() {
 
 #[test]
 fn fen_bins_in_every_accepted_place() {
-    let set = default_variants();
-    let mut s = new_session(set.get("remotesensing").unwrap()).unwrap();
+    let mut s = session();
     let want = "4k4/9/9/9/9/4U4/9/9/K8[N/R/-/-] w - - 0 1";
     for fen in [
         "4k4/9/9/9/9/4U4/9/9/K8[N/R/-/-] w - - 0 1",
@@ -129,8 +130,7 @@ fn fen_bins_in_every_accepted_place() {
 
 #[test]
 fn bad_bins_are_clear_errors_and_change_nothing() {
-    let set = default_variants();
-    let mut s = new_session(set.get("remotesensing").unwrap()).unwrap();
+    let mut s = session();
     let before = s.fen();
     for (fen, want) in [
         ("4k4/9/9/9/9/4U4/9/9/K8[F/-/-/-] w - - 0 1", "'F' cannot be in a bin"),
@@ -146,7 +146,7 @@ fn bad_bins_are_clear_errors_and_change_nothing() {
         assert_eq!(s.fen(), before);
     }
     // A variant without holdings refuses them.
-    let mut chess = new_session(set.get("chess").unwrap()).unwrap();
+    let mut chess = new_session(default_variants().get("chess").unwrap()).unwrap();
     let err = chess
         .set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-/-/-/-] w KQkq - 0 1")
         .unwrap_err();
@@ -190,8 +190,7 @@ fn impossible_arrays_in_engine_ini_are_refused() {
 
 #[test]
 fn highlight_shows_what_a_sensor_can_do_now() {
-    let set = default_variants();
-    let mut s = new_session(set.get("remotesensing").unwrap()).unwrap();
+    let mut s = session();
     // RS-3: U d4 (dark) moves as a rook (own dark bin {R}); a black knight on d7 is a capture.
     s.set_fen("4k4/9/3n5/9/9/3U5/9/9/K8 w - - 0 1 [N/R/-/-]").unwrap();
     assert_eq!(s.highlight("d4").unwrap(), "9/9/3R5/3Y5/3Y5/YYY1YYYYY/3Y5/3Y5/3Y5");

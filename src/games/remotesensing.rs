@@ -114,6 +114,11 @@ impl RemoteSensing {
     /// many types reach it).
     pub fn sensor_targets(&self, pos: &Position<Self>, from: Square, kind: usize) -> Bitboard {
         let (own, enemy) = self.detected(pos, from, kind);
+        self.targets_as(pos, from, own, enemy)
+    }
+
+    /// Squares the sensor on `from` reaches moving as the `own` and `enemy` types.
+    fn targets_as(&self, pos: &Position<Self>, from: Square, own: u32, enemy: u32) -> Bitboard {
         let us = pos.piece_at(from).color();
         let them = !us;
         let enemy_dir = if self.literal_enemy_pawn { them } else { us };
@@ -190,7 +195,7 @@ impl RemoteSensing {
             best = best.max(v);
             sum += v;
         }
-        let mobility = self.sensor_targets(pos, from, kind).count() as i32;
+        let mobility = self.targets_as(pos, from, own, enemy).count() as i32;
         SENSOR_BASE + best + (sum - best) / 4 + 3 * mobility
     }
 }
