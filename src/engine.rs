@@ -5,13 +5,12 @@
 use crate::color::Color;
 use crate::games::{self, GameVisitor};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::notation::{MoveError, move_text, parse_move};
+use crate::notation::{MoveError, move_text, parse_move, parse_xboard_move, write_move, xboard_text};
 use crate::perft;
 use crate::position::{Game, Position};
 use crate::rules::Rules;
 use crate::search::{Iteration, Limits, Report, SearchResult, Searcher};
 use crate::variant::Variant;
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 /// How a game ended, by rule on the board.
@@ -56,8 +55,12 @@ pub trait Session: Send {
     fn set_fen(&mut self, fen: &str) -> Result<(), String>;
     /// Back to the start position.
     fn reset(&mut self);
-    /// Plays a move given as text; the session is unchanged on error.
+    /// Plays a move given in MMN; the session is unchanged on error.
     fn play(&mut self, text: &str) -> Result<(), MoveError>;
+    /// Plays a move given in XBoard's form (multi-leg `c2d4,d4c4`) or in MMN.
+    fn play_xboard(&mut self, text: &str) -> Result<(), MoveError>;
+    /// XBoard's form of a legal move given in MMN (the text itself when it is not legal).
+    fn xboard_form(&mut self, text: &str) -> String;
     /// Takes back the last move; false when there is none.
     fn undo(&mut self) -> bool;
     /// Number of moves played since the set-up.
@@ -112,18 +115,6 @@ impl<R: Rules> Report<R> for TextReport<'_, '_> {
     }
 }
 
-/// Writes a move's coordinate text without allocating.
-fn write_move<R: Rules>(out: &mut String, pos: &Position<R>, m: Move) {
-    let g = &pos.variant().geometry;
-    for sq in [m.from(), m.to()] {
-        out.push((b'a' + g.file_of(sq) as u8) as char);
-        let _ = write!(out, "{}", g.rank_of(sq) + 1);
-    }
-    if m.kind() == MoveKind::Promotion {
-        out.push(pos.variant().pieces[m.extra()].letter.to_ascii_lowercase());
-    }
-}
-
 impl<R: Rules> GameSession<R> {
     /// A session at the variant's start position.
     pub fn new(game: Arc<Game<R>>) -> GameSession<R> {
@@ -175,6 +166,20 @@ impl<R: Rules> Session for GameSession<R> {
         self.pos.make_move(m);
         self.played.push(m);
         Ok(())
+    }
+
+    fn play_xboard(&mut self, text: &str) -> Result<(), MoveError> {
+        let m = parse_xboard_move(&mut self.pos, text)?;
+        self.pos.make_move(m);
+        self.played.push(m);
+        Ok(())
+    }
+
+    fn xboard_form(&mut self, text: &str) -> String {
+        match parse_move(&mut self.pos, text) {
+            Ok(m) => xboard_text(&self.pos, m),
+            Err(_) => text.to_string(),
+        }
     }
 
     fn undo(&mut self) -> bool {

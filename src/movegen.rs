@@ -7,7 +7,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::color::Color;
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::position::{Piece, Position};
 use crate::rules::Rules;
 use crate::square::Square;
@@ -69,14 +69,44 @@ impl<R: Rules> Position<R> {
     /// True when `by` attacks `sq` with the current occupancy.
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        if self.game.custom_attacks {
+            return self.game.rules.attacked(self, sq, by);
+        }
         self.attackers_to(sq, by, self.occupied()).is_nonempty()
     }
 
     /// True when a royal piece of `c` is attacked (or stands where royals may not stand).
     pub fn royal_in_danger(&self, c: Color) -> bool {
         let occ = self.occupied();
+        if self.game.custom_attacks {
+            return self
+                .royals(c)
+                .any(|k| self.game.royal_forbidden.contains(k) || self.game.rules.attacked(self, k, !c));
+        }
         self.royals(c)
             .any(|k| self.game.royal_forbidden.contains(k) || self.attackers_to(k, !c, occ).is_nonempty())
+    }
+
+    /// The piece that move `m` captures (en passant and special captures included), or
+    /// [`Piece::NONE`].
+    #[inline]
+    pub fn victim(&self, m: Move) -> Piece {
+        match m.kind() {
+            MoveKind::EnPassant => self.board[m.aux() as usize],
+            MoveKind::Castle => Piece::NONE,
+            MoveKind::Special => match self.game.rules.special_form(m) {
+                MoveForm::Capture(sq) => self.board[sq.index()],
+                _ => Piece::NONE,
+            },
+            _ => {
+                let p = self.board[m.to().index()];
+                if p.is_some() && p.color() != self.side {
+                    p
+                } else {
+                    Piece::NONE
+                }
+            }
+        }
     }
 
     /// True when the side to move is in check (only in variants with check).
@@ -242,6 +272,10 @@ impl<R: Rules> Position<R> {
     /// Every pseudo-legal move: piece moves, castling (emptiness only, plus safety in games
     /// with check), en passant and the rules module's extra moves.
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
+        if self.game.own_movegen {
+            self.game.rules.generate(self, list);
+            return;
+        }
         let us = self.side;
         let dynamic = self.game.dynamic_kinds;
         for from in self.by_color[us.index()] {
@@ -293,8 +327,7 @@ impl<R: Rules> Position<R> {
             return;
         }
         self.legal_moves(list);
-        let them = self.by_color[(!us).index()];
-        list.retain(|m| them.contains(m.to()) || matches!(m.kind(), MoveKind::EnPassant | MoveKind::Promotion));
+        list.retain(|m| self.victim(*m).is_some() || m.kind() == MoveKind::Promotion);
     }
 
     fn legal_by_making(&mut self, list: &mut MoveList) {

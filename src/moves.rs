@@ -22,6 +22,18 @@ pub enum MoveKind {
     Special = 5,
 }
 
+/// How a special move is written in Menagerie move notation (MMN, `../shared/protocol.md` §3)
+/// and what it captures, as the rules module describes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveForm {
+    /// `FROMTO`: nothing beyond the two squares.
+    FromTo,
+    /// `FROM VIA > TO`: the mover stops on `VIA` and the piece standing there moves on to `TO`.
+    Handoff(Square),
+    /// `FROM x VIA TO`: the piece on `VIA` is captured on the way to `TO`.
+    Capture(Square),
+}
+
 /// A move: bits 0-6 from, 7-13 to, 14-20 aux square, 21-23 kind, 24-28 promotion kind or
 /// special tag. `Move::NONE` (all zero) is never a real move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -99,6 +99,10 @@ pub struct Game<R: Rules> {
     pub dynamic_kinds: u32,
     /// Evaluation tables.
     pub eval: crate::eval::EvalTables,
+    /// The rules module generates every move ([`Rules::replaces_movegen`]).
+    pub own_movegen: bool,
+    /// The rules module decides attacks ([`Rules::custom_attacks`]).
+    pub custom_attacks: bool,
 }
 
 fn between_on_rank(g: &crate::Geometry, a: Square, b: Square) -> Bitboard {
@@ -170,7 +174,11 @@ impl<R: Rules> Game<R> {
         if dynamic_kinds != 0 && variant.check {
             return Err("dynamic pieces need 'check = false' (attacks by them are not tracked)".into());
         }
+        let own_movegen = rules.replaces_movegen();
+        let custom_attacks = rules.custom_attacks();
         let fast_legal = rules.fast_legality()
+            && !own_movegen
+            && !custom_attacks
             && tables.lame_attackers.is_empty()
             && tables
                 .inverse_rides
@@ -191,6 +199,8 @@ impl<R: Rules> Game<R> {
             fast_legal,
             dynamic_kinds,
             eval: crate::eval::EvalTables::new(variant),
+            own_movegen,
+            custom_attacks,
         }))
     }
 }
@@ -612,6 +622,12 @@ impl<R: Rules> Position<R> {
     /// Turns the rules module's extra moves on or off (off where a GUI cannot show them).
     pub fn set_special_moves(&mut self, on: bool) {
         self.specials = on;
+    }
+
+    /// True while the rules module's extra moves are on.
+    #[inline]
+    pub fn special_moves_on(&self) -> bool {
+        self.specials
     }
 
     /// Ensures the undo stack can take `extra` more moves without allocating.

@@ -3,7 +3,7 @@
 //! variants pay nothing for the interface.
 
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveForm, MoveList};
 use crate::position::Position;
 use crate::square::Square;
 use crate::variant::Variant;
@@ -102,6 +102,44 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     /// Short description of a special move for notation (`None`: from-to is enough).
     fn special_name(&self, _m: Move) -> Option<&'static str> {
         None
+    }
+
+    /// How a special move is written in MMN, and which square it captures on.
+    fn special_form(&self, _m: Move) -> MoveForm {
+        MoveForm::FromTo
+    }
+
+    /// True when the module generates every move itself ([`Rules::generate`]), for games whose
+    /// pieces move in ways Betza cannot describe. Legality is then tested by making each move.
+    fn replaces_movegen(&self) -> bool {
+        false
+    }
+
+    /// Every pseudo-legal move of the side to move (called only when
+    /// [`Rules::replaces_movegen`]). Moves the GUI cannot show are left out while
+    /// `pos.special_moves_on()` is false.
+    fn generate(&self, _pos: &Position<Self>, _list: &mut MoveList) {}
+
+    /// True when the module decides which squares are attacked ([`Rules::attacked`]).
+    fn custom_attacks(&self) -> bool {
+        false
+    }
+
+    /// True when side `by` attacks `sq` (called only when [`Rules::custom_attacks`]).
+    fn attacked(&self, _pos: &Position<Self>, _sq: Square, _by: crate::Color) -> bool {
+        false
+    }
+
+    /// True when the legal move `m` may also be written with `via` as a waypoint (a bounce
+    /// square), which the move text then drops.
+    fn valid_waypoint(&self, _pos: &Position<Self>, _m: Move, _via: Square) -> bool {
+        false
+    }
+
+    /// True when XBoard is to receive castling as a king leg plus a rook leg (`f1i1,j1h1`),
+    /// because it cannot infer the rook's move itself.
+    fn castling_as_legs(&self) -> bool {
+        false
     }
 }
 

@@ -34,6 +34,9 @@ pub struct PieceDef {
     pub value: Option<i32>,
     /// No fixed moves: written `dynamic` instead of Betza; the rules module generates them.
     pub dynamic: bool,
+    /// What XBoard is told instead of `betza` (`xboard=BETZA`): XBetza that Menagerie's
+    /// parser does not take, such as the castling atom `O`.
+    pub xboard: Option<String>,
 }
 
 /// One way to castle for White (Black's is the rank-mirror).
@@ -379,7 +382,9 @@ fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result
         let (Some(name), Some(betza_text)) = (words.next(), words.next()) else {
             return Err(err(
                 *ln,
-                format!("piece {letter}: expected 'piece = {letter} NAME BETZA [royal] [pawn] [value=N]'"),
+                format!(
+                    "piece {letter}: expected 'piece = {letter} NAME BETZA [royal] [pawn] [value=N] [xboard=BETZA]'"
+                ),
             ));
         };
         let dynamic = betza_text == "dynamic";
@@ -397,11 +402,13 @@ fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result
             pawn: false,
             value: None,
             dynamic,
+            xboard: None,
         };
         for w in words {
             match w {
                 "royal" => pd.royal = true,
                 "pawn" => pd.pawn = true,
+                _ if w.starts_with("xboard=") && w.len() > 7 => pd.xboard = Some(w[7..].to_string()),
                 _ if w.starts_with("value=") => {
                     pd.value = Some(
                         w[6..]
@@ -412,7 +419,7 @@ fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result
                 _ => {
                     return Err(err(
                         *ln,
-                        format!("piece {letter}: unknown flag '{w}' (royal, pawn, value=N)"),
+                        format!("piece {letter}: unknown flag '{w}' (royal, pawn, value=N, xboard=BETZA)"),
                     ));
                 }
             }

@@ -4,6 +4,7 @@
 
 pub mod chess911;
 pub mod remotesensing;
+pub mod tensor;
 
 use crate::position::{Game, Position};
 use crate::rules::{Plain, Rules};
@@ -11,7 +12,7 @@ use crate::variant::Variant;
 use std::sync::Arc;
 
 /// Every module name accepted by `rules = NAME`.
-pub const NAMES: &[&str] = &["plain", "chess911", "remotesensing"];
+pub const NAMES: &[&str] = &["plain", "chess911", "remotesensing", "tensor"];
 
 /// True when `rules = name` names a module.
 pub fn is_known(name: &str) -> bool {
@@ -33,6 +34,7 @@ pub fn dispatch<V: GameVisitor>(variant: &Variant, visitor: V) -> Result<V::Outp
         "plain" => Ok(visitor.visit(Game::<Plain>::new(variant)?)),
         "chess911" => Ok(visitor.visit(Game::<chess911::Chess911>::new(variant)?)),
         "remotesensing" => Ok(visitor.visit(Game::<remotesensing::RemoteSensing>::new(variant)?)),
+        "tensor" => Ok(visitor.visit(Game::<tensor::Tensor>::new(variant)?)),
         other => Err(format!("unknown rules module '{other}'")),
     }
 }

@@ -73,7 +73,11 @@ pub fn setup_lines(v: &Variant, fen: &str) -> Vec<String> {
         fen
     )];
     for p in &v.pieces {
-        let betza = if p.dynamic { dynamic_betza(v) } else { p.betza.clone() };
+        let betza = match &p.xboard {
+            Some(x) => x.clone(),
+            None if p.dynamic => dynamic_betza(v),
+            None => p.betza.clone(),
+        };
         out.push(format!("piece {}& {}", p.letter, betza));
     }
     out
@@ -162,6 +166,8 @@ pub struct Cecp<'a> {
     debug: bool,
     told_specials: bool,
     random: bool,
+    /// The GUI accepted `feature mmn=1`: moves travel in MMN and special moves are played.
+    mmn: bool,
 }
 
 impl<'a> Cecp<'a> {
@@ -183,6 +189,7 @@ impl<'a> Cecp<'a> {
             debug: false,
             told_specials: false,
             random: false,
+            mmn: false,
         }
     }
 
@@ -213,7 +220,7 @@ impl<'a> Cecp<'a> {
         }
         send(&format!(
             "feature myname=\"{}\" ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
-             analyze=1 colors=0 san=0 name=1 nps=1 memory=1 highlight=1 debug=1 variants=\"{}\"",
+             analyze=1 colors=0 san=0 name=1 nps=1 memory=1 highlight=1 debug=1 mmn=1 variants=\"{}\"",
             super::ENGINE_NAME,
             names.join(",")
         ));
@@ -228,6 +235,10 @@ impl<'a> Cecp<'a> {
         };
         match cmd {
             "accepted" if arg == "debug" => self.debug = true,
+            "accepted" if arg == "mmn" => {
+                self.mmn = true;
+                self.st.session.set_special_moves(true);
+            }
             "xboard" | "accepted" | "rejected" => {}
             "protover" => self.features(),
             "new" => {
@@ -239,7 +250,7 @@ impl<'a> Cecp<'a> {
                 if !name.is_empty() {
                     let _ = self.st.set_variant(name);
                 }
-                self.st.session.set_special_moves(false);
+                self.st.session.set_special_moves(self.mmn);
                 self.st.session.reset();
                 self.st.searcher.clear();
                 self.reseed();
@@ -251,7 +262,7 @@ impl<'a> Cecp<'a> {
             }
             "variant" => match self.st.set_variant(if arg == "normal" { "chess" } else { arg }) {
                 Ok(()) => {
-                    if self.st.session.set_special_moves(false) && !self.told_specials {
+                    if self.st.session.set_special_moves(self.mmn) && !self.mmn && !self.told_specials {
                         self.told_specials = true;
                         send(
                             "telluser Menagerie: this game's own special moves have no XBoard form and are not played here",
@@ -416,12 +427,8 @@ impl<'a> Cecp<'a> {
 
     fn usermove(&mut self, arg: &str, input: &mut Input) {
         let text = from_cecp(arg, self.ranks());
-        if let Err(e) = self.st.session.play(&text) {
-            let reason = match e {
-                crate::notation::MoveError::Syntax(_) => "not a move",
-                crate::notation::MoveError::Illegal(_) => "illegal",
-            };
-            send(&format!("Illegal move ({reason}): {arg}"));
+        if let Err(e) = self.st.session.play_xboard(&text) {
+            send(&format!("Illegal move ({}): {arg}", e.reason()));
             return;
         }
         if self.analyzing || self.force {
@@ -469,11 +476,16 @@ impl<'a> Cecp<'a> {
             return;
         }
         let Some(best) = best else { return };
+        let shown = if self.mmn {
+            best.clone()
+        } else {
+            self.st.session.xboard_form(&best)
+        };
         if self.st.session.play(&best).is_err() {
             send(&format!("Error (internal): could not play own move {best}"));
             return;
         }
-        send(&format!("move {}", to_cecp(&best, self.ranks())));
+        send(&format!("move {}", to_cecp(&shown, self.ranks())));
         if let Some(o) = self.st.session.outcome() {
             send(&format!("{} {{{}}}", o.result(), o.reason()));
             self.force = true;

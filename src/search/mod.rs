@@ -325,12 +325,10 @@ impl Searcher {
             let s = if m == tt_move {
                 4_000_000
             } else {
-                let victim = pos.piece_at(m.to());
+                let victim = pos.victim(m);
                 let mover = pos.piece_at(m.from());
                 let mk = if mover.is_some() { mover.kind() } else { 0 };
-                if m.kind() == MoveKind::EnPassant {
-                    2_000_000 + 16 * 100
-                } else if victim.is_some() && victim.color() != pos.side_to_move() {
+                if victim.is_some() {
                     2_000_000 + 16 * eval.value[victim.kind()] - eval.value[mk] / 16
                 } else if m.kind() == MoveKind::Promotion {
                     1_900_000 + eval.value[m.extra()]
@@ -361,10 +359,7 @@ impl Searcher {
     }
 
     fn is_quiet<R: Rules>(pos: &Position<R>, m: Move) -> bool {
-        let v = pos.piece_at(m.to());
-        !(v.is_some() && v.color() != pos.side_to_move())
-            && m.kind() != MoveKind::EnPassant
-            && m.kind() != MoveKind::Promotion
+        pos.victim(m).is_none() && m.kind() != MoveKind::Promotion
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -595,12 +590,10 @@ impl Searcher {
         let mut kept = 0;
         for i in 0..frame.moves.len() {
             let m = frame.moves[i];
-            let victim = pos.piece_at(m.to());
-            let capture = victim.is_some() && victim.color() != pos.side_to_move();
+            let victim = pos.victim(m);
+            let capture = victim.is_some();
             let gain = if capture {
                 eval.value[victim.kind()]
-            } else if m.kind() == MoveKind::EnPassant {
-                100
             } else if m.kind() == MoveKind::Promotion {
                 eval.value[m.extra()] - 100
             } else if in_check {

@@ -1,0 +1,784 @@
+//! Tensor Chess (Spurgeon, 2008), per `../shared/rules/tensor.md` and its (R) resolutions.
+//!
+//! Board, array, promotion and castling squares are plain data in `engine.ini`; the pieces'
+//! roles come from their Betza there (`K` royal, `Q`, `R`, `B`, `N`, the pawn) and
+//! `rules.beast` names the Tensor beast. Everything else is here, because no piece moves by
+//! its Betza alone:
+//! - beasts step to empty squares, hop in diagonal or orthogonal chains, and capture only
+//!   enemy beasts (by jumping them, which ends the chain); nothing else captures a beast;
+//! - bishops, rooks and queens slide through own beasts; B, R, Q and N bounce once off an own
+//!   beast (perpendicular for B and R, in its arrival mode for Q) or propel it;
+//! - pawns pass through or propel an own beast on their first move;
+//! - castling crosses own beasts, and a crossed own beast makes its square safe;
+//! - attacks (check) include slides through the attacker's beasts and bounce legs; beasts
+//!   and propels never attack.
+//!
+//! Move identities (rules §3): bounces and pass-throughs are ordinary from-to moves; a propel is
+//! (piece, beast square, beast destination), written `a1d4>g7`; a beast capture is (beast,
+//! victim, landing square), written `c2xd4c4`.
+//!
+//! Settings: `rules.beast = T`; `rules.queen_propel = all | mode` (rules §5.6: a queen-propelled
+//! beast moves in any of 8 directions, or only in the queen's arrival mode);
+//! `rules.en_passant = true | false` (rules §4.6).
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::moves::{Move, MoveForm, MoveKind, MoveList};
+use crate::position::{Piece, Position};
+use crate::rules::Rules;
+use crate::square::{MAX_SQUARES, Square};
+use crate::variant::{MAX_KINDS, Variant};
+use arrayvec::ArrayVec;
+
+/// What a piece kind does in this game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    King,
+    Queen,
+    Rook,
+    Bishop,
+    Knight,
+    Pawn,
+    Beast,
+}
+
+/// Directions: 0..4 orthogonal (N E S W), 4..8 diagonal (NE SE SW NW).
+const DIRS: [(i32, i32); 8] = [(0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1)];
+const ORTHO: std::ops::Range<usize> = 0..4;
+const DIAG: std::ops::Range<usize> = 4..8;
+const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const NONE: u8 = u8::MAX;
+
+/// Special-move tags.
+const TAG_PROPEL: usize = 1;
+const TAG_HOP_CAPTURE: usize = 2;
+
+/// The two directions perpendicular to `d` (same mode).
+#[inline]
+fn perpendicular(d: usize) -> [usize; 2] {
+    let base = d & 4;
+    let i = d & 3;
+    [base | (i + 1) & 3, base | (i + 3) & 3]
+}
+
+/// Directions of a slider role.
+fn slide_dirs(role: Role) -> std::ops::Range<usize> {
+    match role {
+        Role::Rook => ORTHO,
+        Role::Bishop => DIAG,
+        _ => 0..8,
+    }
+}
+
+/// Tensor Chess rules.
+#[derive(Clone, Debug)]
+pub struct Tensor {
+    role: [Option<Role>; MAX_KINDS],
+    beast: usize,
+    /// A queen-propelled beast may move in all 8 directions (else only in the queen's mode).
+    queen_propel_all: bool,
+    en_passant: bool,
+    /// `step[sq][d]`: the neighbour in direction `d`, or [`NONE`].
+    step: Box<[[u8; 8]; MAX_SQUARES]>,
+    /// `knight[sq]`: knight-leap targets, [`NONE`] padded.
+    knight: Box<[[u8; 8]; MAX_SQUARES]>,
+    /// Value of a beast's mobility (centipawns per destination) in the evaluation.
+    beast_mobility: i32,
+}
+
+/// Pivots found on a slide: own beasts with the direction the slider arrived in.
+type Pivots = ArrayVec<(Square, usize), 16>;
+
+/// The pieces on the board as the generators see them.
+struct View<'a> {
+    board: &'a [Piece; MAX_SQUARES],
+    us: Color,
+    beast: usize,
+}
+
+impl View<'_> {
+    #[inline]
+    fn at(&self, s: u8) -> Piece {
+        self.board[s as usize]
+    }
+    #[inline]
+    fn own_beast(&self, p: Piece) -> bool {
+        p.is_some() && p.color() == self.us && p.kind() == self.beast
+    }
+    /// An enemy piece that a non-beast may capture.
+    #[inline]
+    fn capturable(&self, p: Piece) -> bool {
+        p.is_some() && p.color() != self.us && p.kind() != self.beast
+    }
+}
+
+impl Tensor {
+    #[inline]
+    fn role_of(&self, p: Piece) -> Option<Role> {
+        self.role[p.kind()]
+    }
+
+    #[inline]
+    fn sq(s: u8) -> Square {
+        Square::new(s as usize)
+    }
+
+    /// Slides from `from` in `d`: empty squares and a final capturable piece are targets;
+    /// own beasts are passed (and reported as pivots when `pivots` is given).
+    #[inline]
+    fn slide(&self, v: &View, from: u8, d: usize, mut pivots: Option<&mut Pivots>, mut target: impl FnMut(u8)) {
+        let mut s = self.step[from as usize][d];
+        while s != NONE {
+            let p = v.at(s);
+            if p.is_none() {
+                target(s);
+            } else if v.own_beast(p) {
+                if let Some(pv) = pivots.as_deref_mut() {
+                    pv.push((Self::sq(s), d));
+                }
+            } else {
+                if v.capturable(p) {
+                    target(s);
+                }
+                return;
+            }
+            s = self.step[s as usize][d];
+        }
+    }
+
+    /// Pseudo-legal moves of a B, R or Q on `from`: slides, bounces, propels.
+    fn slider_moves(&self, pos: &Position<Self>, v: &View, from: Square, role: Role, list: &mut MoveList) {
+        let f = from.index() as u8;
+        let mut seen = Bitboard::EMPTY;
+        let mut pivots = Pivots::new();
+        let mut add = |s: u8, list: &mut MoveList| {
+            let sq = Self::sq(s);
+            if !seen.contains(sq) {
+                seen.set(sq);
+                list.push(Move::normal(from, sq));
+            }
+        };
+        for d in slide_dirs(role) {
+            self.slide(v, f, d, Some(&mut pivots), |s| add(s, list));
+        }
+        for &(b, d) in &pivots {
+            for p in perpendicular(d) {
+                self.slide(v, b.index() as u8, p, None, |s| add(s, list));
+            }
+        }
+        if pos.special_moves_on() {
+            for &(b, d) in &pivots {
+                let dirs = match role {
+                    Role::Queen if !self.queen_propel_all => {
+                        if d < 4 {
+                            ORTHO
+                        } else {
+                            DIAG
+                        }
+                    }
+                    r => slide_dirs(r),
+                };
+                for q in dirs {
+                    let mut s = self.step[b.index()][q];
+                    while s != NONE && (v.at(s).is_none() || s == f) {
+                        list.push(Move::new(
+                            from,
+                            Self::sq(s),
+                            MoveKind::Special,
+                            b.index() as u32,
+                            TAG_PROPEL as u32,
+                        ));
+                        s = self.step[s as usize][q];
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pseudo-legal moves of a knight on `from`: leaps, bounces, propels.
+    fn knight_moves(&self, pos: &Position<Self>, v: &View, from: Square, list: &mut MoveList) {
+        let f = from.index() as u8;
+        let mut seen = Bitboard::EMPTY;
+        let mut pivots: ArrayVec<u8, 8> = ArrayVec::new();
+        for &t in &self.knight[from.index()] {
+            if t == NONE {
+                break;
+            }
+            let p = v.at(t);
+            if p.is_none() || v.capturable(p) {
+                seen.set(Self::sq(t));
+                list.push(Move::normal(from, Self::sq(t)));
+            } else if v.own_beast(p) {
+                pivots.push(t);
+            }
+        }
+        for &b in &pivots {
+            for &t in &self.knight[b as usize] {
+                if t == NONE {
+                    break;
+                }
+                let p = v.at(t);
+                if t != f && (p.is_none() || v.capturable(p)) && !seen.contains(Self::sq(t)) {
+                    seen.set(Self::sq(t));
+                    list.push(Move::normal(from, Self::sq(t)));
+                }
+            }
+        }
+        if pos.special_moves_on() {
+            for &b in &pivots {
+                for &t in &self.knight[b as usize] {
+                    if t == NONE {
+                        break;
+                    }
+                    if v.at(t).is_none() || t == f {
+                        list.push(Move::new(
+                            from,
+                            Self::sq(t),
+                            MoveKind::Special,
+                            b as u32,
+                            TAG_PROPEL as u32,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pushes a pawn move to `to`, expanded into promotions on the last rank.
+    fn pawn_push(&self, pos: &Position<Self>, from: Square, to: Square, kind: usize, list: &mut MoveList) {
+        let g = &pos.variant().geometry;
+        if g.relative_rank(pos.side_to_move(), to) == g.ranks() - 1 {
+            for &pk in &pos.variant().promotion_kinds {
+                list.push(Move::new(from, to, MoveKind::Promotion, kind as u32, pk as u32));
+            }
+        } else {
+            list.push(Move::normal(from, to));
+        }
+    }
+
+    /// Pseudo-legal moves of a pawn on `from` (en passant is added separately).
+    fn pawn_moves(&self, pos: &Position<Self>, v: &View, from: Square, kind: usize, list: &mut MoveList) {
+        let us = v.us;
+        let g = &pos.variant().geometry;
+        let (fwd, caps) = if us == Color::White { (0, [4, 7]) } else { (2, [5, 6]) };
+        let first = pos.variant().pawn_initial_ranks.contains(&g.relative_rank(us, from));
+        let s1 = self.step[from.index()][fwd];
+        if s1 != NONE {
+            let p1 = v.at(s1);
+            let s2 = self.step[s1 as usize][fwd];
+            if p1.is_none() {
+                self.pawn_push(pos, from, Self::sq(s1), kind, list);
+                if first && s2 != NONE && v.at(s2).is_none() {
+                    if self.en_passant {
+                        list.push(Move::new(from, Self::sq(s2), MoveKind::DoubleStep, s1 as u32, 0));
+                    } else {
+                        list.push(Move::normal(from, Self::sq(s2)));
+                    }
+                }
+            } else if first && v.own_beast(p1) && s2 != NONE && v.at(s2).is_none() {
+                // Pass-through (no en passant: the skipped square is occupied) and propel.
+                list.push(Move::normal(from, Self::sq(s2)));
+                if pos.special_moves_on() {
+                    list.push(Move::new(
+                        from,
+                        Self::sq(s2),
+                        MoveKind::Special,
+                        s1 as u32,
+                        TAG_PROPEL as u32,
+                    ));
+                }
+            }
+        }
+        for d in caps {
+            let t = self.step[from.index()][d];
+            if t != NONE && v.capturable(v.at(t)) {
+                self.pawn_push(pos, from, Self::sq(t), kind, list);
+            }
+        }
+    }
+
+    /// Squares a beast on `from` reaches by hop chains of one mode (`from` itself included,
+    /// as the chain's start), with `from` counted as empty.
+    fn hop_reach(&self, occ: Bitboard, from: Square, dirs: std::ops::Range<usize>) -> Bitboard {
+        let occ = occ & !Bitboard::from(from);
+        let mut reach = Bitboard::from(from);
+        let mut queue: ArrayVec<u8, MAX_SQUARES> = ArrayVec::new();
+        queue.push(from.index() as u8);
+        let mut i = 0;
+        while i < queue.len() {
+            let s = queue[i];
+            i += 1;
+            for d in dirs.clone() {
+                let over = self.step[s as usize][d];
+                if over == NONE || !occ.contains(Self::sq(over)) {
+                    continue;
+                }
+                let land = self.step[over as usize][d];
+                if land != NONE && !occ.contains(Self::sq(land)) && !reach.contains(Self::sq(land)) {
+                    reach.set(Self::sq(land));
+                    queue.push(land);
+                }
+            }
+        }
+        reach
+    }
+
+    /// Pseudo-legal moves of a beast on `from`: steps, hop chains, and captures of enemy
+    /// beasts at the end of a chain.
+    fn beast_moves(&self, pos: &Position<Self>, v: &View, from: Square, list: &mut MoveList) {
+        let occ = pos.occupied();
+        let mut dests = Bitboard::EMPTY;
+        for &s in &self.step[from.index()] {
+            if s != NONE && v.at(s).is_none() {
+                dests.set(Self::sq(s));
+            }
+        }
+        let occ_chain = occ & !Bitboard::from(from);
+        for dirs in [ORTHO, DIAG] {
+            let reach = self.hop_reach(occ, from, dirs.clone());
+            dests |= reach & !Bitboard::from(from);
+            for s in reach {
+                for d in dirs.clone() {
+                    let over = self.step[s.index()][d];
+                    if over == NONE {
+                        continue;
+                    }
+                    let p = v.at(over);
+                    if p.is_none() || p.color() == v.us || p.kind() != self.beast {
+                        continue;
+                    }
+                    let land = self.step[over as usize][d];
+                    if land != NONE && !occ_chain.contains(Self::sq(land)) {
+                        list.push(Move::new(
+                            from,
+                            Self::sq(land),
+                            MoveKind::Special,
+                            over as u32,
+                            TAG_HOP_CAPTURE as u32,
+                        ));
+                    }
+                }
+            }
+        }
+        for to in dests {
+            list.push(Move::normal(from, to));
+        }
+    }
+
+    /// Castling (rules §4.3): crossed squares empty or own beasts, destinations empty, the
+    /// king not in check and crossing no attacked square unless an own beast stands on it.
+    /// The destination's safety is checked with the other moves, by making the move.
+    fn castle_moves(&self, pos: &Position<Self>, v: &View, list: &mut MoveList) {
+        let us = v.us;
+        let st = pos.state();
+        if st.castling >> (us.index() * 2) & 3 == 0 {
+            return;
+        }
+        let game = pos.game();
+        let g = &game.variant.geometry;
+        let mut checked = None;
+        for right in 0..2 {
+            if st.castling >> (us.index() * 2 + right) & 1 == 0 {
+                continue;
+            }
+            for (i, info) in game.castles[us.index()][right].iter().enumerate() {
+                let o = info.sq;
+                let k = pos.piece_at(o.king_from);
+                let r = pos.piece_at(o.rook_from);
+                if k.is_none() || k.color() != us || self.role_of(k) != Some(Role::King) {
+                    continue;
+                }
+                if r.is_none() || r.color() != us || self.role_of(r) != Some(Role::Rook) {
+                    continue;
+                }
+                let ends_free = [o.king_to, o.rook_to]
+                    .iter()
+                    .all(|&s| s == o.king_from || s == o.rook_from || pos.piece_at(s).is_none());
+                if !ends_free {
+                    continue;
+                }
+                let rank = g.rank_of(o.king_from);
+                let crossed = |a: Square, b: Square| {
+                    let (fa, fb) = (g.file_of(a), g.file_of(b));
+                    let (lo, hi) = if fa < fb { (fa + 1, fb) } else { (fb + 1, fa) };
+                    (lo..hi).filter_map(move |f| g.square(f, rank))
+                };
+                let path_ok = crossed(o.king_from, o.king_to)
+                    .chain(crossed(o.rook_from, o.rook_to))
+                    .all(|s| {
+                        s == o.king_from || s == o.rook_from || s == o.king_to || s == o.rook_to || {
+                            let p = pos.piece_at(s);
+                            p.is_none() || v.own_beast(p)
+                        }
+                    });
+                if !path_ok {
+                    continue;
+                }
+                let in_check = *checked.get_or_insert_with(|| self.attacked(pos, o.king_from, !us));
+                if in_check {
+                    continue;
+                }
+                let safe = crossed(o.king_from, o.king_to)
+                    .all(|s| v.own_beast(pos.piece_at(s)) || !self.attacked(pos, s, !us));
+                if safe {
+                    list.push(Move::new(
+                        o.king_from,
+                        o.king_to,
+                        MoveKind::Castle,
+                        (right * 8 + i) as u32,
+                        0,
+                    ));
+                }
+            }
+        }
+    }
+
+    /// True when the bounce of the slider or knight on `from` off the own beast on `via` can
+    /// end on `to`.
+    fn bounces_through(&self, pos: &Position<Self>, from: Square, via: Square, to: Square) -> bool {
+        let p = pos.piece_at(from);
+        let v = View {
+            board: &pos.board,
+            us: p.color(),
+            beast: self.beast,
+        };
+        if p.is_none() || !v.own_beast(pos.piece_at(via)) {
+            return false;
+        }
+        let (f, b) = (from.index() as u8, via.index() as u8);
+        match self.role_of(p) {
+            Some(Role::Knight) => {
+                self.knight[from.index()].contains(&b)
+                    && to != from
+                    && self.knight[via.index()].contains(&(to.index() as u8))
+                    && (pos.piece_at(to).is_none() || v.capturable(pos.piece_at(to)))
+            }
+            Some(role @ (Role::Queen | Role::Rook | Role::Bishop)) => {
+                let mut found = false;
+                for d in slide_dirs(role) {
+                    let mut pivots = Pivots::new();
+                    self.slide(&v, f, d, Some(&mut pivots), |_| {});
+                    if pivots.iter().any(|&(s, _)| s == via) {
+                        for q in perpendicular(d) {
+                            self.slide(&v, b, q, None, |s| found |= s as usize == to.index());
+                        }
+                    }
+                }
+                found
+            }
+            _ => false,
+        }
+    }
+
+    /// Number of squares a beast on `from` can move to (steps and chains).
+    fn beast_reach(&self, pos: &Position<Self>, from: Square) -> u32 {
+        let occ = pos.occupied();
+        let mut dests = Bitboard::EMPTY;
+        for &s in &self.step[from.index()] {
+            if s != NONE && !occ.contains(Self::sq(s)) {
+                dests.set(Self::sq(s));
+            }
+        }
+        dests |= self.hop_reach(occ, from, ORTHO) | self.hop_reach(occ, from, DIAG);
+        dests.clear(from);
+        dests.count()
+    }
+}
+
+fn setting<'a>(v: &'a Variant, key: &str) -> Option<&'a str> {
+    v.rule_settings.get(key).map(|s| s.as_str())
+}
+
+impl Rules for Tensor {
+    type State = ();
+
+    fn new(variant: &Variant) -> Result<Self, String> {
+        let g = &variant.geometry;
+        let beast_letter = setting(variant, "beast").ok_or("rules.beast (the beast's letter) is missing")?;
+        let mut role = [None; MAX_KINDS];
+        let mut beast = None;
+        for (k, p) in variant.pieces.iter().enumerate() {
+            role[k] = Some(if beast_letter.len() == 1 && beast_letter.starts_with(p.letter) {
+                beast = Some(k);
+                Role::Beast
+            } else if p.pawn {
+                Role::Pawn
+            } else {
+                match (p.betza.as_str(), p.royal) {
+                    ("K", true) => Role::King,
+                    ("Q", false) => Role::Queen,
+                    ("R", false) => Role::Rook,
+                    ("B", false) => Role::Bishop,
+                    ("N", false) => Role::Knight,
+                    _ => {
+                        return Err(format!(
+                            "piece {}: Tensor rules know a royal K, Q, R, B, N, pawns and the beast",
+                            p.letter
+                        ));
+                    }
+                }
+            });
+        }
+        let beast = beast.ok_or_else(|| format!("rules.beast = {beast_letter} names no piece"))?;
+        if !variant.check {
+            return Err("Tensor rules need 'check = true'".into());
+        }
+        let queen_propel_all = match setting(variant, "queen_propel").unwrap_or("all") {
+            "all" => true,
+            "mode" => false,
+            other => return Err(format!("rules.queen_propel must be 'all' or 'mode', not '{other}'")),
+        };
+        let en_passant = match setting(variant, "en_passant").unwrap_or("true") {
+            "true" => true,
+            "false" => false,
+            other => return Err(format!("rules.en_passant must be 'true' or 'false', not '{other}'")),
+        };
+        for key in variant.rule_settings.keys() {
+            if !["beast", "queen_propel", "en_passant"].contains(&key.as_str()) {
+                return Err(format!("unknown setting rules.{key} for the tensor rules"));
+            }
+        }
+        let mut step = Box::new([[NONE; 8]; MAX_SQUARES]);
+        let mut knight = Box::new([[NONE; 8]; MAX_SQUARES]);
+        for sq in g.board {
+            for (d, &(df, dr)) in DIRS.iter().enumerate() {
+                if let Some(t) = g.offset(sq, df, dr).filter(|t| g.exists(*t)) {
+                    step[sq.index()][d] = t.index() as u8;
+                }
+            }
+            let mut n = 0;
+            for &(df, dr) in &KNIGHT {
+                if let Some(t) = g.offset(sq, df, dr).filter(|t| g.exists(*t)) {
+                    knight[sq.index()][n] = t.index() as u8;
+                    n += 1;
+                }
+            }
+        }
+        Ok(Tensor {
+            role,
+            beast,
+            queen_propel_all,
+            en_passant,
+            step,
+            knight,
+            beast_mobility: 6,
+        })
+    }
+
+    fn fast_legality(&self) -> bool {
+        false
+    }
+
+    fn replaces_movegen(&self) -> bool {
+        true
+    }
+
+    fn custom_attacks(&self) -> bool {
+        true
+    }
+
+    fn has_special_moves(&self) -> bool {
+        true
+    }
+
+    fn castling_as_legs(&self) -> bool {
+        true
+    }
+
+    fn generate(&self, pos: &Position<Self>, list: &mut MoveList) {
+        let us = pos.side_to_move();
+        let v = View {
+            board: &pos.board,
+            us,
+            beast: self.beast,
+        };
+        for from in pos.color_bb(us) {
+            let p = pos.piece_at(from);
+            match self.role_of(p) {
+                Some(Role::King) => {
+                    for &s in &self.step[from.index()] {
+                        if s != NONE && (v.at(s).is_none() || v.capturable(v.at(s))) {
+                            list.push(Move::normal(from, Self::sq(s)));
+                        }
+                    }
+                }
+                Some(r @ (Role::Queen | Role::Rook | Role::Bishop)) => self.slider_moves(pos, &v, from, r, list),
+                Some(Role::Knight) => self.knight_moves(pos, &v, from, list),
+                Some(Role::Pawn) => self.pawn_moves(pos, &v, from, p.kind(), list),
+                Some(Role::Beast) => self.beast_moves(pos, &v, from, list),
+                None => {}
+            }
+        }
+        self.castle_moves(pos, &v, list);
+        if let Some(ep) = pos.state().ep {
+            let victim = pos.state().ep_victim;
+            let caps = if us == Color::White { [5, 6] } else { [4, 7] };
+            for d in caps {
+                let s = self.step[ep.index()][d];
+                if s != NONE && v.at(s).is_some() && v.at(s).color() == us && self.role_of(v.at(s)) == Some(Role::Pawn)
+                {
+                    list.push(Move::new(
+                        Self::sq(s),
+                        ep,
+                        MoveKind::EnPassant,
+                        victim.index() as u32,
+                        0,
+                    ));
+                }
+            }
+        }
+    }
+
+    fn attacked(&self, pos: &Position<Self>, sq: Square, by: Color) -> bool {
+        let v = View {
+            board: &pos.board,
+            us: by,
+            beast: self.beast,
+        };
+        let mine = |s: u8, role: Role| {
+            let p = v.at(s);
+            p.is_some() && p.color() == by && self.role_of(p) == Some(role)
+        };
+        // Pawns and king.
+        let pawn_from = if by == Color::White { [5, 6] } else { [4, 7] };
+        for d in pawn_from {
+            let s = self.step[sq.index()][d];
+            if s != NONE && mine(s, Role::Pawn) {
+                return true;
+            }
+        }
+        for &s in &self.step[sq.index()] {
+            if s != NONE && mine(s, Role::King) {
+                return true;
+            }
+        }
+        // Knights, directly or bouncing off one of `by`'s beasts.
+        for &t in &self.knight[sq.index()] {
+            if t == NONE {
+                break;
+            }
+            if mine(t, Role::Knight) {
+                return true;
+            }
+            if v.own_beast(v.at(t))
+                && self.knight[t as usize]
+                    .iter()
+                    .any(|&u| u != NONE && mine(u, Role::Knight))
+            {
+                return true;
+            }
+        }
+        // Sliders through `by`'s beasts, directly or by a bounce off one of them.
+        let slider_on = |s: u8, d: usize| {
+            let p = v.at(s);
+            p.is_some()
+                && p.color() == by
+                && match self.role_of(p) {
+                    Some(Role::Queen) => true,
+                    Some(Role::Rook) => d < 4,
+                    Some(Role::Bishop) => d >= 4,
+                    _ => false,
+                }
+        };
+        // The first piece beyond `by`'s beasts from `from` in `d`, if any.
+        let first = |from: u8, d: usize, pivots: &mut ArrayVec<u8, 16>| -> u8 {
+            let mut s = self.step[from as usize][d];
+            while s != NONE {
+                let p = v.at(s);
+                if p.is_some() {
+                    if v.own_beast(p) {
+                        pivots.push(s);
+                    } else {
+                        return s;
+                    }
+                }
+                s = self.step[s as usize][d];
+            }
+            NONE
+        };
+        for d in 0..8 {
+            let mut pivots = ArrayVec::new();
+            let s = first(sq.index() as u8, d, &mut pivots);
+            if s != NONE && slider_on(s, d) {
+                return true;
+            }
+            for &b in &pivots {
+                for q in perpendicular(d) {
+                    let mut ignore = ArrayVec::new();
+                    let s = first(b, q, &mut ignore);
+                    if s != NONE && slider_on(s, q) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    fn make_special(&self, pos: &mut Position<Self>, m: Move) {
+        let via = m.aux_square();
+        match m.extra() {
+            TAG_PROPEL => {
+                let piece = pos.remove_piece(m.from());
+                let beast = pos.remove_piece(via);
+                pos.put_piece(piece, via);
+                pos.put_piece(beast, m.to());
+            }
+            _ => {
+                pos.st.captured = pos.remove_piece(via);
+                pos.st.halfmove = 0;
+                let beast = pos.remove_piece(m.from());
+                pos.put_piece(beast, m.to());
+            }
+        }
+    }
+
+    fn unmake_special(&self, pos: &mut Position<Self>, m: Move) {
+        let via = m.aux_square();
+        match m.extra() {
+            TAG_PROPEL => {
+                let beast = pos.remove_piece(m.to());
+                let piece = pos.remove_piece(via);
+                pos.put_piece(piece, m.from());
+                pos.put_piece(beast, via);
+            }
+            _ => {
+                let beast = pos.remove_piece(m.to());
+                pos.put_piece(beast, m.from());
+                let victim = pos.st.captured;
+                pos.put_piece(victim, via);
+            }
+        }
+    }
+
+    fn special_form(&self, m: Move) -> MoveForm {
+        match m.extra() {
+            TAG_PROPEL => MoveForm::Handoff(m.aux_square()),
+            _ => MoveForm::Capture(m.aux_square()),
+        }
+    }
+
+    fn special_name(&self, m: Move) -> Option<&'static str> {
+        Some(if m.extra() == TAG_PROPEL {
+            "propel"
+        } else {
+            "beast capture"
+        })
+    }
+
+    fn valid_waypoint(&self, pos: &Position<Self>, m: Move, via: Square) -> bool {
+        m.kind() == MoveKind::Normal && self.bounces_through(pos, m.from(), via, m.to())
+    }
+
+    fn eval_terms(&self, pos: &Position<Self>) -> i32 {
+        let us = pos.side_to_move();
+        let mut score = 0;
+        for c in Color::ALL {
+            let sign = if c == us { 1 } else { -1 };
+            for b in pos.pieces(c, self.beast) {
+                score += sign * self.beast_mobility * self.beast_reach(pos, b) as i32;
+            }
+        }
+        score
+    }
+}
