@@ -4,7 +4,7 @@
 
 use crate::color::Color;
 use crate::games::{self, GameVisitor};
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::notation::{MoveError, move_text, parse_move, parse_xboard_move, write_move, xboard_text};
 use crate::perft;
 use crate::position::{Game, Position};
@@ -81,6 +81,9 @@ pub trait Session: Send {
     /// CECP highlight board for the piece on `square`: `Y` target, `R` capture, `M`
     /// promotion, `.` nothing. `None` when the square has no piece of the side to move.
     fn highlight(&mut self, square: &str) -> Option<String>;
+    /// The highlight board for the second leg of the piece on `from` after its first leg
+    /// ended on `via` (a capture on the way): where it may land. `None` when there is none.
+    fn highlight_leg(&mut self, from: &str, via: &str) -> Option<String>;
     /// Static evaluation (centipawns, side to move).
     fn evaluate(&self) -> i32;
     /// Allows or forbids the rules module's own moves (a GUI that cannot show them). Returns
@@ -132,6 +135,83 @@ impl<R: Rules> GameSession<R> {
     /// The current position.
     pub fn position(&mut self) -> &mut Position<R> {
         &mut self.pos
+    }
+}
+
+impl<R: Rules> GameSession<R> {
+    /// The CECP highlight board of the piece on `square`: its targets, or with `via` the
+    /// targets of its multi-leg moves through `via` (the second leg).
+    fn marks(&mut self, square: &str, via: Option<&str>) -> Option<String> {
+        let g = self.pos.variant().geometry.clone();
+        let sq = g.parse(square)?;
+        let via = match via {
+            Some(v) => Some(g.parse(v)?),
+            None => None,
+        };
+        let p = self.pos.piece_at(sq);
+        if p.is_none() || p.color() != self.pos.side_to_move() {
+            return None;
+        }
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        let mut marks = vec![b'.'; g.size()];
+        let rules = &self.pos.game().rules;
+        for &m in list.iter().filter(|m| m.from() == sq) {
+            let form = if m.kind() == MoveKind::Special {
+                rules.special_form(m)
+            } else {
+                MoveForm::FromTo
+            };
+            match (form, via) {
+                (MoveForm::Capture(v), None) => {
+                    if marks[v.index()] == b'.' {
+                        marks[v.index()] = b'C';
+                    }
+                    continue;
+                }
+                (MoveForm::Capture(v), Some(w)) if v == w => {
+                    marks[m.to().index()] = b'R';
+                    continue;
+                }
+                (MoveForm::FromTo, None) => {}
+                _ => continue,
+            }
+            let t = self.pos.piece_at(m.to());
+            let mark = if m.kind() == MoveKind::Promotion {
+                b'M'
+            } else if (t.is_some() && t.color() != p.color()) || m.kind() == MoveKind::EnPassant {
+                b'R'
+            } else {
+                b'Y'
+            };
+            marks[m.to().index()] = mark;
+        }
+        if via.is_some() && marks.iter().all(|&c| c == b'.') {
+            return None;
+        }
+        let mut s = String::new();
+        for rank in (0..g.ranks()).rev() {
+            let mut empty = 0;
+            for file in 0..g.files() {
+                let c = marks[rank * g.files() + file];
+                if c == b'.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push(c as char);
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        Some(s)
     }
 }
 
@@ -290,49 +370,11 @@ impl<R: Rules> Session for GameSession<R> {
     }
 
     fn highlight(&mut self, square: &str) -> Option<String> {
-        let g = self.pos.variant().geometry.clone();
-        let sq = g.parse(square)?;
-        let p = self.pos.piece_at(sq);
-        if p.is_none() || p.color() != self.pos.side_to_move() {
-            return None;
-        }
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        let mut marks = vec![b'.'; g.size()];
-        for &m in list.iter().filter(|m| m.from() == sq) {
-            let t = self.pos.piece_at(m.to());
-            let mark = if m.kind() == MoveKind::Promotion {
-                b'M'
-            } else if (t.is_some() && t.color() != p.color()) || m.kind() == MoveKind::EnPassant {
-                b'R'
-            } else {
-                b'Y'
-            };
-            marks[m.to().index()] = mark;
-        }
-        let mut s = String::new();
-        for rank in (0..g.ranks()).rev() {
-            let mut empty = 0;
-            for file in 0..g.files() {
-                let c = marks[rank * g.files() + file];
-                if c == b'.' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push(c as char);
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
-        Some(s)
+        self.marks(square, None)
+    }
+
+    fn highlight_leg(&mut self, from: &str, via: &str) -> Option<String> {
+        self.marks(from, Some(via))
     }
 
     fn evaluate(&self) -> i32 {

@@ -324,3 +324,125 @@ fn assert_legal_after_e4(mv: &str) {
         "{mv} is not legal after e2e4"
     );
 }
+
+/// Tensor: White's only legal moves are c5a5 and c5xb5a5 (the beast blocks the check on the
+/// a-file, with or without taking the black beast on b5).
+const TENSOR_BLOCK: &str = "r8k/10/6b3/1tT7/2n7/10/10/K9 w - - 0 1";
+
+fn lines(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn tensor_cecp_projection_without_mmn() {
+    let setboard = format!("setboard {TENSOR_BLOCK}");
+    let out = converse(
+        &lines(&[
+            "xboard",
+            "protover 2",
+            "rejected mmn",
+            "new",
+            "variant tensor",
+            "force",
+            &setboard,
+            "sd 3",
+            "go",
+        ]),
+        "move ",
+        Duration::from_secs(60),
+    );
+    assert!(out.iter().any(|l| l.starts_with("feature ") && l.contains(" mmn=1")));
+    assert!(out.iter().any(|l| l.starts_with("telluser ")), "no word about propels");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("setup (") && l.contains("10x8+0_fairy"))
+    );
+    assert!(out.iter().any(|l| l == "piece K& KO2"));
+    let mv = out.iter().find(|l| l.starts_with("move ")).expect("a move");
+    assert!(["move c5b5,b5a5", "move c5a5"].contains(&mv.as_str()), "{mv}");
+    // XBoard's form comes back in; a propel is refused (it has no XBoard form).
+    let out = converse(
+        &lines(&[
+            "xboard",
+            "protover 2",
+            "rejected mmn",
+            "new",
+            "variant tensor",
+            "force",
+            &setboard,
+            "usermove c5b5,b5a5",
+            "new",
+            "variant tensor",
+            "force",
+            "usermove a1b1>a1",
+            "ping 1",
+        ]),
+        "pong 1",
+        Duration::from_secs(20),
+    );
+    let illegal: Vec<&String> = out.iter().filter(|l| l.starts_with("Illegal move")).collect();
+    assert_eq!(illegal, ["Illegal move (illegal): a1b1>a1"], "{out:?}");
+}
+
+#[test]
+fn tensor_cecp_with_mmn() {
+    let setboard = format!("setboard {TENSOR_BLOCK}");
+    let out = converse(
+        &lines(&[
+            "xboard",
+            "protover 2",
+            "accepted mmn",
+            "new",
+            "variant tensor",
+            "force",
+            "usermove a1b1>a1",
+            "usermove c8d6",
+            "ping 1",
+            &setboard,
+            "sd 3",
+            "go",
+        ]),
+        "move ",
+        Duration::from_secs(60),
+    );
+    assert!(
+        !out.iter()
+            .any(|l| l.starts_with("Illegal") || l.starts_with("telluser")),
+        "{out:?}"
+    );
+    let mv = out.iter().find(|l| l.starts_with("move ")).expect("a move");
+    assert!(["move c5xb5a5", "move c5a5"].contains(&mv.as_str()), "{mv}");
+}
+
+#[test]
+fn tensor_uci_mmn_in_and_out() {
+    let out = converse(
+        &lines(&[
+            "uci",
+            "setoption name UCI_Variant value tensor",
+            "position startpos moves a1b1>a1 j8i8>j8 c1d3",
+            "d",
+            "position startpos moves a1b1>xa1",
+            "d",
+            &format!("position fen {TENSOR_BLOCK}"),
+            "go perft 1",
+        ]),
+        "Nodes searched",
+        Duration::from_secs(20),
+    );
+    let fens: Vec<&String> = out.iter().filter(|l| l.starts_with("info string fen ")).collect();
+    assert_eq!(fens.len(), 2, "{out:?}");
+    assert_eq!(
+        fens[0].as_str(),
+        "info string fen rtnbqkbnrt/pppppppppp/10/10/10/3N6/PPPPPPPPPP/TR1BQKBNTR b Kq - 3 2"
+    );
+    assert_eq!(fens[1], fens[0], "a bad move changed the position");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string") && l.contains("a propel cannot capture")),
+        "{out:?}"
+    );
+    let mut perft: Vec<&str> = out.iter().filter(|l| l.ends_with(": 1")).map(|l| l.as_str()).collect();
+    perft.sort();
+    assert_eq!(perft, ["c5a5: 1", "c5xb5a5: 1"]);
+}

@@ -77,6 +77,7 @@ fn a_whole_go_allocates_nothing() {
         ("losalamos", None),
         ("capablanca", None),
         ("chess911", None),
+        ("tensor", None),
     ] {
         let o = go(
             variant,
@@ -134,6 +135,28 @@ fn finds_mates() {
         o.best,
         o.score
     );
+}
+
+#[test]
+fn tensor_mate_by_a_rook_bounce() {
+    // Rh1-e1 mates by a bounce check (up the e-file to its own beast on e8, then west along
+    // the eighth rank), Rh1-h8 by sliding through that beast; b8 is on the line, a7 and b7
+    // are Black's own pawns. Without bounces and pass-through there is no mate in one.
+    let o = go(
+        "tensor",
+        Some("k3T5/pp8/10/10/10/10/9K/7R2 w - - 0 1"),
+        Limits {
+            depth: Some(3),
+            ..Limits::default()
+        },
+    );
+    assert!(
+        o.legal && o.score > MATE_BOUND,
+        "bounce mate missed: {} {}",
+        o.best,
+        o.score
+    );
+    assert!(["h1e1", "h1h8"].contains(&o.best.as_str()), "{}", o.best);
 }
 
 #[test]

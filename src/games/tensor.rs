@@ -433,24 +433,27 @@ impl Tensor {
         }
     }
 
-    /// True when the bounce of the slider or knight on `from` off the own beast on `via` can
-    /// end on `to`.
-    fn bounces_through(&self, pos: &Position<Self>, from: Square, via: Square, to: Square) -> bool {
+    /// True when the slider or knight on `from` can reach `to` by bouncing off the own beast on
+    /// `via`, or (sliders) by sliding through it.
+    fn waypoint_ok(&self, pos: &Position<Self>, from: Square, via: Square, to: Square) -> bool {
         let p = pos.piece_at(from);
+        if p.is_none() {
+            return false;
+        }
         let v = View {
             board: &pos.board,
             us: p.color(),
             beast: self.beast,
         };
-        if p.is_none() || !v.own_beast(pos.piece_at(via)) {
+        if !v.own_beast(pos.piece_at(via)) {
             return false;
         }
-        let (f, b) = (from.index() as u8, via.index() as u8);
+        let (f, b, t) = (from.index() as u8, via.index() as u8, to.index() as u8);
         match self.role_of(p) {
             Some(Role::Knight) => {
                 self.knight[from.index()].contains(&b)
-                    && to != from
-                    && self.knight[via.index()].contains(&(to.index() as u8))
+                    && t != f
+                    && self.knight[via.index()].contains(&t)
                     && (pos.piece_at(to).is_none() || v.capturable(pos.piece_at(to)))
             }
             Some(role @ (Role::Queen | Role::Rook | Role::Bishop)) => {
@@ -459,8 +462,10 @@ impl Tensor {
                     let mut pivots = Pivots::new();
                     self.slide(&v, f, d, Some(&mut pivots), |_| {});
                     if pivots.iter().any(|&(s, _)| s == via) {
+                        // Straight on through `via`, or bouncing off it.
+                        self.slide(&v, b, d, None, |s| found |= s == t);
                         for q in perpendicular(d) {
-                            self.slide(&v, b, q, None, |s| found |= s as usize == to.index());
+                            self.slide(&v, b, q, None, |s| found |= s == t);
                         }
                     }
                 }
@@ -495,11 +500,14 @@ impl Rules for Tensor {
     fn new(variant: &Variant) -> Result<Self, String> {
         let g = &variant.geometry;
         let beast_letter = setting(variant, "beast").ok_or("rules.beast (the beast's letter) is missing")?;
+        let beast = variant
+            .pieces
+            .iter()
+            .position(|p| beast_letter.len() == 1 && beast_letter.starts_with(p.letter))
+            .ok_or_else(|| format!("rules.beast = {beast_letter} names no piece"))?;
         let mut role = [None; MAX_KINDS];
-        let mut beast = None;
         for (k, p) in variant.pieces.iter().enumerate() {
-            role[k] = Some(if beast_letter.len() == 1 && beast_letter.starts_with(p.letter) {
-                beast = Some(k);
+            role[k] = Some(if k == beast {
                 Role::Beast
             } else if p.pawn {
                 Role::Pawn
@@ -519,7 +527,6 @@ impl Rules for Tensor {
                 }
             });
         }
-        let beast = beast.ok_or_else(|| format!("rules.beast = {beast_letter} names no piece"))?;
         if !variant.check {
             return Err("Tensor rules need 'check = true'".into());
         }
@@ -767,7 +774,7 @@ impl Rules for Tensor {
     }
 
     fn valid_waypoint(&self, pos: &Position<Self>, m: Move, via: Square) -> bool {
-        m.kind() == MoveKind::Normal && self.bounces_through(pos, m.from(), via, m.to())
+        m.kind() == MoveKind::Normal && self.waypoint_ok(pos, m.from(), via, m.to())
     }
 
     fn eval_terms(&self, pos: &Position<Self>) -> i32 {

@@ -168,6 +168,8 @@ pub struct Cecp<'a> {
     random: bool,
     /// The GUI accepted `feature mmn=1`: moves travel in MMN and special moves are played.
     mmn: bool,
+    /// The square of the last `lift` that was answered (the first leg of a multi-leg move).
+    last_lift: Option<String>,
 }
 
 impl<'a> Cecp<'a> {
@@ -190,6 +192,7 @@ impl<'a> Cecp<'a> {
             told_specials: false,
             random: false,
             mmn: false,
+            last_lift: None,
         }
     }
 
@@ -351,10 +354,20 @@ impl<'a> Cecp<'a> {
                 _ => send(&format!("Error (bad memory size): {line}")),
             },
             "analyze" => self.analyzing = true,
-            "lift" => match self.st.session.highlight(&from_cecp(arg, self.ranks())) {
-                Some(h) => send(&format!("highlight {h}")),
-                None => send(&format!("Error (no piece to move): lift {arg}")),
-            },
+            "lift" => {
+                let sq = from_cecp(arg, self.ranks());
+                let leg = self
+                    .last_lift
+                    .as_ref()
+                    .and_then(|from| self.st.session.highlight_leg(from, &sq));
+                match leg.or_else(|| self.st.session.highlight(&sq)) {
+                    Some(h) => {
+                        send(&format!("highlight {h}"));
+                        self.last_lift = Some(sq);
+                    }
+                    None => send(&format!("Error (no piece to move): lift {arg}")),
+                }
+            }
             "option" => send(&format!("Error (unknown option): {arg}")),
             "quit" => return false,
             "perft" => match arg.parse::<u32>() {

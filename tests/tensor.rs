@@ -1,0 +1,254 @@
+//! Tensor Chess rules that perft counts alone do not pin down: what each move form does to the
+//! board (and unmake restores), MMN text in and out, XBoard's projection, propels off under
+//! XBoard, en passant after a pass-through, checks that FEN validation sees, and bad input.
+
+use menagerie::engine::{Session, new_session};
+use menagerie::games::{self, GameVisitor};
+use menagerie::{Game, Position, Rules, default_variants, parse_ini};
+use std::sync::Arc;
+
+/// Plays MMN `moves` from `fen` on a bare position; returns the FEN after each move and checks
+/// keys, material and that unmaking everything restores the start exactly.
+struct Play {
+    fen: &'static str,
+    moves: &'static [&'static str],
+}
+
+impl GameVisitor for Play {
+    type Output = Result<Vec<String>, String>;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Self::Output {
+        let mut pos = Position::from_fen(game, self.fen).map_err(|e| e.to_string())?;
+        let start = (pos.fen(), pos.key());
+        let mut out = Vec::new();
+        for text in self.moves {
+            let m = menagerie::notation::parse_move(&mut pos, text).map_err(|e| e.to_string())?;
+            pos.make_move(m);
+            assert_eq!(pos.key(), pos.compute_key(), "key after {text}");
+            assert_eq!(pos.psq_incremental(), pos.psq_from_scratch(), "material after {text}");
+            out.push(pos.fen());
+        }
+        for _ in self.moves {
+            pos.unmake_move();
+        }
+        assert_eq!((pos.fen(), pos.key()), start, "unmake did not restore the start");
+        Ok(out)
+    }
+}
+
+fn play(fen: &'static str, moves: &'static [&'static str]) -> Vec<String> {
+    let set = default_variants();
+    games::dispatch(set.get("tensor").unwrap(), Play { fen, moves })
+        .unwrap()
+        .unwrap()
+}
+
+fn session() -> Box<dyn Session> {
+    new_session(default_variants().get("tensor").unwrap()).unwrap()
+}
+
+const TZ1: &str = "9k/10/10/3PP5/2tTn5/2p7/10/K9 w - - 0 1";
+const TZ3: &str = "10/10/7t2/2p7/10/4T5/10/2B2K3k w - - 0 1";
+const TZ7: &str = "k9/10/10/2b7/10/10/10/5KT2R w K - 0 1";
+const TZ8: &str = "9k/10/10/10/10/1T8/1P8/9K w - - 0 1";
+
+#[test]
+fn beast_capture_removes_the_victim_and_may_return_home() {
+    let after = play(TZ1, &["d4xc4d4"]);
+    assert_eq!(after[0], "9k/10/10/3PP5/3Tn5/2p7/10/K9 b - - 0 1");
+    let after = play(TZ1, &["d4xc4b4"]);
+    assert_eq!(after[0], "9k/10/10/3PP5/1T2n5/2p7/10/K9 b - - 0 1");
+}
+
+#[test]
+fn propels_move_both_pieces() {
+    // Rook a1 propels the beast on b1 back onto a1: a swap; the queen-side right goes.
+    let start = "rtnbqkbntr/pppppppppp/10/10/10/10/PPPPPPPPPP/RTNBQKBNTR w KQkq - 0 1";
+    let after = play(start, &["a1b1>a1"]);
+    assert_eq!(
+        after[0],
+        "rtnbqkbntr/pppppppppp/10/10/10/10/PPPPPPPPPP/TRNBQKBNTR b Kkq - 1 1"
+    );
+    // Pawn propel (resets the half-move clock) and pass-through double step (no en passant).
+    let after = play("9k/10/10/10/10/1T8/1P8/9K w - - 7 1", &["b2b3>b4"]);
+    assert_eq!(after[0], "9k/10/10/10/1T8/1P8/10/9K b - - 0 1");
+    let after = play(TZ8, &["b2b4"]);
+    assert_eq!(after[0], "9k/10/10/10/1P8/1T8/10/9K b - - 0 1");
+    // Knight propel onto the knight's own square (TZ-4).
+    let after = play("10/4p5/6T3/10/5N3k/10/10/K9 w - - 0 1", &["f4g6>f4"]);
+    assert_eq!(after[0], "10/4p5/6N3/10/5T3k/10/10/K9 b - - 1 1");
+}
+
+#[test]
+fn castling_crosses_an_own_beast() {
+    let after = play(TZ7, &["f1i1"]);
+    assert_eq!(after[0], "k9/10/10/2b7/10/10/10/6TRK1 b - - 1 1");
+}
+
+#[test]
+fn promotion_to_a_beast() {
+    let mut s = session();
+    s.set_fen("4k5/P9/10/10/10/10/10/4K5 w - - 0 1").unwrap();
+    let moves = s.legal_moves();
+    for p in ["a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7a8t"] {
+        assert!(moves.contains(&p.to_string()), "{p} missing from {moves:?}");
+    }
+    s.play("a7a8t").unwrap();
+    assert_eq!(s.fen(), "T3k5/10/10/10/10/10/10/4K5 b - - 0 1");
+}
+
+#[test]
+fn en_passant_but_not_after_a_pass_through() {
+    let mut s = session();
+    s.set_fen("4k5/3p6/10/4P5/10/10/10/4K5 b - - 0 1").unwrap();
+    s.play("d7d5").unwrap();
+    assert!(s.fen().contains(" w - d6 "), "{}", s.fen());
+    s.play("e5d6").unwrap();
+    assert_eq!(s.fen(), "4k5/10/3P6/10/10/10/10/4K5 b - - 0 2");
+    // Over its own beast on d6: a pass-through, no en-passant square.
+    s.set_fen("4k5/3p6/3t6/4P5/10/10/10/4K5 b - - 0 1").unwrap();
+    s.play("d7d5").unwrap();
+    assert_eq!(s.fen(), "4k5/10/3t6/3pP5/10/10/10/4K5 w - - 0 2");
+}
+
+#[test]
+fn waypoints_are_checked_and_dropped() {
+    let mut s = session();
+    s.set_fen(TZ3).unwrap();
+    // c1 to e3 (own beast), bounce north-west to c5 capturing the pawn: the same move as c1c5.
+    s.play("c1e3c5").unwrap();
+    let via = s.fen();
+    s.set_fen(TZ3).unwrap();
+    s.play("c1c5").unwrap();
+    assert_eq!(s.fen(), via);
+    // Straight through the beast to g5.
+    s.set_fen(TZ3).unwrap();
+    s.play("c1e3g5").unwrap();
+    // d2 holds no beast: refused, nothing changes.
+    s.set_fen(TZ3).unwrap();
+    let err = s.play("c1d2c5").unwrap_err();
+    assert!(err.to_string().contains("no bounce through that square"), "{err}");
+    assert_eq!(s.fen(), TZ3);
+}
+
+#[test]
+fn bad_tokens_are_clear_errors_and_change_nothing() {
+    let mut s = session();
+    s.set_fen(TZ3).unwrap();
+    for (text, want) in [
+        ("c1e3>xg5", "a propel cannot capture"),
+        ("c1xe3", "a capture step needs a destination"),
+        ("c1>e3", "a hand-off needs"),
+        ("c1e3f4g5", "not a move form of this game"),
+        ("c1e3>c5", "illegal"), // c5 is occupied: no propel there
+        ("c1e3>", "not a move"),
+        ("c1z3", "not a move"),
+        ("c1c1", "illegal"),
+        ("e3xh6j8", "illegal"),
+        ("c1c5q", "illegal"),
+    ] {
+        let err = s.play(text).unwrap_err();
+        assert!(err.to_string().contains(want), "{text}: {err}");
+        assert_eq!(s.fen(), TZ3, "{text} changed the position");
+    }
+}
+
+#[test]
+fn xboard_projection_in_and_out() {
+    let mut s = session();
+    s.set_fen(TZ1).unwrap();
+    assert_eq!(s.xboard_form("d4xc4d4"), "d4c4,c4d4");
+    assert_eq!(s.xboard_form("d4xc4b4"), "d4c4,c4b4");
+    assert_eq!(s.xboard_form("d4d6"), "d4d6");
+    s.play_xboard("d4c4,c4d4").unwrap();
+    assert_eq!(s.fen(), "9k/10/10/3PP5/3Tn5/2p7/10/K9 b - - 0 1");
+    s.set_fen(TZ7).unwrap();
+    assert_eq!(s.xboard_form("f1i1"), "f1i1,j1h1");
+    s.play_xboard("f1i1,j1h1").unwrap();
+    assert_eq!(s.fen(), "k9/10/10/2b7/10/10/10/6TRK1 b - - 1 1");
+    s.set_fen(TZ7).unwrap();
+    let err = s.play_xboard("f1i1,j1g1").unwrap_err();
+    assert_eq!(err.reason(), "illegal");
+    let err = s.play_xboard("f1i1,,").unwrap_err();
+    assert_eq!(err.reason(), "not a move");
+    assert_eq!(s.fen(), TZ7);
+}
+
+#[test]
+fn propels_are_off_where_the_gui_cannot_show_them() {
+    let mut s = session();
+    assert!(s.set_special_moves(false));
+    let moves = s.legal_moves();
+    assert_eq!(moves.len(), 28, "{moves:?}");
+    assert!(moves.iter().all(|m| !m.contains('>')));
+    assert!(s.play("a1b1>a1").is_err());
+    s.set_special_moves(true);
+    assert_eq!(s.legal_moves().len(), 30);
+}
+
+#[test]
+fn fen_validation_sees_checks_by_bounce_and_through_beasts() {
+    let mut s = session();
+    for fen in [
+        "9k/10/10/10/10/2t7/10/b3K5 b - - 0 1", // bishop bounce off its beast
+        "r8k/10/10/t9/10/10/10/K9 b - - 0 1",   // rook through its own beast
+        "9k/10/10/10/1n8/3t6/10/4K5 b - - 0 1", // knight bounce
+    ] {
+        let err = s.set_fen(fen).unwrap_err();
+        assert!(err.contains("White is in check"), "{fen}: {err}");
+    }
+    for fen in [
+        "9k/10/10/10/10/2T7/10/b3K5 b - - 0 1", // the beast is White's: no bounce for Black
+        "r8k/10/10/T9/10/10/10/K9 b - - 0 1",   // White's beast blocks
+        "8Tk/10/10/10/10/10/10/K9 w - - 0 1",   // a beast never gives check
+    ] {
+        s.set_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    }
+}
+
+#[test]
+fn settings_are_checked() {
+    let base = menagerie::variant::DEFAULT_INI;
+    for (from, to, want) in [
+        ("rules.queen_propel = all", "rules.queen_propel = some", "queen_propel"),
+        ("rules.en_passant = true", "rules.en_passant = maybe", "en_passant"),
+        ("rules.beast = T", "rules.beast = X", "names no piece"),
+    ] {
+        let text = base.replace(from, to);
+        let err = parse_ini(&text, "test.ini").unwrap_err().to_string();
+        assert!(err.contains(want), "{to}: {err}");
+    }
+}
+
+#[test]
+fn queen_propel_mode_flag() {
+    // Queen d1 reaches its beast on d3 orthogonally; with 'mode' the beast may only move
+    // orthogonally on from d3.
+    let fen = "9k/10/10/10/10/3T6/10/3Q2K3 w - - 0 1";
+    let propels = |ini: &str| {
+        let set = parse_ini(ini, "test.ini").unwrap();
+        let mut s = new_session(set.get("tensor").unwrap()).unwrap();
+        s.set_fen(fen).unwrap();
+        let mut p: Vec<String> = s.legal_moves().into_iter().filter(|m| m.contains('>')).collect();
+        p.sort();
+        p
+    };
+    let all = propels(menagerie::variant::DEFAULT_INI);
+    let text = menagerie::variant::DEFAULT_INI.replace("rules.queen_propel = all", "rules.queen_propel = mode");
+    let mode = propels(&text);
+    assert!(all.contains(&"d1d3>f5".to_string()), "{all:?}");
+    assert!(!mode.contains(&"d1d3>f5".to_string()), "{mode:?}");
+    assert!(mode.contains(&"d1d3>j3".to_string()), "{mode:?}");
+    assert!(mode.iter().all(|m| all.contains(m)));
+}
+
+#[test]
+fn highlighting_shows_capture_legs() {
+    let mut s = session();
+    s.set_fen(TZ1).unwrap();
+    // Td4: steps c5 d3 e3, hops d6 f4 b4 f6 b2, and the black beast c4 as the intermediate
+    // square (C) of the captures.
+    assert_eq!(s.highlight("d4").unwrap(), "10/10/3Y1Y4/2Y7/1YC2Y4/3YY5/1Y8/10");
+    // Second leg after dropping on c4: land on b4 or back on d4.
+    assert_eq!(s.highlight_leg("d4", "c4").unwrap(), "10/10/10/10/1R1R6/10/10/10");
+    assert_eq!(s.highlight_leg("d4", "e4"), None);
+}
