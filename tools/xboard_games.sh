@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Plays complete engine-vs-engine games in Debian's XBoard, headless under xvfb-run:
 # Menagerie against Fairy-Max in normal chess, Capablanca and Los Alamos, and Menagerie against
-# itself in Chess 911 and Remote Sensing. Fails on a missing or unfinished game, an illegal move, a forfeit, a
+# itself in Chess 911, Remote Sensing and Tensor. Fails on a missing or unfinished game, an illegal move, a forfeit, a
 # protocol error or a crash. Needs xboard, xvfb, xauth and fairymax (see .ci/run).
 # Usage: tools/xboard_games.sh [PATH_TO_MENAGERIE] [OUTPUT_DIR]
 set -uo pipefail
@@ -66,9 +66,13 @@ game chess911 chess911 "$ENGINE" -sd "$(dirname "$ENGINE")" -testLegality false
 # Remote Sensing: XBoard would promote on the last rank (ours is the 7th) and cannot know what
 # a sensor may do, so its legality test is off too.
 game remotesensing remotesensing "$ENGINE" -sd "$(dirname "$ENGINE")" -testLegality false
+# Tensor: XBoard knows neither pass-through, bounces nor hop chains, so its legality test is
+# off; beast captures and castling reach it as two legs, and no propel is played (XBoard
+# rejects feature mmn). Menagerie checks every move on both sides.
+game tensor tensor "$ENGINE" -sd "$(dirname "$ENGINE")" -testLegality false
 
 if [ $fail -ne 0 ]; then
     echo "xboard games: failed"
     exit 1
 fi
-echo "xboard games: 5 passed, 0 failed"
+echo "xboard games: 6 passed, 0 failed"

@@ -10,8 +10,10 @@ over UCI, must list exactly the reference's legal moves (`position startpos move
 
 Usage: crosscheck_tensor.py ENGINE [--games N] [--plies N] [--seed S] [--variant NAME]
                             [--queen-propel all|mode] [--no-ep] [--timeout SECONDS]
---queen-propel / --no-ep set the reference's readings; pick the engine variant that has the
-same readings with --variant (default: tensor).
+--queen-propel / --no-ep set the reference's readings. The engine gets the same readings
+through a copy of the repository's engine.ini with a variant `tensor-check` (a child of
+`tensor` with rules.queen_propel / rules.en_passant set), loaded with `--ini`; --variant
+names another engine variant instead.
 
 Exit status: 0 when everything agrees (a summary line is printed), 1 on the first
 disagreement (the position, the moves so far and the difference are printed), 2 when the
@@ -34,10 +36,10 @@ class EngineError(Exception):
 
 
 class Engine:
-    def __init__(self, path, variant, timeout):
+    def __init__(self, path, variant, timeout, args=()):
         self.timeout = timeout
         try:
-            self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            self.p = subprocess.Popen([path, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.DEVNULL, text=True, bufsize=1)
         except OSError as e:
             raise EngineError(f"cannot start {path}: {e}") from None
@@ -133,8 +135,20 @@ def main():
     a = ap.parse_args()
     ref.set_options(queen_propel=a.queen_propel, en_passant=not a.no_ep)
 
+    args = []
+    if (a.queen_propel != "all" or a.no_ep) and a.variant == "tensor":
+        import tempfile
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        text = open(os.path.join(root, "engine.ini")).read()
+        text += (f"\n[tensor-check:tensor]\nrules.queen_propel = {a.queen_propel}\n"
+                 f"rules.en_passant = {'false' if a.no_ep else 'true'}\naliases =\n")
+        ini = tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False)
+        ini.write(text)
+        ini.close()
+        args = ["--ini", ini.name]
+        a.variant = "tensor-check"
     try:
-        eng = Engine(a.engine, a.variant, a.timeout)
+        eng = Engine(a.engine, a.variant, a.timeout, args)
     except EngineError as e:
         print(f"ENGINE ERROR: {e}")
         return 2
