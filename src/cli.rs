@@ -205,6 +205,8 @@ pub const BENCH_POSITIONS: &[(&str, &str, u32)] = &[
     ("capablanca", "", 4),
     ("chess911", "", 4),
     ("remotesensing", "", 5),
+    ("tensor", "", 4),
+    ("tensor", "6k3/4tn4/3tT2t2/6P3/1b3P4/7B2/10/9K b - - 0 1", 3),
 ];
 
 struct BenchOne {
@@ -294,6 +296,7 @@ pub const SEARCH_BENCH: &[(&str, &str, u32)] = &[
     ("capablanca", "", 11),
     ("chess911", "", 10),
     ("remotesensing", "", 9),
+    ("tensor", "", 10),
 ];
 
 struct SearchOne {

@@ -84,6 +84,8 @@ pub struct Tensor {
     knight: Box<[[u8; 8]; MAX_SQUARES]>,
     /// Value of a beast's mobility (centipawns per destination) in the evaluation.
     beast_mobility: i32,
+    /// Value of each own piece that can bounce off or propel a beast (centipawns).
+    beast_support_value: i32,
 }
 
 /// Pivots found on a slide: own beasts with the direction the slider arrived in.
@@ -475,6 +477,43 @@ impl Tensor {
         }
     }
 
+    /// Number of own pieces that can use the beast on `sq` as a pivot (a knight a leap away, a
+    /// slider of the right mode on a line to it through own beasts): its support.
+    fn beast_support(&self, pos: &Position<Self>, sq: Square, c: Color) -> i32 {
+        let v = View {
+            board: &pos.board,
+            us: c,
+            beast: self.beast,
+        };
+        let mut n = 0;
+        for &t in &self.knight[sq.index()] {
+            if t != NONE && v.at(t).is_some() && v.at(t).color() == c && self.role_of(v.at(t)) == Some(Role::Knight) {
+                n += 1;
+            }
+        }
+        for d in 0..8 {
+            let mut s = self.step[sq.index()][d];
+            while s != NONE {
+                let p = v.at(s);
+                if p.is_some() && !v.own_beast(p) {
+                    if p.color() == c
+                        && match self.role_of(p) {
+                            Some(Role::Queen) => true,
+                            Some(Role::Rook) => d < 4,
+                            Some(Role::Bishop) => d >= 4,
+                            _ => false,
+                        }
+                    {
+                        n += 1;
+                    }
+                    break;
+                }
+                s = self.step[s as usize][d];
+            }
+        }
+        n
+    }
+
     /// Number of squares a beast on `from` can move to (steps and chains).
     fn beast_reach(&self, pos: &Position<Self>, from: Square) -> u32 {
         let occ = pos.occupied();
@@ -569,6 +608,7 @@ impl Rules for Tensor {
             step,
             knight,
             beast_mobility: 6,
+            beast_support_value: 8,
         })
     }
 
@@ -777,13 +817,17 @@ impl Rules for Tensor {
         m.kind() == MoveKind::Normal && self.waypoint_ok(pos, m.from(), via, m.to())
     }
 
+    /// A beast is worth its base value (`value=` in `engine.ini`) plus what its mobility and
+    /// its support (pieces that can bounce off or propel it) give.
     fn eval_terms(&self, pos: &Position<Self>) -> i32 {
         let us = pos.side_to_move();
         let mut score = 0;
         for c in Color::ALL {
             let sign = if c == us { 1 } else { -1 };
             for b in pos.pieces(c, self.beast) {
-                score += sign * self.beast_mobility * self.beast_reach(pos, b) as i32;
+                score += sign
+                    * (self.beast_mobility * self.beast_reach(pos, b) as i32
+                        + self.beast_support_value * self.beast_support(pos, b, c));
             }
         }
         score
