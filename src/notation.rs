@@ -230,7 +230,7 @@ pub fn parse_move<R: Rules>(pos: &mut Position<R>, text: &str) -> Result<Move, M
     if let Some(via) = waypoint
         && !pos.game().rules.valid_waypoint(pos, m, via)
     {
-        return Err(refused("no bounce through that square"));
+        return Err(refused("the move does not pass that square"));
     }
     Ok(m)
 }

@@ -67,6 +67,7 @@ fn movegen_make_unmake_and_perft_do_not_allocate() {
         ("losalamos", &["6/2P3/6/1K1k2/6/6 w - - 0 1"], 4),
         ("capablanca", &[], 3),
         ("chess911", &["11/5k5/11/11/11/11/11/11/11/5KSB3/11 w - - 0 1"], 3),
+        ("tensor", &["6k3/4tn4/3tT2t2/6P3/1b3P4/7B2/10/9K b - - 0 1"], 3),
     ];
     for (name, fens, depth) in cases {
         let v = set.get(name).unwrap();

@@ -126,8 +126,15 @@ fn waypoints_are_checked_and_dropped() {
     // d2 holds no beast: refused, nothing changes.
     s.set_fen(TZ3).unwrap();
     let err = s.play("c1d2c5").unwrap_err();
-    assert!(err.to_string().contains("no bounce through that square"), "{err}");
+    assert!(err.to_string().contains("the move does not pass that square"), "{err}");
     assert_eq!(s.fen(), TZ3);
+    // A beast's chain named by a square it lands on: d4 over c4 to b4, back, over d5 to d6.
+    s.set_fen(TZ1).unwrap();
+    let err = s.play("d4f6d6").unwrap_err();
+    assert!(err.to_string().contains("the move does not pass that square"), "{err}");
+    assert_eq!(s.fen(), TZ1);
+    s.play("d4b4d6").unwrap();
+    assert_eq!(s.fen(), "9k/10/3T6/3PP5/2t1n5/2p7/10/K9 b - - 1 1");
 }
 
 #[test]

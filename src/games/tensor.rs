@@ -436,11 +436,20 @@ impl Tensor {
     }
 
     /// True when the slider or knight on `from` can reach `to` by bouncing off the own beast on
-    /// `via`, or (sliders) by sliding through it.
+    /// `via`, or (sliders) by sliding through it; or when the beast on `from` can reach `to` by
+    /// a hop chain that lands on `via` on the way.
     fn waypoint_ok(&self, pos: &Position<Self>, from: Square, via: Square, to: Square) -> bool {
         let p = pos.piece_at(from);
         if p.is_none() {
             return false;
+        }
+        if self.role_of(p) == Some(Role::Beast) {
+            // Hops can be taken back, so a chain through `via` exists when both lie in the set
+            // of squares one chain of that mode reaches.
+            return [ORTHO, DIAG].into_iter().any(|dirs| {
+                let reach = self.hop_reach(pos.occupied(), from, dirs);
+                reach.contains(via) && reach.contains(to) && via != from
+            });
         }
         let v = View {
             board: &pos.board,
