@@ -259,3 +259,28 @@ fn highlighting_shows_capture_legs() {
     assert_eq!(s.highlight_leg("d4", "c4").unwrap(), "10/10/10/10/1R1R6/10/10/10");
     assert_eq!(s.highlight_leg("d4", "e4"), None);
 }
+
+#[test]
+fn random_move_tokens_never_panic_or_change_the_position() {
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    let alphabet: Vec<char> = "abcdefghijkpqrtxz>,0123456789 é".chars().collect();
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut s = session();
+    for fen in [TZ1, TZ3, TZ7, TZ8] {
+        s.set_fen(fen).unwrap();
+        for _ in 0..3000 {
+            let len = rng.random_range(0..16);
+            let text: String = (0..len)
+                .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+                .collect();
+            for xboard in [false, true] {
+                let r = if xboard { s.play_xboard(&text) } else { s.play(&text) };
+                if r.is_ok() {
+                    s.undo();
+                }
+                assert_eq!(s.fen(), fen, "{text:?} left the position changed");
+            }
+        }
+    }
+}
