@@ -290,8 +290,12 @@ impl<R: Rules> Session for GameSession<R> {
     }
 
     fn outcome(&mut self) -> Option<Outcome> {
+        // By the full rules: moves a GUI cannot show (switched off) still count.
         let mut list = MoveList::new();
+        let shown = self.pos.special_moves_on();
+        self.pos.set_special_moves(true);
         self.pos.legal_moves(&mut list);
+        self.pos.set_special_moves(shown);
         let us = self.pos.side_to_move();
         let win_them = |r| {
             if us == Color::White {

@@ -233,6 +233,7 @@ impl<R: Rules> Position<R> {
                 }
             }
         }
+        game.rules.validate(self).map_err(FenError)?;
         if v.check {
             let them = !self.side;
             if self.royal_in_danger(them) {

@@ -115,9 +115,11 @@ impl Move {
     }
 }
 
-/// Capacity of a move list. The worst case we allow for is an 11x11 board with every
-/// non-pawn piece promoted to a queen-like rider (about 20 pieces x 40 targets = 800).
-pub const MAX_MOVES: usize = 1024;
+/// Capacity of a move list. The worst cases we allow for are an 11x11 board with every
+/// non-pawn piece promoted to a queen-like rider (about 20 pieces x 40 targets = 800) and Tensor
+/// Chess, where bounces and propels multiply a slider's moves (a rules module that can exceed
+/// the capacity refuses such positions when they are set up, see [`crate::Rules::validate`]).
+pub const MAX_MOVES: usize = 2048;
 
 /// A fixed-capacity move list: generating moves never allocates.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;

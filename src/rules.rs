@@ -68,6 +68,12 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     /// game has none).
     fn write_holdings(&self, _state: &Self::State, _out: &mut String) {}
 
+    /// Refuses a set-up position that the game cannot reach and the module cannot handle (called
+    /// when a FEN is read, after the generic checks).
+    fn validate(&self, _pos: &Position<Self>) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Updates the game state after any move, before the side to move changes.
     fn after_move(&self, _pos: &Position<Self>, _m: Move, _state: &mut Self::State) {}
 

@@ -284,3 +284,45 @@ fn random_move_tokens_never_panic_or_change_the_position() {
         }
     }
 }
+
+#[test]
+fn impossible_piece_counts_are_refused() {
+    // 23 beasts around a queen: more pieces than a side ever has (20), refused with a clear
+    // error instead of overflowing the move list.
+    let mut s = session();
+    let err = s
+        .set_fen("T1K4T1k/T5T3/T4T4/T3T5/T2T6/T1T7/TT8/QTTTTTTTTT w - - 0 1")
+        .unwrap_err();
+    assert!(
+        err.contains("White has 25 pieces; no game of this variant has more than 20"),
+        "{err}"
+    );
+    assert_eq!(s.fen(), default_variants().get("tensor").unwrap().start_fen);
+}
+
+#[test]
+fn waypoint_edge_cases() {
+    let mut s = session();
+    s.set_fen(TZ1).unwrap();
+    // The destination or the origin as its own waypoint is not a waypoint.
+    assert!(s.play("d4d6d6").is_err());
+    assert!(s.play("d4d4d6").is_err());
+    assert_eq!(s.fen(), TZ1);
+    // Castling may name a square the king crosses.
+    s.set_fen(TZ7).unwrap();
+    assert!(s.play("f1e1i1").is_err());
+    s.play("f1g1i1").unwrap();
+    assert_eq!(s.fen(), "k9/10/10/2b7/10/10/10/6TRK1 b - - 1 1");
+}
+
+#[test]
+fn no_en_passant_from_a_fen_when_it_is_off() {
+    let text = menagerie::variant::DEFAULT_INI.replace("rules.en_passant = true", "rules.en_passant = false");
+    let set = parse_ini(&text, "test.ini").unwrap();
+    let mut s = new_session(set.get("tensor").unwrap()).unwrap();
+    s.set_fen("4k5/10/10/3pP5/10/10/10/4K5 w - d6 0 2").unwrap();
+    assert!(!s.legal_moves().contains(&"e5d6".to_string()));
+    let mut s = session();
+    s.set_fen("4k5/10/10/3pP5/10/10/10/4K5 w - d6 0 2").unwrap();
+    assert!(s.legal_moves().contains(&"e5d6".to_string()));
+}

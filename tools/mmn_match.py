@@ -11,8 +11,10 @@ stalemate, the 50-move rule, threefold repetition, or a draw at --max-plies.
 
 Each opening (random legal plies chosen by the referee, seeded) is played twice with colours
 reversed. Prints one line per game, the score of the first engine with an Elo estimate, and
-every illegal move, forfeit, time loss and crash; writes the games in MMN to OUT/games.pgn.
-Exit status 1 when any game had an illegal move, a crash, a protocol failure or a time loss.
+every illegal move, forfeit, time loss, crash and false result claim (a claim is checked
+against the referee); writes the games in MMN to OUT/games.pgn and the engines' stderr to
+OUT/stderr.log. Exit status 1 when any game had such a problem (a game ended by a false claim
+is scored as a draw and marked `*`).
 
 Example (Menagerie against itself, 50 Tensor games at 3 s + 0.05 s):
     tools/mmn_match.py --games 50 --tc 3 --inc 0.05 --out target/mmn-tensor
@@ -70,12 +72,13 @@ class Referee:
 class Engine:
     """One CECP engine process with a reader thread."""
 
-    def __init__(self, cmd, name):
+    def __init__(self, cmd, name, stderr):
         self.name = name
         self.lines = queue.Queue()
         self.log = []
+        self.pings = 0
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                     stderr=stderr, text=True, bufsize=1)
         threading.Thread(target=self._read, daemon=True).start()
         self.features = {}
         self.in_force = True
@@ -123,6 +126,23 @@ class Engine:
                 return
         raise RuntimeError(f"{self.name}: no 'feature done=1' within 10 s")
 
+    def sync(self, what):
+        """Sends `ping` and waits for its `pong`; an error line before it is a failure."""
+        self.pings += 1
+        self.send(f"ping {self.pings}")
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            line, ok = self.next_line(deadline - time.time())
+            if line is None:
+                raise RuntimeError(f"{self.name} ended during {what}")
+            if not ok:
+                break
+            if line.startswith(("Error", "Illegal move")):
+                raise RuntimeError(f"{self.name} during {what}: {line}")
+            if line == f"pong {self.pings}":
+                return
+        raise RuntimeError(f"{self.name}: no pong within 10 s during {what}")
+
     def quit(self):
         self.send("quit")
         try:
@@ -169,7 +189,7 @@ def make_openings(referee, count, plies, seed):
 
 def play_game(referee, cmds, names, opening, a):
     """Plays one game; returns (result, reason, moves, problems, stats)."""
-    engines = [Engine(cmds[i], names[i]) for i in range(2)]
+    engines = [Engine(cmds[i], names[i], a.stderr) for i in range(2)]
     problems = []
     stats = {"propel": 0, "beast capture": 0, "castling": 0, "promotion": 0}
     moves = []
@@ -182,6 +202,7 @@ def play_game(referee, cmds, names, opening, a):
             e.send(f"variant {a.variant}")
             e.send(f"level 0 {int(a.tc // 60)}:{int(a.tc % 60):02d} {a.inc}")
             e.send("force")
+            e.sync("set-up")
         pos = referee.start()
         seen = {referee.key(pos): 1}
         for m in opening:
@@ -189,6 +210,9 @@ def play_game(referee, cmds, names, opening, a):
                 e.send(f"usermove {m}")
             pos = referee.play(pos, m)
             moves.append(m)
+            seen[referee.key(pos)] = seen.get(referee.key(pos), 0) + 1
+        for e in engines:
+            e.sync("the opening")
         clock = [a.tc, a.tc]
         side = 0 if pos.white else 1  # engines[0] plays White
         while True:
@@ -224,6 +248,10 @@ def play_game(referee, cmds, names, opening, a):
                     return (("0-1" if side == 0 else "1-0"), f"{e.name} lost on time", moves, problems, stats)
                 if line.startswith("move "):
                     reply = line.split()[1]
+                elif line.split(" ", 1)[0] in ("1-0", "0-1", "1/2-1/2"):
+                    # A claim before moving: the referee must agree that the game is over.
+                    problems.append(f"{e.name} claimed '{line}' in a running game ({referee.fen(pos)})")
+                    return "*", f"{e.name}: false claim", moves, problems, stats
                 elif line.startswith("resign") or line.startswith("tellics resign"):
                     return (("0-1" if side == 0 else "1-0"), f"{e.name} resigns", moves, problems, stats)
                 elif line.startswith("Illegal move") or line.startswith("Error"):
@@ -235,6 +263,13 @@ def play_game(referee, cmds, names, opening, a):
                 problems.append(f"{e.name} lost on time ({clock[side]:.2f} s left)")
                 return (("0-1" if side == 0 else "1-0"), f"{e.name} lost on time", moves, problems, stats)
             clock[side] += a.inc
+            claim = None
+            while True:  # a claim may follow the move (the engine's view of the game's end)
+                line, ok = e.next_line(0)
+                if not ok or line is None:
+                    break
+                if line.split(" ", 1)[0] in ("1-0", "0-1", "1/2-1/2"):
+                    claim = line
             if reply not in legal:
                 problems.append(f"{e.name} played illegal {reply} in {referee.fen(pos)}")
                 return (("0-1" if side == 0 else "1-0"), f"illegal move {reply}", moves, problems, stats)
@@ -253,6 +288,11 @@ def play_game(referee, cmds, names, opening, a):
             moves.append(reply)
             k = referee.key(pos)
             seen[k] = seen.get(k, 0) + 1
+            if claim is not None:
+                over = (not referee.legal(pos)) or pos.halfmove >= 100 or seen[k] >= 3
+                if not over:
+                    problems.append(f"{e.name} claimed '{claim}' after {reply}, not over ({referee.fen(pos)})")
+                    return "*", f"{e.name}: false claim", moves, problems, stats
             side = 1 - side
     finally:
         for e in engines:
@@ -280,6 +320,7 @@ def main():
     ap.add_argument("--out", default="target/mmn-match")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
+    a.stderr = open(os.path.join(a.out, "stderr.log"), "w")
     if a.logs:
         open(os.path.join(a.out, "engines.log"), "w").close()
     referee = Referee(a.variant)
@@ -297,7 +338,7 @@ def main():
         t0 = time.time()
         result, reason, moves, probs, stats = play_game(referee, cmds, names, opening, a)
         played += 1
-        points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+        points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "*": 0.5}[result]
         score += 1 - points if swap else points
         problems += [f"game {g + 1}: {p}" for p in probs]
         for k, v in stats.items():

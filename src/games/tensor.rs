@@ -86,10 +86,13 @@ pub struct Tensor {
     beast_mobility: i32,
     /// Value of each own piece that can bounce off or propel a beast (centipawns).
     beast_support_value: i32,
+    /// Most pieces a side can have: its count in the start position (pieces never multiply).
+    max_pieces: u32,
 }
 
-/// Pivots found on a slide: own beasts with the direction the slider arrived in.
-type Pivots = ArrayVec<(Square, usize), 16>;
+/// Pivots found on a slide: own beasts with the direction the slider arrived in (a queen sees
+/// at most 30 squares on this board).
+type Pivots = ArrayVec<(Square, usize), 32>;
 
 /// The pieces on the board as the generators see them.
 struct View<'a> {
@@ -593,6 +596,17 @@ impl Rules for Tensor {
                 return Err(format!("unknown setting rules.{key} for the tensor rules"));
             }
         }
+        let board_part = variant.start_fen.split_whitespace().next().unwrap_or("");
+        let max_pieces = ["w", "b"]
+            .iter()
+            .map(|c| {
+                board_part
+                    .chars()
+                    .filter(|ch| ch.is_ascii_alphabetic() && (ch.is_ascii_uppercase() == (*c == "w")))
+                    .count() as u32
+            })
+            .max()
+            .unwrap_or(0);
         let mut step = Box::new([[NONE; 8]; MAX_SQUARES]);
         let mut knight = Box::new([[NONE; 8]; MAX_SQUARES]);
         for sq in g.board {
@@ -618,6 +632,7 @@ impl Rules for Tensor {
             knight,
             beast_mobility: 6,
             beast_support_value: 8,
+            max_pieces,
         })
     }
 
@@ -666,7 +681,7 @@ impl Rules for Tensor {
             }
         }
         self.castle_moves(pos, &v, list);
-        if let Some(ep) = pos.state().ep {
+        if let Some(ep) = pos.state().ep.filter(|_| self.en_passant) {
             let victim = pos.state().ep_victim;
             let caps = if us == Color::White { [5, 6] } else { [4, 7] };
             for d in caps {
@@ -823,7 +838,33 @@ impl Rules for Tensor {
     }
 
     fn valid_waypoint(&self, pos: &Position<Self>, m: Move, via: Square) -> bool {
-        m.kind() == MoveKind::Normal && self.waypoint_ok(pos, m.from(), via, m.to())
+        if via == m.to() || via == m.from() {
+            return false;
+        }
+        match m.kind() {
+            MoveKind::Normal => self.waypoint_ok(pos, m.from(), via, m.to()),
+            // Castling: a square the king crosses.
+            MoveKind::Castle => {
+                let g = &pos.variant().geometry;
+                let (a, b, v) = (g.file_of(m.from()), g.file_of(m.to()), g.file_of(via));
+                g.rank_of(via) == g.rank_of(m.from()) && a.min(b) < v && v < a.max(b)
+            }
+            _ => false,
+        }
+    }
+
+    fn validate(&self, pos: &Position<Self>) -> Result<(), String> {
+        for c in Color::ALL {
+            let n = pos.color_bb(c).count();
+            if n > self.max_pieces {
+                return Err(format!(
+                    "{} has {n} pieces; no game of this variant has more than {}",
+                    c.name(),
+                    self.max_pieces
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// A beast is worth its base value (`value=` in `engine.ini`) plus what its mobility and

@@ -236,6 +236,9 @@ impl<'a> Cecp<'a> {
             Some((c, a)) => (c, a.trim()),
             None => (line, ""),
         };
+        if !matches!(cmd, "lift" | "put" | "hover") {
+            self.last_lift = None; // a multi-leg move in the GUI ends with any other command
+        }
         match cmd {
             "accepted" if arg == "debug" => self.debug = true,
             "accepted" if arg == "mmn" => {
@@ -360,12 +363,16 @@ impl<'a> Cecp<'a> {
                     .last_lift
                     .as_ref()
                     .and_then(|from| self.st.session.highlight_leg(from, &sq));
-                match leg.or_else(|| self.st.session.highlight(&sq)) {
-                    Some(h) => {
-                        send(&format!("highlight {h}"));
-                        self.last_lift = Some(sq);
+                if let Some(h) = leg {
+                    send(&format!("highlight {h}"));
+                } else {
+                    match self.st.session.highlight(&sq) {
+                        Some(h) => {
+                            send(&format!("highlight {h}"));
+                            self.last_lift = Some(sq);
+                        }
+                        None => send(&format!("Error (no piece to move): lift {arg}")),
                     }
-                    None => send(&format!("Error (no piece to move): lift {arg}")),
                 }
             }
             "option" => send(&format!("Error (unknown option): {arg}")),
@@ -488,7 +495,13 @@ impl<'a> Cecp<'a> {
         if discard {
             return;
         }
-        let Some(best) = best else { return };
+        let Some(best) = best else {
+            // The game goes on by the rules, but every legal move is one this GUI cannot show.
+            send("telluser Menagerie: every legal move here is a special move XBoard cannot show; resigning");
+            send("resign");
+            self.force = true;
+            return;
+        };
         let shown = if self.mmn {
             best.clone()
         } else {
