@@ -2,49 +2,13 @@
 //! and puts back, bins as sets, the end of the game, FEN bins in and out, and bad input.
 
 use menagerie::engine::{Outcome, Session, new_session};
-use menagerie::games::{self, GameVisitor};
-use menagerie::{Game, MoveList, Position, Rules, default_variants, parse_ini};
-use std::sync::Arc;
+use menagerie::{default_variants, parse_ini};
 
-/// Plays `moves` (from-to text, promotions with a letter) from `fen`; returns the FEN after
-/// each move and, after taking everything back, checks that the start is restored exactly.
-struct Play {
-    fen: &'static str,
-    moves: &'static [&'static str],
-}
-
-impl GameVisitor for Play {
-    type Output = Result<Vec<String>, String>;
-    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Self::Output {
-        let mut pos = Position::from_fen(game, self.fen).map_err(|e| e.to_string())?;
-        let start = (pos.fen(), pos.key());
-        let mut out = Vec::new();
-        for text in self.moves {
-            let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
-            let m = list
-                .iter()
-                .copied()
-                .find(|&m| menagerie::notation::move_text(&pos, m) == *text)
-                .ok_or_else(|| format!("{text} is not legal in {}", pos.fen()))?;
-            pos.make_move(m);
-            assert_eq!(pos.key(), pos.compute_key(), "key after {text}");
-            assert_eq!(pos.psq_incremental(), pos.psq_from_scratch(), "material after {text}");
-            out.push(pos.fen());
-        }
-        for _ in self.moves {
-            pos.unmake_move();
-        }
-        assert_eq!((pos.fen(), pos.key()), start, "unmake did not restore the start");
-        Ok(out)
-    }
-}
+#[path = "common/play.rs"]
+mod common_play;
 
 fn play(fen: &'static str, moves: &'static [&'static str]) -> Vec<String> {
-    let set = default_variants();
-    games::dispatch(set.get("remotesensing").unwrap(), Play { fen, moves })
-        .unwrap()
-        .unwrap()
+    common_play::play("remotesensing", fen, moves)
 }
 
 /// A fresh Remote Sensing session.

@@ -3,43 +3,13 @@
 //! XBoard, en passant after a pass-through, checks that FEN validation sees, and bad input.
 
 use menagerie::engine::{Session, new_session};
-use menagerie::games::{self, GameVisitor};
-use menagerie::{Game, Position, Rules, default_variants, parse_ini};
-use std::sync::Arc;
+use menagerie::{default_variants, parse_ini};
 
-/// Plays MMN `moves` from `fen` on a bare position; returns the FEN after each move and checks
-/// keys, material and that unmaking everything restores the start exactly.
-struct Play {
-    fen: &'static str,
-    moves: &'static [&'static str],
-}
-
-impl GameVisitor for Play {
-    type Output = Result<Vec<String>, String>;
-    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Self::Output {
-        let mut pos = Position::from_fen(game, self.fen).map_err(|e| e.to_string())?;
-        let start = (pos.fen(), pos.key());
-        let mut out = Vec::new();
-        for text in self.moves {
-            let m = menagerie::notation::parse_move(&mut pos, text).map_err(|e| e.to_string())?;
-            pos.make_move(m);
-            assert_eq!(pos.key(), pos.compute_key(), "key after {text}");
-            assert_eq!(pos.psq_incremental(), pos.psq_from_scratch(), "material after {text}");
-            out.push(pos.fen());
-        }
-        for _ in self.moves {
-            pos.unmake_move();
-        }
-        assert_eq!((pos.fen(), pos.key()), start, "unmake did not restore the start");
-        Ok(out)
-    }
-}
+#[path = "common/play.rs"]
+mod common_play;
 
 fn play(fen: &'static str, moves: &'static [&'static str]) -> Vec<String> {
-    let set = default_variants();
-    games::dispatch(set.get("tensor").unwrap(), Play { fen, moves })
-        .unwrap()
-        .unwrap()
+    common_play::play("tensor", fen, moves)
 }
 
 fn session() -> Box<dyn Session> {

@@ -53,6 +53,24 @@ const NONE: u8 = u8::MAX;
 const TAG_PROPEL: usize = 1;
 const TAG_HOP_CAPTURE: usize = 2;
 
+/// A propel: the piece on `from` stops on its own beast on `beast`, which moves on to `to`.
+#[inline]
+fn propel(from: Square, beast: Square, to: Square) -> Move {
+    Move::new(from, to, MoveKind::Special, beast.index() as u32, TAG_PROPEL as u32)
+}
+
+/// A beast's hop chain from `from` to `to` that captures the enemy beast on `victim`.
+#[inline]
+fn hop_capture(from: Square, victim: Square, to: Square) -> Move {
+    Move::new(
+        from,
+        to,
+        MoveKind::Special,
+        victim.index() as u32,
+        TAG_HOP_CAPTURE as u32,
+    )
+}
+
 /// The two directions perpendicular to `d` (same mode).
 #[inline]
 fn perpendicular(d: usize) -> [usize; 2] {
@@ -186,13 +204,7 @@ impl Tensor {
                 for q in dirs {
                     let mut s = self.step[b.index()][q];
                     while s != NONE && (v.at(s).is_none() || s == f) {
-                        list.push(Move::new(
-                            from,
-                            Self::sq(s),
-                            MoveKind::Special,
-                            b.index() as u32,
-                            TAG_PROPEL as u32,
-                        ));
+                        list.push(propel(from, b, Self::sq(s)));
                         s = self.step[s as usize][q];
                     }
                 }
@@ -236,13 +248,7 @@ impl Tensor {
                         break;
                     }
                     if v.at(t).is_none() || t == f {
-                        list.push(Move::new(
-                            from,
-                            Self::sq(t),
-                            MoveKind::Special,
-                            b as u32,
-                            TAG_PROPEL as u32,
-                        ));
+                        list.push(propel(from, Self::sq(b), Self::sq(t)));
                     }
                 }
             }
@@ -284,13 +290,7 @@ impl Tensor {
                 // Pass-through (no en passant: the skipped square is occupied) and propel.
                 list.push(Move::normal(from, Self::sq(s2)));
                 if pos.special_moves_on() {
-                    list.push(Move::new(
-                        from,
-                        Self::sq(s2),
-                        MoveKind::Special,
-                        s1 as u32,
-                        TAG_PROPEL as u32,
-                    ));
+                    list.push(propel(from, Self::sq(s1), Self::sq(s2)));
                 }
             }
         }
@@ -354,13 +354,7 @@ impl Tensor {
                     }
                     let land = self.step[over as usize][d];
                     if land != NONE && !occ_chain.contains(Self::sq(land)) {
-                        list.push(Move::new(
-                            from,
-                            Self::sq(land),
-                            MoveKind::Special,
-                            over as u32,
-                            TAG_HOP_CAPTURE as u32,
-                        ));
+                        list.push(hop_capture(from, Self::sq(over), Self::sq(land)));
                     }
                 }
             }
