@@ -26,6 +26,8 @@ COMMANDS:
     bench             perft node counts and speed on fixed positions (signature line last)
     variants          list the variants of the loaded ini
     check-ini FILE    load an ini file and report the first problem, if any
+    rbc-referee [V]   Reconnaissance Blind Chess referee on stdin/stdout (variant V, default
+                      rbc): 'fen FEN', 'actions', 'play MOVE|pass', 'fen', 'end', 'quit'
     help, --help      this text
 
 OPTIONS:
@@ -102,6 +104,14 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
         }
         "perft" => cmd_perft(&set, rest),
         "bench" => cmd_bench(&set, rest),
+        "rbc-referee" => {
+            let v = find_variant(&set, rest.first().map_or("rbc", |s| s.as_str()))?;
+            if v.rules != "rbc" {
+                return Err(CliError(format!("variant '{}' is not an RBC variant", v.name)));
+            }
+            crate::games::rbc::serve_referee(v, std::io::stdin().lock(), std::io::stdout().lock());
+            Ok(())
+        }
         other => Err(CliError(format!("unknown command '{other}' (try 'menagerie --help')"))),
     }
 }

@@ -339,6 +339,11 @@ fn remotesensing_generators_agree() {
     run("remotesensing", 8, 200);
 }
 
+#[test]
+fn rbc_generators_agree() {
+    run("rbc", 6, 150);
+}
+
 /// Tensor's module generates every move, so there is no Betza generator to compare with (its
 /// independent check is tools/reference/crosscheck_tensor.py); keys, material, FEN round trips
 /// and unmake are still checked along the playouts.

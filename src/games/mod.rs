@@ -3,6 +3,7 @@
 //! `Position<R>` for the right `R` through [`dispatch`].
 
 pub mod chess911;
+pub mod rbc;
 pub mod remotesensing;
 pub mod tensor;
 
@@ -12,7 +13,7 @@ use crate::variant::Variant;
 use std::sync::Arc;
 
 /// Every module name accepted by `rules = NAME`.
-pub const NAMES: &[&str] = &["plain", "chess911", "remotesensing", "tensor"];
+pub const NAMES: &[&str] = &["plain", "chess911", "remotesensing", "tensor", "rbc"];
 
 /// True when `rules = name` names a module.
 pub fn is_known(name: &str) -> bool {
@@ -35,6 +36,7 @@ pub fn dispatch<V: GameVisitor>(variant: &Variant, visitor: V) -> Result<V::Outp
         "chess911" => Ok(visitor.visit(Game::<chess911::Chess911>::new(variant)?)),
         "remotesensing" => Ok(visitor.visit(Game::<remotesensing::RemoteSensing>::new(variant)?)),
         "tensor" => Ok(visitor.visit(Game::<tensor::Tensor>::new(variant)?)),
+        "rbc" => Ok(visitor.visit(Game::<rbc::Rbc>::new(variant)?)),
         other => Err(format!("unknown rules module '{other}'")),
     }
 }

@@ -1,0 +1,134 @@
+//! Reconnaissance Blind Chess referee: the reconchess 1.6.9 test vectors of
+//! `../shared/rules/rbc.md` §5, the requestable moves, sensing, passes and the end of a game.
+
+use menagerie::games::rbc::{End, Rbc, Referee, Request, sense};
+use menagerie::{Game, Position, default_variants};
+use std::sync::Arc;
+
+fn game() -> Arc<Game<Rbc>> {
+    Game::<Rbc>::new(default_variants().get("rbc").unwrap()).unwrap()
+}
+
+fn referee(fen: &str) -> Referee {
+    Referee::new(Position::from_fen(game(), fen).unwrap())
+}
+
+fn req(r: &Referee, text: &str) -> Request {
+    Request::parse(r.position().variant(), text).unwrap()
+}
+
+#[test]
+fn revision_vectors_from_the_rules_file() {
+    // FEN, requested, taken (or "none"), capture square (or "-"): rbc.md §5, verified there
+    // with reconchess 1.6.9.
+    let vectors = [
+        ("4k3/8/8/p7/8/8/8/R3K3 w - - 0 1", "a1a8", "a1a5", "a5"),
+        ("4k3/p7/8/p7/8/8/8/R3K3 w - - 0 1", "a1a8", "a1a5", "a5"),
+        ("4k3/8/8/8/3p4/8/8/B3K3 w - - 0 1", "a1h8", "a1d4", "d4"),
+        // rbc.md has a black pawn on b1, where no pawn can stand (our FEN refuses it); a knight
+        // there stops the queen the same way.
+        ("4k3/8/8/8/8/8/8/Qn2K3 w - - 0 1", "a1d1", "a1b1", "b1"),
+        ("4k3/8/8/8/4p3/8/4P3/4K3 w - - 0 1", "e2e4", "e2e3", "-"),
+        ("4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1", "e2e4", "none", "-"),
+        ("4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1", "e2e3", "none", "-"),
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2d3", "none", "-"),
+        ("4k3/8/8/8/8/3p4/4P3/4K3 w - - 0 1", "e2d3", "e2d3", "d3"),
+        ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8", "a7a8q", "-"),
+        ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8n", "a7a8n", "-"),
+        ("n3k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8", "none", "-"),
+        ("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8", "a7b8q", "b8"),
+        ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6", "e5d6", "d5"),
+        ("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 2", "e5d6", "none", "-"),
+        ("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1", "e1g1", "-"),
+        ("4k3/8/8/8/8/8/8/R3K1nR w KQ - 0 1", "e1g1", "none", "-"),
+        ("4k3/8/8/8/8/8/8/Rn2K2R w KQ - 0 1", "e1c1", "none", "-"),
+        ("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1", "e1g1", "e1g1", "-"),
+        ("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", "e1g1", "e1g1", "-"),
+        ("4k3/8/8/8/8/2p5/8/1N2K3 w - - 0 1", "b1c3", "b1c3", "c3"),
+    ];
+    for (fen, asked, want_taken, want_capture) in vectors {
+        let mut r = referee(fen);
+        let request = req(&r, asked);
+        let before = r.position().clone();
+        let res = r.play(Some(request)).unwrap_or_else(|e| panic!("{fen} {asked}: {e}"));
+        let taken = res
+            .taken
+            .map_or("none".to_string(), |m| menagerie::notation::move_text(&before, m));
+        let capture = res
+            .capture
+            .map_or("-".to_string(), |s| before.variant().geometry.name(s));
+        assert_eq!(
+            (taken.as_str(), capture.as_str()),
+            (want_taken, want_capture),
+            "{fen} {asked}"
+        );
+    }
+}
+
+#[test]
+fn castling_moves_both_pieces_and_a_failed_castle_moves_nothing() {
+    let mut r = referee("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1");
+    r.play(Some(req(&r, "e1g1"))).unwrap();
+    assert_eq!(r.position().fen(), "4k3/8/8/8/8/8/5r2/R4RK1 b - - 1 1");
+    let mut r = referee("4k3/8/8/8/8/8/8/R3K1nR w KQ - 0 1");
+    r.play(Some(req(&r, "e1g1"))).unwrap();
+    assert_eq!(r.position().fen(), "4k3/8/8/8/8/8/8/R3K1nR b KQ - 1 1");
+}
+
+#[test]
+fn move_actions_of_the_start_position_and_refused_requests() {
+    let r = referee("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(r.move_actions().len(), 34, "rbc.md §4: 20 + 14");
+    for (fen, asked) in [
+        ("4k3/8/8/8/8/8/8/RN2K2R w KQ - 0 1", "e1c1"), // own knight on b1
+        ("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1h1"),  // king-takes-rook notation
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2e5"),
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e1e1"),
+    ] {
+        let mut r = referee(fen);
+        let err = r.play(Some(req(&r, asked))).unwrap_err();
+        assert!(err.contains("not in move_actions"), "{fen} {asked}: {err}");
+        assert_eq!(r.position().fen(), fen, "a refused request changed the board");
+    }
+}
+
+#[test]
+fn sense_windows() {
+    let r = referee("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let pos = r.position();
+    let g = &pos.variant().geometry;
+    let names = |c: &str| -> Vec<String> {
+        sense(pos, g.parse(c).unwrap())
+            .iter()
+            .map(|(s, _)| g.name(*s))
+            .collect()
+    };
+    assert_eq!(names("a1"), ["a2", "b2", "a1", "b1"]);
+    assert_eq!(names("e4"), ["d5", "e5", "f5", "d4", "e4", "f4", "d3", "e3", "f3"]);
+    assert_eq!(names("h5").len(), 6);
+    let seen = sense(pos, g.parse("b7").unwrap());
+    assert!(seen.iter().any(|(s, p)| g.name(*s) == "a8" && p.is_some()));
+    assert!(seen.iter().any(|(s, p)| g.name(*s) == "a6" && p.is_none()));
+}
+
+#[test]
+fn passes_run_the_clock_to_a_draw_and_a_king_capture_ends_the_game() {
+    let mut r = referee("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    for i in 0..100 {
+        assert_eq!(r.end(), None, "ended after {i} passes");
+        r.play(None).unwrap();
+    }
+    assert_eq!(r.end(), Some(End::MoveLimit));
+    assert!(
+        r.position().fen().ends_with(" w KQkq - 100 51"),
+        "{}",
+        r.position().fen()
+    );
+    let mut r = referee("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1");
+    let res = r.play(Some(req(&r, "e1e8"))).unwrap();
+    assert_eq!(
+        res.capture.map(|s| r.position().variant().geometry.name(s)),
+        Some("e8".into())
+    );
+    assert_eq!(r.end(), Some(End::KingCapture(menagerie::Color::White)));
+}
