@@ -91,6 +91,14 @@ pub trait Session: Send {
     fn set_special_moves(&mut self, on: bool) -> bool;
 }
 
+/// A game of hidden information as one player sees it (Reconnaissance Blind Chess), driven by
+/// the protocol's own lines (`../shared/protocol.md` §4).
+pub trait HiddenGame: Send {
+    /// Handles one line; `Ok(Some(reply))` for requests that get one, `Err(message)` for a
+    /// line that could not be taken (the game stays usable).
+    fn command(&mut self, line: &str) -> Result<Option<String>, String>;
+}
+
 /// A session of one rules module.
 pub struct GameSession<R: Rules> {
     pos: Position<R>,

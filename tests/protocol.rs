@@ -446,3 +446,49 @@ fn tensor_uci_mmn_in_and_out() {
     perft.sort();
     assert_eq!(perft, ["c5a5: 1", "c5xb5a5: 1"]);
 }
+
+#[test]
+fn rbc_lines_over_cecp() {
+    let out = converse(
+        &lines(&[
+            "xboard",
+            "protover 2",
+            "new",
+            "variant rbc",
+            "rbc-go 10",
+            "rbc-color white",
+            "rbc-opp none",
+            "rbc-sense 900",
+            "rbc-seen d8:q e8:k f8:b d7:p e7:p f7:p d6:. e6:. f6:.",
+            "rbc-go 900",
+            "rbc-result e2e4 e2e4 none",
+            "rbc-stats",
+            "rbc-seen z9:q",
+            "rbc-bogus",
+            "rbc-result e2e4",
+            "ping 1",
+        ]),
+        "pong 1",
+        Duration::from_secs(60),
+    );
+    assert!(out.iter().any(|l| l.starts_with("feature ") && l.contains(" rbc=1")));
+    let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("Error")).collect();
+    assert_eq!(errors.len(), 4, "{out:?}");
+    assert!(errors[0].contains("send 'rbc-color white|black' first"), "{errors:?}");
+    let sense = out.iter().find(|l| l.starts_with("sense ")).expect("a sense reply");
+    assert!(sense == "sense pass" || sense.len() == 8, "{sense}");
+    let mv = out.iter().find(|l| l.starts_with("move ")).expect("a move reply");
+    // White's first move: one of the 34 requestable moves, or a pass.
+    let m = &mv[5..];
+    let start_actions = [
+        "a2a3", "a2a4", "b2b3", "b2b4", "c2c3", "c2c4", "d2d3", "d2d4", "e2e3", "e2e4", "f2f3", "f2f4", "g2g3", "g2g4",
+        "h2h3", "h2h4", "b1a3", "b1c3", "g1f3", "g1h3", "a2b3", "b2a3", "b2c3", "c2b3", "c2d3", "d2c3", "d2e3", "e2d3",
+        "e2f3", "f2e3", "f2g3", "g2f3", "g2h3", "h2g3", "pass",
+    ];
+    assert!(start_actions.contains(&m), "{mv}");
+    // After e2e4 the belief is the start position with the pawn moved: one board.
+    assert!(
+        out.iter().any(|l| l == "stats boards 1 sampled 0 rebuilds 0"),
+        "{out:?}"
+    );
+}

@@ -132,3 +132,107 @@ fn passes_run_the_clock_to_a_draw_and_a_king_capture_ends_the_game() {
     );
     assert_eq!(r.end(), Some(End::KingCapture(menagerie::Color::White)));
 }
+
+mod belief {
+    use super::*;
+    use menagerie::games::rbc::belief::{Belief, Board};
+    use menagerie::games::rbc::player::RbcPlayer;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// Plays `games` random RBC games (requests from move_actions, some passes, random senses,
+    /// or the players' own choices when `smart`) refereed by our referee, and checks after every
+    /// observation that each side's belief still holds the true board (unless it was sampled
+    /// down). Returns (turns, largest belief).
+    fn run(games: usize, seed: u64, smart: bool) -> (usize, usize) {
+        let g = game();
+        let mut rng = StdRng::seed_from_u64(seed);
+        let (mut turns, mut largest) = (0, 0);
+        for _ in 0..games {
+            let start = Position::startpos(Arc::clone(&g));
+            let mut r = Referee::new(start.clone());
+            let mut players = [
+                RbcPlayer::new(&start, menagerie::Color::White),
+                RbcPlayer::new(&start, menagerie::Color::Black),
+            ];
+            players
+                .iter_mut()
+                .for_each(|p| p.budget = std::time::Duration::from_millis(20));
+            let mut last_capture = None;
+            for _ in 0..(if smart { 40 } else { 20 }) {
+                if r.end().is_some() {
+                    break;
+                }
+                let side = r.position().side_to_move().index();
+                let p = &mut players[side];
+                let truth = |r: &Referee| Board::of(r.position());
+                ok(p.opponent(last_capture), p.belief());
+                check(p.belief(), &truth(&r), "after the capture notice");
+                let center = if smart {
+                    p.choose_sense(None)
+                } else {
+                    Some(menagerie::Square::new(rng.random_range(0..64)))
+                };
+                if let Some(c) = center {
+                    let seen = sense(r.position(), c);
+                    ok(p.seen(&seen), p.belief());
+                    check(p.belief(), &truth(&r), "after the sense");
+                }
+                let acts = r.move_actions();
+                let req = if smart {
+                    p.choose_move(None)
+                } else if rng.random_range(0..10) == 0 || acts.is_empty() {
+                    None
+                } else {
+                    Some(acts[rng.random_range(0..acts.len())])
+                };
+                if let Some(q) = req {
+                    assert!(acts.contains(&q), "the player asked for a move outside move_actions");
+                }
+                let before = r.position().clone();
+                let res = r.play(req).unwrap();
+                let taken = res.taken.map(|m| menagerie::notation::move_text(&before, m));
+                ok(p.result(req, taken.as_deref(), res.capture), p.belief());
+                check(p.belief(), &truth(&r), "after the move result");
+                largest = largest.max(p.belief().boards().len());
+                last_capture = res.capture;
+                turns += 1;
+            }
+        }
+        (turns, largest)
+    }
+
+    /// An observation may contradict a belief only after it was sampled down.
+    fn ok(r: Result<(), String>, b: &Belief) {
+        if let Err(e) = r {
+            assert!(b.sampled, "contradiction without sampling: {e}");
+        }
+    }
+
+    fn check(b: &Belief, truth: &Board, when: &str) {
+        if !b.sampled {
+            assert!(
+                b.contains(truth),
+                "{when}: the true board left the belief ({} boards)",
+                b.boards().len()
+            );
+        }
+    }
+
+    #[test]
+    fn the_true_board_stays_in_the_belief_in_random_games() {
+        let (turns, largest) = run(8, 11, false);
+        assert!(turns > 120, "{turns} turns");
+        eprintln!("{turns} turns, largest belief {largest}");
+        assert!(
+            largest > 20,
+            "the belief never grew ({largest}): the test would not see a loss"
+        );
+    }
+
+    #[test]
+    fn players_choose_requestable_moves_and_keep_the_true_board() {
+        let (turns, _) = run(2, 5, true);
+        assert!(turns >= 20, "{turns} turns");
+    }
+}

@@ -41,6 +41,17 @@ pub fn dispatch<V: GameVisitor>(variant: &Variant, visitor: V) -> Result<V::Outp
     }
 }
 
+/// The hidden-information side of a variant, for games that have one (`None` otherwise):
+/// a player of the game starting from `fen` (empty: the start position).
+pub fn hidden_game(variant: &Variant, fen: &str) -> Option<Result<Box<dyn crate::engine::HiddenGame>, String>> {
+    match variant.rules.as_str() {
+        "rbc" => {
+            Some(rbc::player::RbcGame::new(variant, fen).map(|g| Box::new(g) as Box<dyn crate::engine::HiddenGame>))
+        }
+        _ => None,
+    }
+}
+
 struct ValidateStart;
 
 impl GameVisitor for ValidateStart {

@@ -170,6 +170,10 @@ pub struct Cecp<'a> {
     mmn: bool,
     /// The square of the last `lift` that was answered (the first leg of a multi-leg move).
     last_lift: Option<String>,
+    /// The hidden-information game (RBC), made at its first `rbc-*` line.
+    hidden: Option<Box<dyn crate::engine::HiddenGame>>,
+    /// FEN of the last `setboard` (the start of a hidden-information game).
+    setboard_fen: String,
 }
 
 impl<'a> Cecp<'a> {
@@ -193,6 +197,8 @@ impl<'a> Cecp<'a> {
             random: false,
             mmn: false,
             last_lift: None,
+            hidden: None,
+            setboard_fen: String::new(),
         }
     }
 
@@ -223,7 +229,7 @@ impl<'a> Cecp<'a> {
         }
         send(&format!(
             "feature myname=\"{}\" ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
-             analyze=1 colors=0 san=0 name=1 nps=1 memory=1 highlight=1 debug=1 mmn=1 variants=\"{}\"",
+             analyze=1 colors=0 san=0 name=1 nps=1 memory=1 highlight=1 debug=1 mmn=1 rbc=1 variants=\"{}\"",
             super::ENGINE_NAME,
             names.join(",")
         ));
@@ -238,6 +244,14 @@ impl<'a> Cecp<'a> {
         };
         if !matches!(cmd, "lift" | "put" | "hover") {
             self.last_lift = None; // a multi-leg move in the GUI ends with any other command
+        }
+        if matches!(cmd, "new" | "variant" | "setboard") {
+            self.hidden = None;
+            self.setboard_fen.clear();
+        }
+        if cmd.starts_with("rbc-") {
+            self.hidden_command(cmd, line);
+            return true;
         }
         match cmd {
             "accepted" if arg == "debug" => self.debug = true,
@@ -328,11 +342,10 @@ impl<'a> Cecp<'a> {
             "post" => self.post = true,
             "nopost" => self.post = false,
             "result" => self.force = true,
-            "setboard" => {
-                if let Err(e) = self.st.session.set_fen(arg) {
-                    send(&format!("Error ({e}): setboard {arg}"));
-                }
-            }
+            "setboard" => match self.st.session.set_fen(arg) {
+                Ok(()) => self.setboard_fen = arg.to_string(),
+                Err(e) => send(&format!("Error ({e}): setboard {arg}")),
+            },
             "undo" => {
                 if !self.st.session.undo() {
                     send("Error (no move to undo): undo");
@@ -442,6 +455,22 @@ impl<'a> Cecp<'a> {
                 self.st_time = None;
             }
             None => send(&format!("Error (bad time control): {line}")),
+        }
+    }
+
+    /// A line of the hidden-information protocol (RBC, `../shared/protocol.md` §4).
+    fn hidden_command(&mut self, cmd: &str, line: &str) {
+        if self.hidden.is_none() {
+            match crate::games::hidden_game(self.st.session.variant(), &self.setboard_fen) {
+                Some(Ok(h)) => self.hidden = Some(h),
+                Some(Err(e)) => return send(&format!("Error ({e}): {line}")),
+                None => return send(&format!("Error (not a hidden-information game): {line}")),
+            }
+        }
+        match self.hidden.as_mut().expect("made above").command(line) {
+            Ok(Some(reply)) => send(&reply),
+            Ok(None) => {}
+            Err(e) => send(&format!("Error ({e}): {cmd}")),
         }
     }
 

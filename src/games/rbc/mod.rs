@@ -10,6 +10,9 @@
 //! told, the 3x3 sense window, passes, and the end of the game (king capture, 100 half-moves).
 //! Players never see the true board; a [`Referee`] holds it.
 
+pub mod belief;
+pub mod player;
+
 use crate::color::Color;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Piece, Position};
@@ -21,7 +24,7 @@ use crate::variant::Variant;
 /// below work on its positions).
 #[derive(Clone, Debug)]
 pub struct Rbc {
-    queen: usize,
+    pub(crate) queen: usize,
     pawn: usize,
     sliders: u32,
 }

@@ -1,0 +1,437 @@
+//! An RBC player: the belief set plus the choice of sense window and move, driven by the
+//! `rbc-*` lines of `../shared/protocol.md` §4.
+//!
+//! Sensing: the window whose outcome splits the belief best, measured on the decision that
+//! follows: boards are grouped by what the window would show, and a window scores the expected
+//! number of sampled boards whose preferred move differs from the preferred move of their group
+//! (ties broken by the expected number of boards left). Moving: every distinct requestable move
+//! (and the pass) is tried on a sample of boards: the referee's revision of it is played and
+//! the opponent's best reply searched; the move's value mixes the mean and the worst case over
+//! the sample, and a move that captures the king on every sampled board is played at once.
+
+use super::belief::{Belief, Board};
+use super::{Rbc, Request};
+use crate::color::Color;
+use crate::moves::MoveKind;
+use crate::position::{Piece, Position};
+use crate::search::{Limits, Searcher, Silent};
+use crate::square::Square;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Weight of the mean in a move's value (the rest is the worst case).
+const MEAN_WEIGHT: i32 = 70;
+
+/// One game of RBC as one side sees it.
+pub struct RbcPlayer {
+    belief: Belief,
+    searcher: Searcher,
+    rng: StdRng,
+    /// The opponent has had a turn since our last move (false only for White's first turn).
+    opponent_due: bool,
+    /// Time per decision when the client gives none.
+    pub budget: Duration,
+}
+
+impl RbcPlayer {
+    /// A player of `pos` (the start position) for `me`.
+    pub fn new(pos: &Position<Rbc>, me: Color) -> RbcPlayer {
+        RbcPlayer {
+            belief: Belief::new(pos, me),
+            searcher: Searcher::new(16, Arc::new(AtomicBool::new(false))),
+            rng: StdRng::seed_from_u64(0x0052_4243),
+            opponent_due: me == Color::Black,
+            budget: Duration::from_millis(500),
+        }
+    }
+
+    /// The belief.
+    pub fn belief(&self) -> &Belief {
+        &self.belief
+    }
+
+    /// Turn start: where the opponent captured one of ours (or nowhere).
+    pub fn opponent(&mut self, capture: Option<Square>) -> Result<(), String> {
+        if !self.opponent_due {
+            self.opponent_due = true;
+            return if capture.is_none() {
+                Ok(())
+            } else {
+                Err("a capture before the opponent has moved".into())
+            };
+        }
+        self.belief.opponent_moved(capture)
+    }
+
+    /// A sense result.
+    pub fn seen(&mut self, result: &[(Square, Piece)]) -> Result<(), String> {
+        self.belief.seen(result)
+    }
+
+    /// Our move's result.
+    pub fn result(&mut self, req: Option<Request>, taken: Option<&str>, capture: Option<Square>) -> Result<(), String> {
+        self.belief.own_result(req, taken, capture)
+    }
+
+    /// Time for one decision out of `seconds_left` on our clock.
+    fn time_for(&self, seconds_left: Option<f64>) -> Duration {
+        match seconds_left {
+            Some(s) if s.is_finite() && s > 0.0 => {
+                Duration::from_secs_f64((s / 40.0).min(self.budget.as_secs_f64() * 4.0).max(0.05))
+            }
+            _ => self.budget,
+        }
+    }
+
+    /// A random sample of at most `n` boards.
+    fn sample(&mut self, n: usize) -> Vec<Board> {
+        let boards = self.belief.boards();
+        if boards.len() <= n {
+            return boards.to_vec();
+        }
+        let mut idx: Vec<usize> = (0..boards.len()).collect();
+        for i in 0..n {
+            let j = self.rng.random_range(i..idx.len());
+            idx.swap(i, j);
+        }
+        idx[..n].iter().map(|&i| boards[i]).collect()
+    }
+
+    /// Our score on board `b` after request `r` (revised by the referee), from a shallow search
+    /// of the opponent's reply (depth 0: the static evaluation).
+    fn score_after(&mut self, b: &Board, r: Option<Request>, depth: u32) -> i32 {
+        let me = self.belief.me();
+        let game = Arc::clone(self.belief.game());
+        let pos = self.belief.position_of(b, me);
+        let rules = &game.rules;
+        let taken = r.and_then(|r| rules.revise(pos, rules.with_default_promotion(pos, r)));
+        match taken {
+            Some(m) => {
+                let t = pos.piece_at(m.to());
+                if t.is_some()
+                    && t.color() != me
+                    && game.royal_kinds >> t.kind() & 1 != 0
+                    && m.kind() != MoveKind::Castle
+                {
+                    return 30_000; // the king is taken: the game is won
+                }
+                pos.make_move(m);
+            }
+            None => pos.make_null(),
+        }
+        if depth == 0 {
+            return -pos.evaluate();
+        }
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let res = self.searcher.go(pos, limits, &mut Silent);
+        (-res.score).clamp(-29_000, 29_000)
+    }
+
+    /// The distinct requests worth trying, plus the pass (`None`).
+    fn candidates(&mut self) -> Vec<Option<Request>> {
+        let mut reqs = self.belief.move_actions();
+        reqs.sort_by_key(|r| (r.from.index(), r.to.index(), r.promo));
+        reqs.dedup();
+        // Under-promotions are never better here than the queen.
+        let queen = self.belief.game().rules.queen;
+        reqs.retain(|r| r.promo.is_none_or(|k| k == queen));
+        let mut out: Vec<Option<Request>> = reqs.into_iter().map(Some).collect();
+        out.push(None);
+        out
+    }
+
+    /// Values of every candidate over `boards` (mean and worst case mixed).
+    fn values(&mut self, cands: &[Option<Request>], boards: &[Board], depth: u32, deadline: Instant) -> Vec<i32> {
+        let mut vals = Vec::with_capacity(cands.len());
+        for &c in cands {
+            let mut sum = 0i64;
+            let mut worst = i32::MAX;
+            let mut n = 0;
+            for b in boards {
+                let s = self.score_after(b, c, depth);
+                sum += s as i64;
+                worst = worst.min(s);
+                n += 1;
+                if Instant::now() > deadline && n >= 2 {
+                    break;
+                }
+            }
+            let mean = (sum / n.max(1) as i64) as i32;
+            vals.push((MEAN_WEIGHT * mean + (100 - MEAN_WEIGHT) * worst) / 100);
+        }
+        vals
+    }
+
+    /// The move to request (`None`: pass), within the time for one decision.
+    pub fn choose_move(&mut self, seconds_left: Option<f64>) -> Option<Request> {
+        let start = Instant::now();
+        let budget = self.time_for(seconds_left);
+        let cands = self.candidates();
+        // A move that takes the king on every board of the belief: play it.
+        let all: Vec<Board> = self.sample(2_000);
+        for &c in &cands {
+            if c.is_some() && all.iter().all(|b| self.takes_king(b, c)) {
+                return c;
+            }
+        }
+        let n = (self.belief.boards().len()).min(24);
+        let boards = self.sample(n);
+        let depth = if boards.len() * cands.len() > 400 { 1 } else { 2 };
+        let vals = self.values(&cands, &boards, depth, start + budget);
+        let best = (0..cands.len()).max_by_key(|&i| vals[i]).unwrap_or(cands.len() - 1);
+        cands[best]
+    }
+
+    /// True when request `c` takes the opponent's king on board `b`.
+    fn takes_king(&mut self, b: &Board, c: Option<Request>) -> bool {
+        let me = self.belief.me();
+        let game = Arc::clone(self.belief.game());
+        let pos = self.belief.position_of(b, me);
+        let rules = &game.rules;
+        let Some(r) = c else { return false };
+        match rules.revise(pos, rules.with_default_promotion(pos, r)) {
+            Some(m) if m.kind() != MoveKind::Castle => {
+                let t = pos.piece_at(m.to());
+                t.is_some() && t.color() != me && game.royal_kinds >> t.kind() & 1 != 0
+            }
+            _ => false,
+        }
+    }
+
+    /// The square to sense around (`None`: no sense).
+    pub fn choose_sense(&mut self, seconds_left: Option<f64>) -> Option<Square> {
+        let start = Instant::now();
+        let budget = self.time_for(seconds_left) / 2;
+        let boards = self.sample(400);
+        if boards.len() <= 1 {
+            return self.default_sense(&boards);
+        }
+        // The preferred move on each sampled board (a cheap one-ply view: the candidate with
+        // the best static outcome on that board alone).
+        let cands = self.candidates();
+        let mut preferred: Vec<Option<Request>> = Vec::with_capacity(boards.len());
+        for b in boards.iter().take(48) {
+            if Instant::now() > start + budget {
+                break;
+            }
+            let mut best = (i32::MIN, None);
+            for &c in &cands {
+                let s = self.score_after(b, c, 0);
+                if s > best.0 {
+                    best = (s, c);
+                }
+            }
+            preferred.push(best.1);
+        }
+        let g = self.belief.game().variant.geometry.clone();
+        let mut best: Option<(i64, i64, Square)> = None;
+        for center in g.board {
+            let (f, r) = (g.file_of(center), g.rank_of(center));
+            if f == 0 || r == 0 || f == 7 || r == 7 {
+                continue; // an edge window shows less than the interior one beside it
+            }
+            let mut groups: HashMap<u64, (i64, HashMap<Option<Request>, i64>)> = HashMap::new();
+            for (i, b) in boards.iter().enumerate() {
+                let key = window_key(b, center, &g);
+                let e = groups.entry(key).or_default();
+                e.0 += 1;
+                if let Some(p) = preferred.get(i) {
+                    *e.1.entry(*p).or_default() += 1;
+                }
+            }
+            // Decision loss: sampled boards whose preferred move is not their group's favourite.
+            let mut loss = 0;
+            let mut size = 0;
+            for (n, prefs) in groups.values() {
+                let total: i64 = prefs.values().sum();
+                let top = prefs.values().copied().max().unwrap_or(0);
+                loss += total - top;
+                size += n * n;
+            }
+            if best.is_none_or(|(l, s, _)| (loss, size) < (l, s)) {
+                best = Some((loss, size, center));
+            }
+        }
+        best.map(|b| b.2)
+    }
+
+    /// Where to look when the belief is one board: around the enemy king.
+    fn default_sense(&mut self, boards: &[Board]) -> Option<Square> {
+        let me = self.belief.me();
+        let b = boards.first()?;
+        let game = Arc::clone(self.belief.game());
+        let g = &game.variant.geometry;
+        let king = (0..64).map(Square::new).find(|&s| {
+            let p = b.at(s);
+            p.is_some() && p.color() != me && game.royal_kinds >> p.kind() & 1 != 0
+        })?;
+        let f = g.file_of(king).clamp(1, 6);
+        let r = g.rank_of(king).clamp(1, 6);
+        g.square(f, r)
+    }
+
+    /// Move text of a request.
+    pub fn text(&self, r: Option<Request>) -> String {
+        r.map_or("pass".into(), |r| r.text(&self.belief.game().variant))
+    }
+}
+
+/// A hash of what the window around `center` shows on `b`.
+fn window_key(b: &Board, center: Square, g: &crate::Geometry) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for dr in [1, 0, -1] {
+        for df in [-1, 0, 1] {
+            if let Some(s) = g.offset(center, df, dr) {
+                h = (h ^ b.at(s).code() as u64).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+    }
+    h
+}
+
+/// The `rbc-*` lines of `../shared/protocol.md` §4 for one game: `rbc-color` starts a player;
+/// `rbc-opp`, `rbc-seen` and `rbc-result` feed its belief; `rbc-sense` and `rbc-go` ask for a
+/// decision (`sense SQ|pass`, `move UCI|pass`); our extension `rbc-stats` answers
+/// `stats boards N sampled 0|1 rebuilds N`.
+pub struct RbcGame {
+    start: Position<Rbc>,
+    player: Option<RbcPlayer>,
+}
+
+impl RbcGame {
+    /// A game of `variant` from `fen` (empty: its start position).
+    pub fn new(variant: &crate::variant::Variant, fen: &str) -> Result<RbcGame, String> {
+        let game = crate::position::Game::<Rbc>::new(variant)?;
+        let start = Position::from_fen_or_start(game, fen).map_err(|e| e.to_string())?;
+        Ok(RbcGame { start, player: None })
+    }
+
+    fn square(&self, s: &str) -> Result<Square, String> {
+        self.start
+            .variant()
+            .geometry
+            .parse(s)
+            .ok_or_else(|| format!("'{s}' is not a square"))
+    }
+
+    fn opt_square(&self, s: &str) -> Result<Option<Square>, String> {
+        if s == "none" || s == "-" {
+            Ok(None)
+        } else {
+            self.square(s).map(Some)
+        }
+    }
+
+    fn request(&self, s: &str) -> Result<Option<Request>, String> {
+        if s == "pass" || s == "none" {
+            return Ok(None);
+        }
+        Request::parse(self.start.variant(), s)
+            .map(Some)
+            .ok_or_else(|| format!("'{s}' is not a move"))
+    }
+
+    fn seconds(s: &str) -> Option<f64> {
+        s.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0)
+    }
+}
+
+impl crate::engine::HiddenGame for RbcGame {
+    fn command(&mut self, line: &str) -> Result<Option<String>, String> {
+        let mut words = line.split_whitespace();
+        let cmd = words.next().unwrap_or("");
+        let args: Vec<&str> = words.collect();
+        if cmd == "rbc-color" {
+            let me = match args.first().copied() {
+                Some("white") => Color::White,
+                Some("black") => Color::Black,
+                _ => return Err("expected 'rbc-color white|black'".into()),
+            };
+            self.player = Some(RbcPlayer::new(&self.start, me));
+            return Ok(None);
+        }
+        let player_missing = self.player.is_none();
+        if player_missing {
+            return Err("no RBC game: send 'rbc-color white|black' first".into());
+        }
+        match cmd {
+            "rbc-opp" => {
+                let sq = self.opt_square(args.first().copied().unwrap_or("none"))?;
+                self.player.as_mut().expect("checked").opponent(sq).map(|_| None)
+            }
+            "rbc-sense" => {
+                let t = args.first().and_then(|s| Self::seconds(s));
+                let p = self.player.as_mut().expect("checked");
+                let g = &self.start.variant().geometry;
+                Ok(Some(match p.choose_sense(t) {
+                    Some(sq) => format!("sense {}", g.name(sq)),
+                    None => "sense pass".into(),
+                }))
+            }
+            "rbc-seen" => {
+                let v = self.start.variant().clone();
+                let mut seen = Vec::with_capacity(args.len());
+                for a in &args {
+                    let (sq, l) = a.split_once(':').ok_or_else(|| format!("'{a}' is not SQ:L"))?;
+                    let sq = self.square(sq)?;
+                    let piece = match l {
+                        "." => Piece::NONE,
+                        l if l.len() == 1 => {
+                            let c = l.chars().next().expect("one char");
+                            let kind = v
+                                .kind_of_letter(c.to_ascii_uppercase())
+                                .ok_or_else(|| format!("'{l}' is not a piece letter"))?;
+                            Piece::new(
+                                kind,
+                                if c.is_ascii_uppercase() {
+                                    Color::White
+                                } else {
+                                    Color::Black
+                                },
+                            )
+                        }
+                        _ => return Err(format!("'{l}' is not a piece letter")),
+                    };
+                    seen.push((sq, piece));
+                }
+                self.player.as_mut().expect("checked").seen(&seen).map(|_| None)
+            }
+            "rbc-go" => {
+                let t = args.first().and_then(|s| Self::seconds(s));
+                let p = self.player.as_mut().expect("checked");
+                let m = p.choose_move(t);
+                Ok(Some(format!("move {}", p.text(m))))
+            }
+            "rbc-result" => {
+                let [req, taken, cap] = args[..] else {
+                    return Err("expected 'rbc-result REQUESTED TAKEN none|SQ'".into());
+                };
+                let req = self.request(req)?;
+                let taken = self.request(taken)?.map(|r| r.text(self.start.variant()));
+                let cap = self.opt_square(cap)?;
+                self.player
+                    .as_mut()
+                    .expect("checked")
+                    .result(req, taken.as_deref(), cap)
+                    .map(|_| None)
+            }
+            "rbc-stats" => {
+                let b = self.player.as_ref().expect("checked").belief();
+                Ok(Some(format!(
+                    "stats boards {} sampled {} rebuilds {}",
+                    b.boards().len(),
+                    b.sampled as u8,
+                    b.rebuilds
+                )))
+            }
+            _ => Err(format!("unknown RBC command '{cmd}'")),
+        }
+    }
+}
