@@ -7,7 +7,8 @@
 //! (ties broken by the expected number of boards left). Moving: every distinct requestable move
 //! (and the pass) is tried on a sample of boards: the referee's revision of it is played and
 //! the opponent's best reply searched; the move's value mixes the mean and the worst case over
-//! the sample, and a move that captures the king on every sampled board is played at once.
+//! the sample, less a penalty for the share of a wider sample on which the opponent could then
+//! take our king; a move that captures the king on every sampled board is played at once.
 
 use super::belief::{Belief, Board};
 use super::{Rbc, Request};
@@ -25,6 +26,9 @@ use std::time::{Duration, Instant};
 
 /// Weight of the mean in a move's value (the rest is the worst case).
 const MEAN_WEIGHT: i32 = 70;
+
+/// Penalty for leaving our king capturable on every board (scaled by the share of boards).
+const DANGER: i64 = 20_000;
 
 /// One game of RBC as one side sees it.
 pub struct RbcPlayer {
@@ -184,9 +188,34 @@ impl RbcPlayer {
         let n = (self.belief.boards().len()).min(24);
         let boards = self.sample(n);
         let depth = if boards.len() * cands.len() > 400 { 1 } else { 2 };
-        let vals = self.values(&cands, &boards, depth, start + budget);
+        let mut vals = self.values(&cands, &boards, depth, start + budget);
+        // Known threats: on a wider sample, how often the opponent could take our king next.
+        let wide = self.sample(256);
+        for (i, &c) in cands.iter().enumerate() {
+            let exposed = wide.iter().filter(|b| self.king_exposed(b, c)).count();
+            vals[i] -= (DANGER * exposed as i64 / wide.len().max(1) as i64) as i32;
+        }
         let best = (0..cands.len()).max_by_key(|&i| vals[i]).unwrap_or(cands.len() - 1);
         cands[best]
+    }
+
+    /// True when, after request `c` on board `b`, the opponent could take our king.
+    fn king_exposed(&mut self, b: &Board, c: Option<Request>) -> bool {
+        let me = self.belief.me();
+        let game = Arc::clone(self.belief.game());
+        let pos = self.belief.position_of(b, me);
+        let rules = &game.rules;
+        match c.and_then(|r| rules.revise(pos, rules.with_default_promotion(pos, r))) {
+            Some(m) => {
+                let t = pos.piece_at(m.to());
+                if t.is_some() && t.color() != me && game.royal_kinds >> t.kind() & 1 != 0 {
+                    return false; // the game is over
+                }
+                pos.make_move(m);
+            }
+            None => pos.make_null(),
+        }
+        pos.royals(me).any(|k| pos.is_attacked(k, !me))
     }
 
     /// True when request `c` takes the opponent's king on board `b`.
