@@ -185,15 +185,18 @@ impl RbcPlayer {
                 return c;
             }
         }
-        let n = (self.belief.boards().len()).min(24);
+        let n = (self.belief.boards().len()).min(48);
         let boards = self.sample(n);
-        let depth = if boards.len() * cands.len() > 400 { 1 } else { 2 };
+        let depth = if boards.len() * cands.len() > 1200 { 1 } else { 2 };
         let mut vals = self.values(&cands, &boards, depth, start + budget);
         // Known threats: on a wider sample, how often the opponent could take our king next.
         let wide = self.sample(256);
         for (i, &c) in cands.iter().enumerate() {
             let exposed = wide.iter().filter(|b| self.king_exposed(b, c)).count();
             vals[i] -= (DANGER * exposed as i64 / wide.len().max(1) as i64) as i32;
+            if exposed > 0 {
+                vals[i] -= (DANGER / 8) as i32; // any board at all: the opponent may know it
+            }
         }
         let best = (0..cands.len()).max_by_key(|&i| vals[i]).unwrap_or(cands.len() - 1);
         cands[best]
@@ -243,7 +246,7 @@ impl RbcPlayer {
             return self.default_sense(&boards);
         }
         // The preferred move on each sampled board (a cheap one-ply view: the candidate with
-        // the best static outcome on that board alone).
+        // the best static outcome on that board alone, leaving our king safe there).
         let cands = self.candidates();
         let mut preferred: Vec<Option<Request>> = Vec::with_capacity(boards.len());
         for b in boards.iter().take(48) {
@@ -252,7 +255,10 @@ impl RbcPlayer {
             }
             let mut best = (i32::MIN, None);
             for &c in &cands {
-                let s = self.score_after(b, c, 0);
+                let mut s = self.score_after(b, c, 0);
+                if self.king_exposed(b, c) {
+                    s -= DANGER as i32;
+                }
                 if s > best.0 {
                     best = (s, c);
                 }
