@@ -71,28 +71,16 @@ impl Board {
     }
 }
 
-/// What the player has been told, in order (for rebuilding the belief).
-#[derive(Clone, Debug)]
-pub enum Observation {
-    /// Turn start: where the opponent captured (the opponent's turn came before it).
-    Opponent(Option<Square>),
-    /// A sense result.
-    Seen(Vec<(Square, Piece)>),
-    /// Own move: the request (or pass), the move taken (UCI text or none), the capture square.
-    Result(Option<Request>, Option<String>, Option<Square>),
-}
-
 /// The set of boards consistent with the observations of one player.
 pub struct Belief {
     game: Arc<Game<Rbc>>,
     me: Color,
     boards: Vec<Board>,
     scratch: Position<Rbc>,
-    observations: Vec<Observation>,
     start: Board,
     /// True once a sample replaced the full set (the true board may be missing).
     pub sampled: bool,
-    /// How many times the belief had to be rebuilt after a contradiction.
+    /// How many observations contradicted every board (each left a guess).
     pub rebuilds: u32,
 }
 
@@ -105,7 +93,6 @@ impl Belief {
             me,
             boards: vec![start],
             scratch: pos.clone(),
-            observations: Vec::new(),
             start,
             sampled: false,
             rebuilds: 0,
@@ -149,7 +136,6 @@ impl Belief {
     /// request) and captured on `capture` (or nowhere). The set is sampled down only after the
     /// sense result (or before our move when there is none).
     pub fn opponent_moved(&mut self, capture: Option<Square>) -> Result<(), String> {
-        self.observations.push(Observation::Opponent(capture));
         let before = self.boards.clone();
         self.expand(capture);
         self.recover(before, None, "the capture notice")
@@ -187,7 +173,6 @@ impl Belief {
 
     /// A sense result: `(square, piece or NONE)` for every square of the window.
     pub fn seen(&mut self, result: &[(Square, Piece)]) -> Result<(), String> {
-        self.observations.push(Observation::Seen(result.to_vec()));
         let before = self.boards.clone();
         self.boards.retain(|b| result.iter().all(|&(s, p)| b.at(s) == p));
         let r = self.recover(before, Some(result), "the sense result");
@@ -203,8 +188,6 @@ impl Belief {
         taken: Option<&str>,
         capture: Option<Square>,
     ) -> Result<(), String> {
-        self.observations
-            .push(Observation::Result(req, taken.map(String::from), capture));
         self.cap();
         let before = self.boards.clone();
         self.apply_result(req, taken, capture);

@@ -108,25 +108,9 @@ impl RbcPlayer {
     /// Our score on board `b` after request `r` (revised by the referee), from a shallow search
     /// of the opponent's reply (depth 0: the static evaluation).
     fn score_after(&mut self, b: &Board, r: Option<Request>, depth: u32) -> i32 {
-        let me = self.belief.me();
-        let game = Arc::clone(self.belief.game());
-        let pos = self.belief.position_of(b, me);
-        let rules = &game.rules;
-        let taken = r.and_then(|r| rules.revise(pos, rules.with_default_promotion(pos, r)));
-        match taken {
-            Some(m) => {
-                let t = pos.piece_at(m.to());
-                if t.is_some()
-                    && t.color() != me
-                    && game.royal_kinds >> t.kind() & 1 != 0
-                    && m.kind() != MoveKind::Castle
-                {
-                    return 30_000; // the king is taken: the game is won
-                }
-                pos.make_move(m);
-            }
-            None => pos.make_null(),
-        }
+        let Some(pos) = play_request(&mut self.belief, b, r) else {
+            return 30_000; // the king is taken: the game is won
+        };
         if depth == 0 {
             return -pos.evaluate();
         }
@@ -205,36 +189,15 @@ impl RbcPlayer {
     /// True when, after request `c` on board `b`, the opponent could take our king.
     fn king_exposed(&mut self, b: &Board, c: Option<Request>) -> bool {
         let me = self.belief.me();
-        let game = Arc::clone(self.belief.game());
-        let pos = self.belief.position_of(b, me);
-        let rules = &game.rules;
-        match c.and_then(|r| rules.revise(pos, rules.with_default_promotion(pos, r))) {
-            Some(m) => {
-                let t = pos.piece_at(m.to());
-                if t.is_some() && t.color() != me && game.royal_kinds >> t.kind() & 1 != 0 {
-                    return false; // the game is over
-                }
-                pos.make_move(m);
-            }
-            None => pos.make_null(),
+        match play_request(&mut self.belief, b, c) {
+            Some(pos) => pos.royals(me).any(|k| pos.is_attacked(k, !me)),
+            None => false, // the game is over
         }
-        pos.royals(me).any(|k| pos.is_attacked(k, !me))
     }
 
     /// True when request `c` takes the opponent's king on board `b`.
     fn takes_king(&mut self, b: &Board, c: Option<Request>) -> bool {
-        let me = self.belief.me();
-        let game = Arc::clone(self.belief.game());
-        let pos = self.belief.position_of(b, me);
-        let rules = &game.rules;
-        let Some(r) = c else { return false };
-        match rules.revise(pos, rules.with_default_promotion(pos, r)) {
-            Some(m) if m.kind() != MoveKind::Castle => {
-                let t = pos.piece_at(m.to());
-                t.is_some() && t.color() != me && game.royal_kinds >> t.kind() & 1 != 0
-            }
-            _ => false,
-        }
+        c.is_some() && play_request(&mut self.belief, b, c).is_none()
     }
 
     /// The square to sense around (`None`: no sense).
@@ -316,6 +279,27 @@ impl RbcPlayer {
     pub fn text(&self, r: Option<Request>) -> String {
         r.map_or("pass".into(), |r| r.text(&self.belief.game().variant))
     }
+}
+
+/// Plays request `c` (`None`: pass) on board `b` as the referee would (revised, a null move
+/// when it fails) in the belief's scratch position, our side to move. `None` when the move
+/// takes the opponent's king (the game is won), else the position after it.
+fn play_request<'a>(belief: &'a mut Belief, b: &Board, c: Option<Request>) -> Option<&'a mut Position<Rbc>> {
+    let me = belief.me();
+    let game = Arc::clone(belief.game());
+    let pos = belief.position_of(b, me);
+    let rules = &game.rules;
+    match c.and_then(|r| rules.revise(pos, rules.with_default_promotion(pos, r))) {
+        Some(m) => {
+            let t = pos.piece_at(m.to());
+            if m.kind() != MoveKind::Castle && t.is_some() && t.color() != me && game.royal_kinds >> t.kind() & 1 != 0 {
+                return None;
+            }
+            pos.make_move(m);
+        }
+        None => pos.make_null(),
+    }
+    Some(pos)
 }
 
 /// A hash of what the window around `center` shows on `b`.
