@@ -160,6 +160,24 @@ fn tensor_mate_by_a_rook_bounce() {
 }
 
 #[test]
+fn king_capture_games_see_a_king_left_en_prise() {
+    // RBC (no check): Qh5-f7 attacks the king on g8, which cannot take the queen (the knight
+    // on e5 guards f7) and has no flight square; Qxg8 follows. Depth 2 must see it: the king
+    // capture may not be pruned as a capture of a piece worth nothing, and Black, whose king
+    // can be taken, may not stand pat.
+    let o = go(
+        "rbc",
+        Some("r4bkr/ppp1p1pp/2n5/4N2Q/3qn3/8/PPP2PPP/R1B2RK1 w - - 0 11"),
+        Limits {
+            depth: Some(2),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(o.best, "h5f7", "score {}", o.score);
+    assert!(o.score > MATE_BOUND, "{}", o.score);
+}
+
+#[test]
 fn respects_node_limits() {
     let o = go(
         "chess",

@@ -9,7 +9,7 @@ pub mod time;
 pub mod tt;
 
 use crate::moves::{MAX_MOVES, Move, MoveKind, MoveList};
-use crate::position::Position;
+use crate::position::{Piece, Position};
 use crate::rules::Rules;
 use crate::variant::{MAX_KINDS, StalemateResult};
 use arrayvec::ArrayVec;
@@ -329,7 +329,7 @@ impl Searcher {
                 let mover = pos.piece_at(m.from());
                 let mk = if mover.is_some() { mover.kind() } else { 0 };
                 if victim.is_some() {
-                    2_000_000 + 16 * eval.value[victim.kind()] - eval.value[mk] / 16
+                    2_000_000 + 16 * Self::victim_value(pos, victim) - eval.value[mk] / 16
                 } else if m.kind() == MoveKind::Promotion {
                     1_900_000 + eval.value[m.extra()]
                 } else if m == killers[0] {
@@ -356,6 +356,29 @@ impl Searcher {
         frame.moves.swap(i, best);
         frame.scores.swap(i, best);
         frame.moves[i]
+    }
+
+    /// What capturing `victim` is worth to move ordering and quiescence: its value, or a win
+    /// for a royal piece (games without check, where kings are captured, value kings at 0).
+    #[inline]
+    fn victim_value<R: Rules>(pos: &Position<R>, victim: Piece) -> i32 {
+        if pos.game().royal_kinds >> victim.kind() & 1 != 0 {
+            MATE_BOUND
+        } else {
+            pos.game().eval.value[victim.kind()]
+        }
+    }
+
+    /// True when the side to move must answer a threat to its king: in check, or, in a game
+    /// without check, its only royal piece can be captured (standing pat would lose it).
+    #[inline]
+    fn must_answer<R: Rules>(pos: &Position<R>) -> bool {
+        let us = pos.side_to_move();
+        if pos.variant().check {
+            return pos.in_check();
+        }
+        let royals = pos.royals(us);
+        royals.is_nonempty() && !royals.more_than_one() && pos.royal_in_danger(us)
     }
 
     fn is_quiet<R: Rules>(pos: &Position<R>, m: Move) -> bool {
@@ -418,7 +441,7 @@ impl Searcher {
         if frame.moves.is_empty() {
             return Self::terminal_score(pos, ply);
         }
-        let in_check = pos.in_check();
+        let in_check = Self::must_answer(pos);
         let static_eval = if in_check {
             -INF
         } else {
@@ -472,7 +495,7 @@ impl Searcher {
                 }
             }
             pos.make_move(m);
-            let gives_check = pos.in_check();
+            let gives_check = Self::must_answer(pos);
             if quiet && !quiets_tried.is_full() {
                 quiets_tried.push((mover_kind, m.to().index() & 127));
             }
@@ -567,7 +590,7 @@ impl Searcher {
         if pos.royals_gone(pos.side_to_move()) {
             return -MATE + ply as i32;
         }
-        let in_check = pos.in_check();
+        let in_check = Self::must_answer(pos);
         let stand = if in_check { -INF } else { self.static_eval(pos) };
         if stand >= beta || (rest.is_empty() && !in_check) {
             return stand;
@@ -593,7 +616,7 @@ impl Searcher {
             let victim = pos.victim(m);
             let capture = victim.is_some();
             let gain = if capture {
-                eval.value[victim.kind()]
+                Self::victim_value(pos, victim)
             } else if m.kind() == MoveKind::Promotion {
                 eval.value[m.extra()] - 100
             } else if in_check {
