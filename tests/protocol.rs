@@ -463,6 +463,9 @@ fn rbc_lines_over_cecp() {
             "rbc-go 900",
             "rbc-result e2e4 e2e4 none",
             "rbc-stats",
+            "rbc-truth rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "rbc-truth rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
+            "rbc-truth not a fen",
             "rbc-seen z9:q",
             "rbc-bogus",
             "rbc-result e2e4",
@@ -473,8 +476,9 @@ fn rbc_lines_over_cecp() {
     );
     assert!(out.iter().any(|l| l.starts_with("feature ") && l.contains(" rbc=1")));
     let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("Error")).collect();
-    assert_eq!(errors.len(), 4, "{out:?}");
+    assert_eq!(errors.len(), 5, "{out:?}");
     assert!(errors[0].contains("send 'rbc-color white|black' first"), "{errors:?}");
+    assert!(errors[1].contains("bad FEN"), "{errors:?}");
     let sense = out.iter().find(|l| l.starts_with("sense ")).expect("a sense reply");
     assert!(sense == "sense pass" || sense.len() == 8, "{sense}");
     let mv = out.iter().find(|l| l.starts_with("move ")).expect("a move reply");
@@ -491,4 +495,7 @@ fn rbc_lines_over_cecp() {
         out.iter().any(|l| l == "stats boards 1 sampled 0 rebuilds 0"),
         "{out:?}"
     );
+    // The true board is that one; another is not in the set.
+    let truth: Vec<&String> = out.iter().filter(|l| l.starts_with("truth ")).collect();
+    assert_eq!(truth, ["truth in sampled 0", "truth out sampled 0"], "{out:?}");
 }

@@ -277,6 +277,14 @@ impl Belief {
         self.boards.contains(b)
     }
 
+    /// True when a board with the pieces and castling rights of `b` is in the set (the
+    /// en-passant square is left out: clients write it only when a capture is possible).
+    pub fn holds(&self, b: &Board) -> bool {
+        self.boards
+            .iter()
+            .any(|x| x.squares == b.squares && x.castling == b.castling)
+    }
+
     /// Our own pieces are the same on every board; the moves we may request, from any board.
     pub fn move_actions(&mut self) -> Vec<Request> {
         let b = self.boards[0];

@@ -1,14 +1,14 @@
 //! An RBC player: the belief set plus the choice of sense window and move, driven by the
 //! `rbc-*` lines of `../shared/protocol.md` §4.
 //!
-//! Sensing: the window whose outcome splits the belief best, measured on the decision that
-//! follows: boards are grouped by what the window would show, and a window scores the expected
-//! number of sampled boards whose preferred move differs from the preferred move of their group
-//! (ties broken by the expected number of boards left). Moving: every distinct requestable move
-//! (and the pass) is tried on a sample of boards: the referee's revision of it is played and
-//! the opponent's best reply searched; the move's value mixes the mean and the worst case over
-//! the sample, less a penalty for the share of a wider sample on which the opponent could then
-//! take our king; a move that captures the king on every sampled board is played at once.
+//! Both decisions start from one table: every distinct requestable move (and the pass) scored
+//! on each of a sample of boards, by playing the referee's revision of it and searching the
+//! opponent's reply. Sensing: a window splits the sample into groups by what it would show;
+//! it scores the expected value of the best move of each group, so it is worth most when it
+//! tells apart boards that need different moves. Moving: a move's value mixes the mean and the
+//! worst case over the sample, less a penalty for the share of a wider sample on which the
+//! opponent could then take our king; a move that captures the king on every board of the
+//! belief is played at once.
 
 use super::belief::{Belief, Board};
 use super::{Rbc, Request};
@@ -30,6 +30,16 @@ const MEAN_WEIGHT: i32 = 70;
 /// Penalty for leaving our king capturable on every board (scaled by the share of boards).
 const DANGER: i64 = 20_000;
 
+/// Half-moves without a capture or pawn move after which pawn moves earn a bonus (the
+/// referee draws at 100).
+const DRAW_WATCH: u32 = 60;
+
+/// Boards sampled to choose the sense window.
+const SENSE_BOARDS: usize = 128;
+
+/// Boards sampled to value the moves.
+const MOVE_BOARDS: usize = 160;
+
 /// One game of RBC as one side sees it.
 pub struct RbcPlayer {
     belief: Belief,
@@ -39,6 +49,11 @@ pub struct RbcPlayer {
     opponent_due: bool,
     /// Time per decision when the client gives none.
     pub budget: Duration,
+    /// Half-moves since the last capture or pawn move we know of: an upper bound on the
+    /// referee's half-move clock (the opponent's pawn moves are not seen).
+    quiet_plies: u32,
+    /// Explain each decision on stderr (environment variable `MENAGERIE_RBC_DEBUG` set).
+    debug: bool,
 }
 
 impl RbcPlayer {
@@ -50,6 +65,8 @@ impl RbcPlayer {
             rng: StdRng::seed_from_u64(0x0052_4243),
             opponent_due: me == Color::Black,
             budget: Duration::from_millis(500),
+            quiet_plies: 0,
+            debug: std::env::var_os("MENAGERIE_RBC_DEBUG").is_some(),
         }
     }
 
@@ -68,6 +85,7 @@ impl RbcPlayer {
                 Err("a capture before the opponent has moved".into())
             };
         }
+        self.quiet_plies = if capture.is_some() { 0 } else { self.quiet_plies + 1 };
         self.belief.opponent_moved(capture)
     }
 
@@ -78,7 +96,19 @@ impl RbcPlayer {
 
     /// Our move's result.
     pub fn result(&mut self, req: Option<Request>, taken: Option<&str>, capture: Option<Square>) -> Result<(), String> {
+        let pawn = req.is_some_and(|r| taken.is_some() && self.is_pawn(r));
+        self.quiet_plies = if pawn || capture.is_some() {
+            0
+        } else {
+            self.quiet_plies + 1
+        };
         self.belief.own_result(req, taken, capture)
+    }
+
+    /// True when the request moves one of our pawns (our pieces are the same on every board).
+    fn is_pawn(&self, r: Request) -> bool {
+        let p = self.belief.boards().first().map_or(Piece::NONE, |b| b.at(r.from));
+        p.is_some() && self.belief.game().pawn_kinds >> p.kind() & 1 != 0
     }
 
     /// Time for one decision out of `seconds_left` on our clock.
@@ -135,26 +165,17 @@ impl RbcPlayer {
         out
     }
 
-    /// Values of every candidate over `boards` (mean and worst case mixed).
-    fn values(&mut self, cands: &[Option<Request>], boards: &[Board], depth: u32, deadline: Instant) -> Vec<i32> {
-        let mut vals = Vec::with_capacity(cands.len());
-        for &c in cands {
-            let mut sum = 0i64;
-            let mut worst = i32::MAX;
-            let mut n = 0;
-            for b in boards {
-                let s = self.score_after(b, c, depth);
-                sum += s as i64;
-                worst = worst.min(s);
-                n += 1;
-                if Instant::now() > deadline && n >= 2 {
-                    break;
-                }
+    /// Scores of every candidate on each board, one row per board (our view after the
+    /// request and `depth` plies of reply). Stops at the deadline once a row is done.
+    fn matrix(&mut self, cands: &[Option<Request>], boards: &[Board], depth: u32, deadline: Instant) -> Vec<Vec<i32>> {
+        let mut rows = Vec::with_capacity(boards.len());
+        for b in boards {
+            if !rows.is_empty() && Instant::now() > deadline {
+                break;
             }
-            let mean = (sum / n.max(1) as i64) as i32;
-            vals.push((MEAN_WEIGHT * mean + (100 - MEAN_WEIGHT) * worst) / 100);
+            rows.push(cands.iter().map(|&c| self.score_after(b, c, depth)).collect());
         }
-        vals
+        rows
     }
 
     /// The move to request (`None`: pass), within the time for one decision.
@@ -169,10 +190,11 @@ impl RbcPlayer {
                 return c;
             }
         }
-        let n = (self.belief.boards().len()).min(48);
-        let boards = self.sample(n);
-        let depth = if boards.len() * cands.len() > 1200 { 1 } else { 2 };
-        let mut vals = self.values(&cands, &boards, depth, start + budget);
+        let boards = self.sample(MOVE_BOARDS);
+        let depth = if boards.len() * cands.len() > 4_000 { 1 } else { 2 };
+        let rows = self.matrix(&cands, &boards, depth, start + budget);
+        let all_rows: Vec<usize> = (0..rows.len()).collect();
+        let mut vals: Vec<i32> = (0..cands.len()).map(|c| mixed(&rows, &all_rows, c)).collect();
         // Known threats: on a wider sample, how often the opponent could take our king next.
         let wide = self.sample(256);
         for (i, &c) in cands.iter().enumerate() {
@@ -182,7 +204,33 @@ impl RbcPlayer {
                 vals[i] -= (DANGER / 8) as i32; // any board at all: the opponent may know it
             }
         }
+        // Near the 100-half-move draw, while not behind: a pawn move keeps the game going.
+        let top = vals.iter().copied().max().unwrap_or(0);
+        if self.quiet_plies >= DRAW_WATCH && top > -100 {
+            let bonus = 10 * (self.quiet_plies - DRAW_WATCH + 1) as i32;
+            for (i, &c) in cands.iter().enumerate() {
+                if c.is_some_and(|r| self.is_pawn(r)) {
+                    vals[i] += bonus;
+                }
+            }
+        }
         let best = (0..cands.len()).max_by_key(|&i| vals[i]).unwrap_or(cands.len() - 1);
+        if self.debug {
+            let mut order: Vec<usize> = (0..cands.len()).collect();
+            order.sort_by_key(|&i| -vals[i]);
+            let top: Vec<String> = order
+                .iter()
+                .take(5)
+                .map(|&i| format!("{} {}", self.text(cands[i]), vals[i]))
+                .collect();
+            eprintln!(
+                "# rbc move: {} boards, {} valued at depth {depth}, {:?}; best {}",
+                self.belief.boards().len(),
+                rows.len(),
+                start.elapsed(),
+                top.join(", ")
+            );
+        }
         cands[best]
     }
 
@@ -200,64 +248,59 @@ impl RbcPlayer {
         c.is_some() && play_request(&mut self.belief, b, c).is_none()
     }
 
-    /// The square to sense around (`None`: no sense).
+    /// The square to sense around (`None`: no sense): the window whose outcome is worth most
+    /// to the move that follows. Every candidate move is scored on a sample of boards; a
+    /// window splits the sample into groups by what it would show, the best move of each group
+    /// is taken, and the window scores the expected value of those moves (ties: the window
+    /// that leaves fewer boards).
     pub fn choose_sense(&mut self, seconds_left: Option<f64>) -> Option<Square> {
         let start = Instant::now();
         let budget = self.time_for(seconds_left) / 2;
-        let boards = self.sample(400);
+        let boards = self.sample(SENSE_BOARDS);
         if boards.len() <= 1 {
             return self.default_sense(&boards);
         }
-        // The preferred move on each sampled board (a cheap one-ply view: the candidate with
-        // the best static outcome on that board alone, leaving our king safe there).
         let cands = self.candidates();
-        let mut preferred: Vec<Option<Request>> = Vec::with_capacity(boards.len());
-        for b in boards.iter().take(48) {
-            if Instant::now() > start + budget {
-                break;
-            }
-            let mut best = (i32::MIN, None);
-            for &c in &cands {
-                let mut s = self.score_after(b, c, 0);
-                if self.king_exposed(b, c) {
-                    s -= DANGER as i32;
-                }
-                if s > best.0 {
-                    best = (s, c);
-                }
-            }
-            preferred.push(best.1);
-        }
+        let rows = self.matrix(&cands, &boards, 1, start + budget);
         let g = self.belief.game().variant.geometry.clone();
-        let mut best: Option<(i64, i64, Square)> = None;
+        let mut scored: Vec<(i64, i64, Square)> = Vec::new();
+        let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
         for center in g.board {
             let (f, r) = (g.file_of(center), g.rank_of(center));
             if f == 0 || r == 0 || f == 7 || r == 7 {
                 continue; // an edge window shows less than the interior one beside it
             }
-            let mut groups: HashMap<u64, (i64, HashMap<Option<Request>, i64>)> = HashMap::new();
-            for (i, b) in boards.iter().enumerate() {
-                let key = window_key(b, center, &g);
-                let e = groups.entry(key).or_default();
-                e.0 += 1;
-                if let Some(p) = preferred.get(i) {
-                    *e.1.entry(*p).or_default() += 1;
-                }
+            groups.clear();
+            for (i, b) in boards.iter().take(rows.len()).enumerate() {
+                groups.entry(window_key(b, center, &g)).or_default().push(i);
             }
-            // Decision loss: sampled boards whose preferred move is not their group's favourite.
-            let mut loss = 0;
-            let mut size = 0;
-            for (n, prefs) in groups.values() {
-                let total: i64 = prefs.values().sum();
-                let top = prefs.values().copied().max().unwrap_or(0);
-                loss += total - top;
-                size += n * n;
+            let mut value = 0i64;
+            let mut size = 0i64;
+            for idx in groups.values() {
+                let top = (0..cands.len()).map(|c| mixed(&rows, idx, c)).max().unwrap_or(0);
+                value += top as i64 * idx.len() as i64;
+                size += (idx.len() * idx.len()) as i64;
             }
-            if best.is_none_or(|(l, s, _)| (loss, size) < (l, s)) {
-                best = Some((loss, size, center));
-            }
+            // Expected value per board, in steps of 5 cp so that near-ties go to the size.
+            let value = value / rows.len() as i64 / 5;
+            scored.push((value, size, center));
         }
-        best.map(|b| b.2)
+        scored.sort_by_key(|&(v, s, c)| (-v, s, c.index()));
+        if self.debug {
+            let top: Vec<String> = scored
+                .iter()
+                .take(5)
+                .map(|&(v, s, c)| format!("{} {} ({})", g.name(c), v * 5, s / rows.len() as i64))
+                .collect();
+            eprintln!(
+                "# rbc sense: {} boards, {} valued, {:?}; best {}",
+                self.belief.boards().len(),
+                rows.len(),
+                start.elapsed(),
+                top.join(", ")
+            );
+        }
+        scored.first().map(|b| b.2)
     }
 
     /// Where to look when the belief is one board: around the enemy king.
@@ -279,6 +322,20 @@ impl RbcPlayer {
     pub fn text(&self, r: Option<Request>) -> String {
         r.map_or("pass".into(), |r| r.text(&self.belief.game().variant))
     }
+}
+
+/// Value of candidate `c` over the rows `idx`: the mean and the worst case, mixed.
+fn mixed(rows: &[Vec<i32>], idx: &[usize], c: usize) -> i32 {
+    if idx.is_empty() {
+        return 0;
+    }
+    let (mut sum, mut worst) = (0i64, i32::MAX);
+    for &i in idx {
+        sum += rows[i][c] as i64;
+        worst = worst.min(rows[i][c]);
+    }
+    let mean = (sum / idx.len().max(1) as i64) as i32;
+    (MEAN_WEIGHT * mean + (100 - MEAN_WEIGHT) * worst) / 100
 }
 
 /// Plays request `c` (`None`: pass) on board `b` as the referee would (revised, a null move
@@ -317,8 +374,9 @@ fn window_key(b: &Board, center: Square, g: &crate::Geometry) -> u64 {
 
 /// The `rbc-*` lines of `../shared/protocol.md` §4 for one game: `rbc-color` starts a player;
 /// `rbc-opp`, `rbc-seen` and `rbc-result` feed its belief; `rbc-sense` and `rbc-go` ask for a
-/// decision (`sense SQ|pass`, `move UCI|pass`); our extension `rbc-stats` answers
-/// `stats boards N sampled 0|1 rebuilds N`.
+/// decision (`sense SQ|pass`, `move UCI|pass`); our extensions: `rbc-stats` answers
+/// `stats boards N sampled 0|1 rebuilds N`, and `rbc-truth FEN` (for referees that test the
+/// belief) answers `truth in|out sampled 0|1`: whether that true board is in the set.
 pub struct RbcGame {
     start: Position<Rbc>,
     player: Option<RbcPlayer>,
@@ -448,6 +506,18 @@ impl crate::engine::HiddenGame for RbcGame {
                     b.boards().len(),
                     b.sampled as u8,
                     b.rebuilds
+                )))
+            }
+            "rbc-truth" => {
+                let fen = args.join(" ");
+                let game = std::sync::Arc::clone(self.start.game());
+                let pos = Position::from_fen(game, &fen).map_err(|e| format!("bad FEN: {e}"))?;
+                let b = self.player.as_ref().expect("checked").belief();
+                let held = b.holds(&super::belief::Board::of(&pos));
+                Ok(Some(format!(
+                    "truth {} sampled {}",
+                    if held { "in" } else { "out" },
+                    b.sampled as u8
                 )))
             }
             _ => Err(format!("unknown RBC command '{cmd}'")),
