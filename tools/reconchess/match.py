@@ -5,12 +5,16 @@ same as rc-bot-match: 5 s increment, 100-half-move draw), colours alternating. P
 per game, the score, how games ended, Menagerie's average belief size (boards after its own
 move, from `rbc-stats`) and its average time per decision (sense + move).
 
-Usage: match.py BOT [--games N] [--seconds S]
+Usage: match.py BOT [--games N] [--seconds S] [--save DIR] [--check-belief]
 BOT: reconchess.bots.random_bot, reconchess.bots.attacker_bot, a file such as
 ../shared/rbc/sturdy_trout_bot.py (needs STOCKFISH_EXECUTABLE), ...
+With --check-belief, after every sense result and every own move the true board (from
+reconchess's referee) is sent to the engine (`rbc-truth FEN`), which says whether its belief
+holds it; a true board missing from a belief that was never sampled down is an error.
 Exit status 1 when a game ended in an error of Menagerie's (for example a request outside
 move_actions); a game the opponent bot aborts (TroutBot can request a move outside
-move_actions) is reported as void and not scored.
+move_actions) is reported as void, not scored, and replayed with the same colours: N counts
+scored games.
 """
 import argparse
 import os
@@ -31,6 +35,27 @@ class Measured(MenageriePlayer):
         super().__init__()
         self.times, self.sizes = [], []
         self.last_request = None
+        self.referee = None  # the LocalGame, when the belief is to be checked
+        self.truth = {"in": 0, "out": 0, "out unsampled": 0}
+
+    def check_truth(self):
+        board = self.referee.board if self.referee is not None else None
+        if board is None or board.king(chess.WHITE) is None or board.king(chess.BLACK) is None:
+            return
+        reply = self.expect_reply(f"rbc-truth {board.fen()}", "truth ")
+        if reply:
+            words = reply.split()
+            if words[1] == "in":
+                self.truth["in"] += 1
+            else:
+                self.truth["out"] += 1
+                if words[3] == "0":
+                    self.truth["out unsampled"] += 1
+                    print(f"true board missing from an unsampled belief: {board.fen()}", file=sys.stderr)
+
+    def handle_sense_result(self, *a):
+        super().handle_sense_result(*a)
+        self.check_truth()
 
     def choose_sense(self, *a):
         t = time.time()
@@ -50,6 +75,7 @@ class Measured(MenageriePlayer):
         reply = self.expect_reply("rbc-stats", "stats ")
         if reply:
             self.sizes.append(int(reply.split()[2]))
+        self.check_truth()
 
 
 def main():
@@ -57,20 +83,28 @@ def main():
     ap.add_argument("bot")
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=900, help="seconds per player (+5 s per turn)")
-    ap.add_argument("--save", default=None, help="directory for the histories of lost games")
+    ap.add_argument("--save", default=None, help="directory for the histories of games not won")
+    ap.add_argument("--check-belief", action="store_true", help="ask after every observation whether "
+                    "the belief holds the true board")
     a = ap.parse_args()
     _, bot_cls = load_player(a.bot)
     wins = losses = draws = errors = void = 0
     reasons = {}
     times, sizes = [], []
-    for g in range(a.games):
-        me_white = g % 2 == 0
+    truth = {"in": 0, "out": 0, "out unsampled": 0}
+    g = -1
+    while wins + losses + draws + errors < a.games:
+        g += 1
+        me_white = (wins + losses + draws + errors) % 2 == 0  # a void game is replayed, same colours
         me = Measured()
         other = bot_cls()
         t0 = time.time()
         try:
             white, black = (me, other) if me_white else (other, me)
-            winner, reason, history = play_local_game(white, black, game=LocalGame(seconds_per_player=a.seconds))
+            game = LocalGame(seconds_per_player=a.seconds)
+            if a.check_belief:
+                me.referee = game
+            winner, reason, history = play_local_game(white, black, game=game)
         except Exception as e:  # an exception aborts the game: whose was it?
             ours = me.last_request is not None and me.last_request.uci() in str(e)
             if ours:
@@ -93,11 +127,13 @@ def main():
         else:
             losses += 1
             res = "loss"
-            if a.save:
-                os.makedirs(a.save, exist_ok=True)
-                history.save(os.path.join(a.save, f"loss-{g + 1}.json"))
+        if a.save and res != "win":
+            os.makedirs(a.save, exist_ok=True)
+            history.save(os.path.join(a.save, f"{res}-{g + 1}.json"))
         times += me.times
         sizes += me.sizes
+        for k in truth:
+            truth[k] += me.truth[k]
         turns = len(history._taken_moves[mine]) if hasattr(history, "_taken_moves") else "?"
         print(f"game {g + 1:3d}: Menagerie {'white' if me_white else 'black'} {res:4s} {name} "
               f"({turns} own turns, {time.time() - t0:.0f} s)", flush=True)
@@ -108,7 +144,11 @@ def main():
     if times:
         print(f"average belief size after own move {sum(sizes) / max(len(sizes), 1):.0f} boards "
               f"(max {max(sizes) if sizes else 0}); average time per decision {sum(times) / len(times):.2f} s")
-    sys.exit(1 if errors else 0)
+    if a.check_belief:
+        print(f"true board in the belief: {truth['in']} of {truth['in'] + truth['out']} checks; "
+              f"missing from a sampled belief {truth['out'] - truth['out unsampled']}, "
+              f"from an unsampled one {truth['out unsampled']}")
+    sys.exit(1 if errors or truth["out unsampled"] else 0)
 
 
 if __name__ == "__main__":
