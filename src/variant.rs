@@ -89,6 +89,9 @@ pub struct Variant {
     /// Is there check (moves may not leave a royal piece attacked)? Without check, royal pieces
     /// are simply captured and a side with no royal piece left has lost.
     pub check: bool,
+    /// May a side pass its turn (RBC)? The search then weighs a pass at every node: no
+    /// zugzwang.
+    pub pass: bool,
     /// Result of a stalemate for the stalemated side.
     pub stalemate: StalemateResult,
     /// The special-rule module, `plain` when there is none.
@@ -228,6 +231,7 @@ const KNOWN_KEYS: &[&str] = &[
     "castle_k",
     "castle_q",
     "check",
+    "pass",
     "stalemate",
     "rules",
     "aliases",
@@ -607,6 +611,7 @@ fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result
         promotion_compulsory: parse_bool("promotion_compulsory", true)?,
         castling,
         check: parse_bool("check", true)?,
+        pass: parse_bool("pass", false)?,
         stalemate,
         rules,
         rule_settings,

@@ -178,6 +178,22 @@ fn king_capture_games_see_a_king_left_en_prise() {
 }
 
 #[test]
+fn rbc_search_knows_the_pass() {
+    // RBC allows a pass: the black king on h8, boxed in by the queen on g6 but not attacked,
+    // passes instead of stepping into capture. Without the pass this would score as lost.
+    let o = go(
+        "rbc",
+        Some("7k/8/6Q1/8/8/8/8/K7 b - - 0 1"),
+        Limits {
+            depth: Some(3),
+            ..Limits::default()
+        },
+    );
+    assert!(o.score > -MATE_BOUND, "a pass saves the king: {} {}", o.best, o.score);
+    assert!(o.score < -500, "a queen down: {}", o.score);
+}
+
+#[test]
 fn respects_node_limits() {
     let o = go(
         "chess",

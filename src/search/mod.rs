@@ -557,6 +557,17 @@ impl Searcher {
                 }
             }
         }
+        // Where a side may pass, passing is one more choice (there is no zugzwang). The best
+        // move stays a real move: a pass is not a move to report.
+        if pos.variant().pass && best < beta {
+            pos.make_null();
+            let s = -self.negamax(pos, rest, depth - 1, ply + 1, -beta, -alpha, false);
+            pos.unmake_null();
+            if self.aborted {
+                return 0;
+            }
+            best = best.max(s);
+        }
         let bound = if best >= beta {
             BOUND_LOWER
         } else if best > orig_alpha {

@@ -15,7 +15,7 @@ use super::{Rbc, Request};
 use crate::color::Color;
 use crate::moves::MoveKind;
 use crate::position::{Piece, Position};
-use crate::search::{Limits, Searcher, Silent};
+use crate::search::{Limits, MATE, MATE_BOUND, Searcher, Silent};
 use crate::square::Square;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -149,7 +149,13 @@ impl RbcPlayer {
             ..Limits::default()
         };
         let res = self.searcher.go(pos, limits, &mut Silent);
-        (-res.score).clamp(-29_000, 29_000)
+        // Mate scores keep their distance (a faster win ranks higher) below a capture now.
+        let s = -res.score;
+        if s.abs() >= MATE_BOUND {
+            s.signum() * (29_000 - (MATE - s.abs()))
+        } else {
+            s
+        }
     }
 
     /// The distinct requests worth trying, plus the pass (`None`).
@@ -191,7 +197,13 @@ impl RbcPlayer {
             }
         }
         let boards = self.sample(MOVE_BOARDS);
-        let depth = if boards.len() * cands.len() > 4_000 { 1 } else { 2 };
+        // Deeper when there is little to value (a small belief: mates come into view).
+        let depth = match boards.len() * cands.len() {
+            n if n > 4_000 => 1,
+            n if n > 600 => 2,
+            n if n > 150 => 3,
+            _ => 4,
+        };
         let rows = self.matrix(&cands, &boards, depth, start + budget);
         let all_rows: Vec<usize> = (0..rows.len()).collect();
         let mut vals: Vec<i32> = (0..cands.len()).map(|c| mixed(&rows, &all_rows, c)).collect();
@@ -204,17 +216,25 @@ impl RbcPlayer {
                 vals[i] -= (DANGER / 8) as i32; // any board at all: the opponent may know it
             }
         }
-        // Near the 100-half-move draw, while not behind: a pawn move keeps the game going.
+        // Near the 100-half-move draw, while not behind: a pawn move that goes through on
+        // most boards keeps the game going.
         let top = vals.iter().copied().max().unwrap_or(0);
         if self.quiet_plies >= DRAW_WATCH && top > -100 {
             let bonus = 10 * (self.quiet_plies - DRAW_WATCH + 1) as i32;
+            let probe = &boards[..boards.len().min(32)];
             for (i, &c) in cands.iter().enumerate() {
-                if c.is_some_and(|r| self.is_pawn(r)) {
-                    vals[i] += bonus;
+                if let Some(r) = c.filter(|&r| self.is_pawn(r)) {
+                    let through = probe.iter().filter(|b| self.plays_as_requested(b, r)).count();
+                    if 2 * through > probe.len() {
+                        vals[i] += bonus;
+                    }
                 }
             }
         }
-        let best = (0..cands.len()).max_by_key(|&i| vals[i]).unwrap_or(cands.len() - 1);
+        // Ties go to a move rather than the pass.
+        let best = (0..cands.len())
+            .max_by_key(|&i| (vals[i], cands[i].is_some()))
+            .unwrap_or(cands.len() - 1);
         if self.debug {
             let mut order: Vec<usize> = (0..cands.len()).collect();
             order.sort_by_key(|&i| -vals[i]);
@@ -241,6 +261,17 @@ impl RbcPlayer {
             Some(pos) => pos.royals(me).any(|k| pos.is_attacked(k, !me)),
             None => false, // the game is over
         }
+    }
+
+    /// True when request `r` is played as asked on board `b` (not cut short, not failed).
+    fn plays_as_requested(&mut self, b: &Board, r: Request) -> bool {
+        let me = self.belief.me();
+        let game = Arc::clone(self.belief.game());
+        let pos = self.belief.position_of(b, me);
+        let rules = &game.rules;
+        rules
+            .revise(pos, rules.with_default_promotion(pos, r))
+            .is_some_and(|m| m.from() == r.from && m.to() == r.to)
     }
 
     /// True when request `c` takes the opponent's king on board `b`.
