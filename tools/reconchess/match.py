@@ -148,7 +148,11 @@ def main():
         print(f"true board in the belief: {truth['in']} of {truth['in'] + truth['out']} checks; "
               f"missing from a sampled belief {truth['out'] - truth['out unsampled']}, "
               f"from an unsampled one {truth['out unsampled']}")
-    sys.exit(1 if errors or truth["out unsampled"] else 0)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # os._exit: a bot may leave engine threads behind (TroutBot after its engine died) that
+    # would keep the interpreter alive.
+    os._exit(1 if errors or truth["out unsampled"] else 0)
 
 
 if __name__ == "__main__":
