@@ -34,9 +34,6 @@ const DANGER: i64 = 20_000;
 /// referee draws at 100).
 const DRAW_WATCH: u32 = 60;
 
-/// Weight of a board on which our king is attacked, against 1 for any other board.
-const THREAT_WEIGHT: i64 = 4;
-
 /// Boards sampled to choose the sense window.
 const SENSE_BOARDS: usize = 128;
 
@@ -199,7 +196,7 @@ impl RbcPlayer {
                 return c;
             }
         }
-        let (boards, board_weights) = self.sample_weighted(MOVE_BOARDS);
+        let boards = self.sample(MOVE_BOARDS);
         // Deeper when there is little to value (a small belief: mates come into view).
         let depth = match boards.len() * cands.len() {
             n if n > 4_000 => 1,
@@ -209,19 +206,12 @@ impl RbcPlayer {
         };
         let rows = self.matrix(&cands, &boards, depth, start + budget);
         let all_rows: Vec<usize> = (0..rows.len()).collect();
-        let weights = &board_weights[..rows.len()];
-        let mut vals: Vec<i32> = (0..cands.len()).map(|c| mixed(&rows, weights, &all_rows, c)).collect();
+        let mut vals: Vec<i32> = (0..cands.len()).map(|c| mixed(&rows, &all_rows, c)).collect();
         // Known threats: on a wider sample, how often the opponent could take our king next.
-        let (wide, wide_weights) = self.sample_weighted(256);
-        let wide_total: i64 = wide_weights.iter().sum();
+        let wide = self.sample(256);
         for (i, &c) in cands.iter().enumerate() {
-            let mut exposed = 0i64;
-            for (b, w) in wide.iter().zip(&wide_weights) {
-                if self.king_exposed(b, c) {
-                    exposed += w;
-                }
-            }
-            vals[i] -= (DANGER * exposed / wide_total.max(1)) as i32;
+            let exposed = wide.iter().filter(|b| self.king_exposed(b, c)).count();
+            vals[i] -= (DANGER * exposed as i64 / wide.len().max(1) as i64) as i32;
             if exposed > 0 {
                 vals[i] -= (DANGER / 8) as i32; // any board at all: the opponent may know it
             }
@@ -264,46 +254,6 @@ impl RbcPlayer {
         cands[best]
     }
 
-    /// A sample of at most `n` boards that always includes boards on which the opponent's
-    /// last move left our king attacked (up to a quarter of the sample), with weights for the
-    /// averages: those boards together weigh [`THREAT_WEIGHT`] times their share of the belief
-    /// (at most half), since an opponent who knows where our king is goes for it.
-    fn sample_weighted(&mut self, n: usize) -> (Vec<Board>, Vec<i64>) {
-        let me = self.belief.me();
-        let scanned = self.sample(20_000);
-        let (mut threats, mut others) = (Vec::new(), Vec::new());
-        for b in &scanned {
-            let pos = self.belief.position_of(b, me);
-            if pos.royals(me).any(|k| pos.is_attacked(k, !me)) {
-                threats.push(*b);
-            } else {
-                others.push(*b);
-            }
-        }
-        let share = threats.len() as f64 / scanned.len().max(1) as f64;
-        let k = threats
-            .len()
-            .min(n / 4)
-            .max(n.saturating_sub(others.len()))
-            .min(threats.len());
-        let m = (n - k).min(others.len());
-        for (list, want) in [(&mut threats, k), (&mut others, m)] {
-            for i in 0..want {
-                let j = self.rng.random_range(i..list.len());
-                list.swap(i, j);
-            }
-        }
-        let mut boards: Vec<Board> = threats[..k].to_vec();
-        boards.extend_from_slice(&others[..m]);
-        let mut weights = vec![1_000i64; boards.len()];
-        if k > 0 && m > 0 {
-            let q = (THREAT_WEIGHT as f64 * share).min(0.5);
-            let w = (1_000.0 * q * m as f64 / (k as f64 * (1.0 - q))).round().max(1.0) as i64;
-            weights[..k].fill(w);
-        }
-        (boards, weights)
-    }
-
     /// True when, after request `c` on board `b`, the opponent could take our king.
     fn king_exposed(&mut self, b: &Board, c: Option<Request>) -> bool {
         let me = self.belief.me();
@@ -337,14 +287,12 @@ impl RbcPlayer {
     pub fn choose_sense(&mut self, seconds_left: Option<f64>) -> Option<Square> {
         let start = Instant::now();
         let budget = self.time_for(seconds_left) / 2;
-        let (boards, board_weights) = self.sample_weighted(SENSE_BOARDS);
+        let boards = self.sample(SENSE_BOARDS);
         if boards.len() <= 1 {
             return self.default_sense(&boards);
         }
         let cands = self.candidates();
         let rows = self.matrix(&cands, &boards, 1, start + budget);
-        let weights = &board_weights[..rows.len()];
-        let total: i64 = weights.iter().sum::<i64>().max(1);
         let g = self.belief.game().variant.geometry.clone();
         let mut scored: Vec<(i64, i64, Square)> = Vec::new();
         let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
@@ -360,15 +308,12 @@ impl RbcPlayer {
             let mut value = 0i64;
             let mut size = 0i64;
             for idx in groups.values() {
-                let top = (0..cands.len())
-                    .map(|c| mixed(&rows, weights, idx, c))
-                    .max()
-                    .unwrap_or(0);
-                value += top as i64 * idx.iter().map(|&i| weights[i]).sum::<i64>();
+                let top = (0..cands.len()).map(|c| mixed(&rows, idx, c)).max().unwrap_or(0);
+                value += top as i64 * idx.len() as i64;
                 size += (idx.len() * idx.len()) as i64;
             }
             // Expected value per board, in steps of 5 cp so that near-ties go to the size.
-            let value = value / total / 5;
+            let value = value / rows.len() as i64 / 5;
             scored.push((value, size, center));
         }
         scored.sort_by_key(|&(v, s, c)| (-v, s, c.index()));
@@ -410,18 +355,17 @@ impl RbcPlayer {
     }
 }
 
-/// Value of candidate `c` over the rows `idx`: the weighted mean and the worst case, mixed.
-fn mixed(rows: &[Vec<i32>], weights: &[i64], idx: &[usize], c: usize) -> i32 {
+/// Value of candidate `c` over the rows `idx`: the mean and the worst case, mixed.
+fn mixed(rows: &[Vec<i32>], idx: &[usize], c: usize) -> i32 {
     if idx.is_empty() {
         return 0;
     }
-    let (mut sum, mut total, mut worst) = (0i64, 0i64, i32::MAX);
+    let (mut sum, mut worst) = (0i64, i32::MAX);
     for &i in idx {
-        sum += rows[i][c] as i64 * weights[i];
-        total += weights[i];
+        sum += rows[i][c] as i64;
         worst = worst.min(rows[i][c]);
     }
-    let mean = (sum / total.max(1)) as i32;
+    let mean = (sum / idx.len().max(1) as i64) as i32;
     (MEAN_WEIGHT * mean + (100 - MEAN_WEIGHT) * worst) / 100
 }
 
