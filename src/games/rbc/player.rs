@@ -258,7 +258,7 @@ impl RbcPlayer {
     fn king_exposed(&mut self, b: &Board, c: Option<Request>) -> bool {
         let me = self.belief.me();
         match play_request(&mut self.belief, b, c) {
-            Some(pos) => pos.royals(me).any(|k| pos.is_attacked(k, !me)),
+            Some(pos) => pos.royal_in_danger(me),
             None => false, // the game is over
         }
     }
