@@ -135,6 +135,35 @@ impl RbcPlayer {
         idx[..n].iter().map(|&i| boards[i]).collect()
     }
 
+    /// A sample of at most `n` boards with a weight for each, such that weighted averages
+    /// estimate averages over the whole belief. Boards on which our king stands attacked are
+    /// always in it (up to a quarter of the sample), however rare: an opponent who knows where
+    /// our king is goes for it, so such a board is the one a uniform sample must not miss.
+    fn sample_weighted(&mut self, n: usize) -> (Vec<Board>, Vec<i64>) {
+        let all = self.belief.boards().to_vec();
+        let (mut threats, mut others): (Vec<Board>, Vec<Board>) = all.iter().partition(|b| self.threatened(b));
+        let (t, o) = (threats.len(), others.len());
+        let k = t.min(n / 4).max(n.saturating_sub(o)).min(t);
+        let m = (n - k).min(o);
+        for (list, want) in [(&mut threats, k), (&mut others, m)] {
+            for i in 0..want {
+                let j = self.rng.random_range(i..list.len());
+                list.swap(i, j);
+            }
+        }
+        let mut boards: Vec<Board> = threats[..k].to_vec();
+        boards.extend_from_slice(&others[..m]);
+        // Each drawn board stands for (its stratum's size / boards drawn from it) boards.
+        let mut weights = vec![1_000i64; boards.len()];
+        if k > 0 && m > 0 {
+            let w = (1_000.0 * (t as f64 / k as f64) / (o as f64 / m as f64))
+                .round()
+                .max(1.0) as i64;
+            weights[..k].fill(w);
+        }
+        (boards, weights)
+    }
+
     /// Our score on board `b` after request `r` (revised by the referee), from a shallow search
     /// of the opponent's reply (depth 0: the static evaluation).
     fn score_after(&mut self, b: &Board, r: Option<Request>, depth: u32) -> i32 {
@@ -196,7 +225,7 @@ impl RbcPlayer {
                 return c;
             }
         }
-        let boards = self.sample(MOVE_BOARDS);
+        let (boards, board_weights) = self.sample_weighted(MOVE_BOARDS);
         // Deeper when there is little to value (a small belief: mates come into view).
         let depth = match boards.len() * cands.len() {
             n if n > 4_000 => 1,
@@ -206,12 +235,19 @@ impl RbcPlayer {
         };
         let rows = self.matrix(&cands, &boards, depth, start + budget);
         let all_rows: Vec<usize> = (0..rows.len()).collect();
-        let mut vals: Vec<i32> = (0..cands.len()).map(|c| mixed(&rows, &all_rows, c)).collect();
+        let weights = &board_weights[..rows.len()];
+        let mut vals: Vec<i32> = (0..cands.len()).map(|c| mixed(&rows, weights, &all_rows, c)).collect();
         // Known threats: on a wider sample, how often the opponent could take our king next.
-        let wide = self.sample(256);
+        let (wide, wide_weights) = self.sample_weighted(256);
+        let wide_total: i64 = wide_weights.iter().sum();
         for (i, &c) in cands.iter().enumerate() {
-            let exposed = wide.iter().filter(|b| self.king_exposed(b, c)).count();
-            vals[i] -= (DANGER * exposed as i64 / wide.len().max(1) as i64) as i32;
+            let mut exposed = 0i64;
+            for (b, w) in wide.iter().zip(&wide_weights) {
+                if self.king_exposed(b, c) {
+                    exposed += w;
+                }
+            }
+            vals[i] -= (DANGER * exposed / wide_total.max(1)) as i32;
             if exposed > 0 {
                 vals[i] -= (DANGER / 8) as i32; // any board at all: the opponent may know it
             }
@@ -243,8 +279,10 @@ impl RbcPlayer {
                 .take(5)
                 .map(|&i| format!("{} {}", self.text(cands[i]), vals[i]))
                 .collect();
+            let all = self.belief.boards().to_vec();
+            let threats = all.iter().filter(|b| self.threatened(b)).count();
             eprintln!(
-                "# rbc move: {} boards, {} valued at depth {depth}, {:?}; best {}",
+                "# rbc move: {} boards ({threats} with our king attacked), {} valued at depth {depth}, {:?}; best {}",
                 self.belief.boards().len(),
                 rows.len(),
                 start.elapsed(),
@@ -252,6 +290,12 @@ impl RbcPlayer {
             );
         }
         cands[best]
+    }
+
+    /// True when our king stands attacked on board `b` (the opponent could take it now).
+    fn threatened(&mut self, b: &Board) -> bool {
+        let me = self.belief.me();
+        self.belief.position_of(b, me).royal_in_danger(me)
     }
 
     /// True when, after request `c` on board `b`, the opponent could take our king.
@@ -287,12 +331,14 @@ impl RbcPlayer {
     pub fn choose_sense(&mut self, seconds_left: Option<f64>) -> Option<Square> {
         let start = Instant::now();
         let budget = self.time_for(seconds_left) / 2;
-        let boards = self.sample(SENSE_BOARDS);
+        let (boards, board_weights) = self.sample_weighted(SENSE_BOARDS);
         if boards.len() <= 1 {
             return self.default_sense(&boards);
         }
         let cands = self.candidates();
         let rows = self.matrix(&cands, &boards, 1, start + budget);
+        let weights = &board_weights[..rows.len()];
+        let total: i64 = weights.iter().sum::<i64>().max(1);
         let g = self.belief.game().variant.geometry.clone();
         let mut scored: Vec<(i64, i64, Square)> = Vec::new();
         let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
@@ -308,12 +354,15 @@ impl RbcPlayer {
             let mut value = 0i64;
             let mut size = 0i64;
             for idx in groups.values() {
-                let top = (0..cands.len()).map(|c| mixed(&rows, idx, c)).max().unwrap_or(0);
-                value += top as i64 * idx.len() as i64;
+                let top = (0..cands.len())
+                    .map(|c| mixed(&rows, weights, idx, c))
+                    .max()
+                    .unwrap_or(0);
+                value += top as i64 * idx.iter().map(|&i| weights[i]).sum::<i64>();
                 size += (idx.len() * idx.len()) as i64;
             }
             // Expected value per board, in steps of 5 cp so that near-ties go to the size.
-            let value = value / rows.len() as i64 / 5;
+            let value = value / total / 5;
             scored.push((value, size, center));
         }
         scored.sort_by_key(|&(v, s, c)| (-v, s, c.index()));
@@ -323,8 +372,10 @@ impl RbcPlayer {
                 .take(5)
                 .map(|&(v, s, c)| format!("{} {} ({})", g.name(c), v * 5, s / rows.len() as i64))
                 .collect();
+            let all = self.belief.boards().to_vec();
+            let threats = all.iter().filter(|b| self.threatened(b)).count();
             eprintln!(
-                "# rbc sense: {} boards, {} valued, {:?}; best {}",
+                "# rbc sense: {} boards ({threats} with our king attacked), {} valued, {:?}; best {}",
                 self.belief.boards().len(),
                 rows.len(),
                 start.elapsed(),
@@ -355,17 +406,18 @@ impl RbcPlayer {
     }
 }
 
-/// Value of candidate `c` over the rows `idx`: the mean and the worst case, mixed.
-fn mixed(rows: &[Vec<i32>], idx: &[usize], c: usize) -> i32 {
+/// Value of candidate `c` over the rows `idx`: the weighted mean and the worst case, mixed.
+fn mixed(rows: &[Vec<i32>], weights: &[i64], idx: &[usize], c: usize) -> i32 {
     if idx.is_empty() {
         return 0;
     }
-    let (mut sum, mut worst) = (0i64, i32::MAX);
+    let (mut sum, mut total, mut worst) = (0i64, 0i64, i32::MAX);
     for &i in idx {
-        sum += rows[i][c] as i64;
+        sum += rows[i][c] as i64 * weights[i];
+        total += weights[i];
         worst = worst.min(rows[i][c]);
     }
-    let mean = (sum / idx.len().max(1) as i64) as i32;
+    let mean = (sum / total.max(1)) as i32;
     (MEAN_WEIGHT * mean + (100 - MEAN_WEIGHT) * worst) / 100
 }
 
