@@ -187,7 +187,13 @@ mod belief {
                     Some(acts[rng.random_range(0..acts.len())])
                 };
                 if let Some(q) = req {
-                    assert!(acts.contains(&q), "the player asked for a move outside move_actions");
+                    assert!(
+                        acts.contains(&q),
+                        "the player asked for {} outside move_actions in {} (belief {} boards)",
+                        q.text(r.position().variant()),
+                        r.position().fen(),
+                        p.belief().boards().len()
+                    );
                 }
                 let before = r.position().clone();
                 let res = r.play(req).unwrap();
@@ -229,6 +235,43 @@ mod belief {
             "the belief never grew ({largest}): the test would not see a loss"
         );
     }
+
+    /// After an observation that contradicts every board, the guess the belief keeps has our
+    /// own pieces as they really are, so the moves we may request are the referee's.
+    #[test]
+    fn a_contradiction_leaves_our_own_pieces_true() {
+        let g = game();
+        let start = Position::startpos(Arc::clone(&g));
+        let text = |rs: Vec<Request>| {
+            let mut v: Vec<String> = rs.iter().map(|r| r.text(start.variant())).collect();
+            v.sort();
+            v
+        };
+        let truth_actions = |fen: &str| text(referee(fen).move_actions());
+        let mut b = Belief::new(&start, menagerie::Color::White);
+        b.own_result(Some(req(&referee(START), "e2e4")), Some("e2e4"), None)
+            .unwrap();
+        b.opponent_moved(None).unwrap();
+        // A capture of our a2 pawn on b3 is impossible after one black move: no board has a
+        // piece there, so the result contradicts them all; our pawn is on b3 all the same.
+        let r = b.own_result(Some(req(&referee(START), "a2b3")), Some("a2b3"), Some(sq("b3")));
+        assert!(r.is_err());
+        let after = "rnbqkbnr/pppppppp/8/8/4P3/1P6/1PPP1PPP/RNBQKBNR w KQkq - 0 2";
+        assert_eq!(text(b.move_actions()), truth_actions(after));
+        // Black "captures" on d2, where no black piece can reach: the guess loses our d2 pawn.
+        let r = b.opponent_moved(Some(sq("d2")));
+        assert!(r.is_err());
+        let after = "rnbqkbnr/pppppppp/8/8/4P3/1P6/1PP2PPP/RNBQKBNR w KQkq - 0 3";
+        assert_eq!(text(b.move_actions()), truth_actions(after));
+    }
+
+    fn sq(name: &str) -> menagerie::Square {
+        let g = game();
+        let geo = &g.variant.geometry;
+        geo.board.into_iter().find(|&s| geo.name(s) == name).unwrap()
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
     #[test]
     fn players_choose_requestable_moves_and_keep_the_true_board() {

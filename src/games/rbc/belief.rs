@@ -4,7 +4,8 @@
 //! at most [`MAX_BOARDS`] boards and filtered by the capture notice and the sense result before
 //! a random sample of [`MAX_BOARDS`] is kept (the set is then marked as sampled: the true board
 //! may have been dropped). An observation that contradicts every board leaves a usable belief:
-//! the boards before it, made to agree with a sense result.
+//! the boards before it, made to agree with a sense result and with our own side as it really
+//! is (so the moves we request stay within the referee's `move_actions`).
 
 use super::{Rbc, Request};
 use crate::color::Color;
@@ -137,8 +138,43 @@ impl Belief {
     /// sense result (or before our move when there is none).
     pub fn opponent_moved(&mut self, capture: Option<Square>) -> Result<(), String> {
         let before = self.boards.clone();
+        // Our side afterwards, known exactly: the piece on the capture square is gone.
+        let mut own = before[0];
+        if let Some(cs) = capture {
+            if own.at(cs).is_some() && own.at(cs).color() == self.me {
+                own.squares[cs.index()] = Piece::NONE;
+            }
+            own.castling &= self.game.castle_mask[cs.index()];
+        }
         self.expand(capture);
-        self.recover(before, None, "the capture notice")
+        let r = self.recover(before, None, "the capture notice");
+        if r.is_err() {
+            self.align_own(&own);
+        }
+        r
+    }
+
+    /// Makes every board agree with `own` on our side (pieces and castling rights, which we
+    /// always know exactly): after a contradiction the guess must not keep a piece we lost or
+    /// miss one we moved, or we would request moves outside `move_actions`.
+    fn align_own(&mut self, own: &Board) {
+        let me = self.me;
+        let ours = |p: Piece| p.is_some() && p.color() == me;
+        let mine = 3u8 << (me.index() * 2);
+        let mut out: HashSet<Board> = HashSet::new();
+        for mut b in std::mem::take(&mut self.boards) {
+            for (p, &o) in b.squares.iter_mut().zip(&own.squares) {
+                if ours(o) {
+                    *p = o;
+                } else if ours(*p) {
+                    *p = Piece::NONE;
+                }
+            }
+            b.castling = (b.castling & !mine) | (own.castling & mine);
+            out.insert(b);
+        }
+        self.boards = out.into_iter().collect();
+        self.boards.sort_by_key(|b| b.squares.map(|p| p.code() as u8));
     }
 
     fn expand(&mut self, capture: Option<Square>) {
@@ -192,12 +228,46 @@ impl Belief {
         let before = self.boards.clone();
         self.apply_result(req, taken, capture);
         if self.boards.is_empty() {
-            // Keep the boards, moved by what really happened where that can be played.
+            // Keep the boards, moved by what really happened where that can be played, with
+            // our side as the move left it.
+            let own = self.own_after(&before[0], taken, capture);
             self.boards = before;
             self.apply_forced(taken);
+            self.align_own(&own);
             return Err("the move result contradicts every board this player thought possible; kept a guess".into());
         }
         Ok(())
+    }
+
+    /// Board `b` after our move `taken` (UCI text; `None`: none), for our side only: played
+    /// where it is a move on `b`, else among our own pieces alone (with an enemy piece on the
+    /// capture square, for a pawn's capture), else not at all.
+    fn own_after(&mut self, b: &Board, taken: Option<&str>, capture: Option<Square>) -> Board {
+        let Some(t) = taken else { return *b };
+        let queen = self.game.rules.queen;
+        let them = !self.me;
+        for attempt in 0..2 {
+            b.load(&mut self.scratch, self.me);
+            if attempt == 1 {
+                for sq in self.scratch.color_bb(them) {
+                    self.scratch.remove_piece(sq);
+                }
+                if let Some(cs) = capture.filter(|&cs| self.scratch.piece_at(cs).is_none()) {
+                    self.scratch.put_piece(Piece::new(queen, them), cs);
+                }
+            }
+            let mut list = MoveList::new();
+            self.scratch.pseudo_legal_moves(&mut list);
+            let found = list
+                .iter()
+                .copied()
+                .find(|&m| crate::notation::move_text(&self.scratch, m) == t);
+            if let Some(m) = found {
+                self.scratch.make_move(m);
+                return Board::of(&self.scratch);
+            }
+        }
+        *b
     }
 
     /// Plays the move `taken` (UCI text) on every board where it is a move, a null move where
