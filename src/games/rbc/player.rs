@@ -5,7 +5,8 @@
 //! on each of a sample of boards, by playing the referee's revision of it and searching the
 //! opponent's reply. Sensing: a window splits the sample into groups by what it would show;
 //! it scores the expected value of the best move of each group, so it is worth most when it
-//! tells apart boards that need different moves. Moving: a move's value mixes the mean and the
+//! tells apart boards that need different moves; its sample always holds the boards on which
+//! our king stands attacked, however rare, weighted to their true share. Moving: a move's value mixes the mean and the
 //! worst case over the sample, less a penalty for the share of a wider sample on which the
 //! opponent could then take our king; a move that captures the king on every board of the
 //! belief is played at once.
@@ -225,7 +226,11 @@ impl RbcPlayer {
                 return c;
             }
         }
-        let (boards, board_weights) = self.sample_weighted(MOVE_BOARDS);
+        // A uniform sample: every board always holding the rare threats to our king makes the
+        // player guard against them turn after turn and never make progress (tried: 74a4f31,
+        // dc9813b). Sensing looks for them instead.
+        let boards = self.sample(MOVE_BOARDS);
+        let board_weights = vec![1_000i64; boards.len()];
         // Deeper when there is little to value (a small belief: mates come into view).
         let depth = match boards.len() * cands.len() {
             n if n > 4_000 => 1,
@@ -238,16 +243,10 @@ impl RbcPlayer {
         let weights = &board_weights[..rows.len()];
         let mut vals: Vec<i32> = (0..cands.len()).map(|c| mixed(&rows, weights, &all_rows, c)).collect();
         // Known threats: on a wider sample, how often the opponent could take our king next.
-        let (wide, wide_weights) = self.sample_weighted(256);
-        let wide_total: i64 = wide_weights.iter().sum();
+        let wide = self.sample(256);
         for (i, &c) in cands.iter().enumerate() {
-            let mut exposed = 0i64;
-            for (b, w) in wide.iter().zip(&wide_weights) {
-                if self.king_exposed(b, c) {
-                    exposed += w;
-                }
-            }
-            vals[i] -= (DANGER * exposed / wide_total.max(1)) as i32;
+            let exposed = wide.iter().filter(|b| self.king_exposed(b, c)).count() as i64;
+            vals[i] -= (DANGER * exposed / wide.len().max(1) as i64) as i32;
             if exposed > 0 {
                 vals[i] -= (DANGER / 8) as i32; // any board at all: the opponent may know it
             }
