@@ -13,11 +13,29 @@ use crate::moves::{Move, MoveList};
 use crate::position::{Game, Piece, Position};
 use crate::square::Square;
 use rand::RngExt;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Most boards kept; beyond, a random sample of this size.
 pub const MAX_BOARDS: usize = 20_000;
+
+/// How often the opponent passes (or requests a move that fails), as hypotheses weighed side
+/// by side: a mover (TroutBot), an occasional passer (RandomBot) and a bot that has stopped
+/// (AttackerBot after its rush).
+const PASS_RATES: [f64; H] = [0.01, 0.1, 0.95];
+
+/// Prior chance of each pass-rate hypothesis.
+const PASS_PRIOR: [f64; H] = [0.6, 0.3, 0.1];
+
+/// Chance per turn that the opponent changes its ways (back to the prior): lets the belief
+/// follow a bot that moves for five turns and then stops.
+const PASS_SWITCH: f64 = 0.05;
+
+/// Number of pass-rate hypotheses.
+const H: usize = 3;
+
+/// A board's probability under each pass-rate hypothesis (jointly with the hypothesis).
+type Weight = [f64; H];
 
 /// A true board as the belief keeps it: pieces, castling rights and en-passant square (the
 /// side to move is implied by the moment).
@@ -77,6 +95,10 @@ pub struct Belief {
     game: Arc<Game<Rbc>>,
     me: Color,
     boards: Vec<Board>,
+    /// Probability of each board jointly with each pass-rate hypothesis (all sum to 1): under
+    /// pass rate p a board the opponent reached by passing carries its parent's weight times
+    /// p, one reached by a move shares the rest equally with the parent's other moves.
+    weights: Vec<Weight>,
     scratch: Position<Rbc>,
     start: Board,
     /// True once a sample replaced the full set (the true board may be missing).
@@ -93,6 +115,7 @@ impl Belief {
             game: Arc::clone(pos.game()),
             me,
             boards: vec![start],
+            weights: vec![PASS_PRIOR],
             scratch: pos.clone(),
             start,
             sampled: false,
@@ -103,6 +126,54 @@ impl Belief {
     /// The boards.
     pub fn boards(&self) -> &[Board] {
         &self.boards
+    }
+
+    /// The probability of each board (same order as [`Belief::boards`]; sums to 1).
+    pub fn probabilities(&self) -> Vec<f64> {
+        self.weights.iter().map(|w| w.iter().sum()).collect()
+    }
+
+    /// The opponent's expected pass rate given what we saw: the hypotheses' rates weighed by
+    /// their posterior. Bots that stop moving are recognised this way, and the belief stops
+    /// spreading over moves they never make.
+    pub fn pass_rate(&self) -> f64 {
+        let mut post = [0.0; H];
+        for w in &self.weights {
+            for h in 0..H {
+                post[h] += w[h];
+            }
+        }
+        let total: f64 = post.iter().sum();
+        (0..H).map(|h| PASS_RATES[h] * post[h]).sum::<f64>() / total.max(f64::MIN_POSITIVE)
+    }
+
+    /// Prior weights (after a fallback that rebuilt the set).
+    fn reset_weights(&mut self) {
+        let n = self.boards.len().max(1) as f64;
+        self.weights = vec![PASS_PRIOR.map(|p| p / n); self.boards.len()];
+    }
+
+    /// Scales the weights to sum 1 (prior weights if they all vanished).
+    fn normalize(&mut self) {
+        let total: f64 = self.weights.iter().flatten().sum();
+        if total > 0.0 && total.is_finite() {
+            self.weights.iter_mut().flatten().for_each(|w| *w /= total);
+        } else {
+            self.reset_weights();
+        }
+    }
+
+    /// Keeps the boards for which `keep` holds, with their weights.
+    fn retain_where(&mut self, keep: impl Fn(&Board) -> bool) {
+        let mut i = 0;
+        while i < self.boards.len() {
+            if keep(&self.boards[i]) {
+                i += 1;
+            } else {
+                self.boards.swap_remove(i);
+                self.weights.swap_remove(i);
+            }
+        }
     }
 
     /// Our colour.
@@ -121,14 +192,24 @@ impl Belief {
         &mut self.scratch
     }
 
+    /// Beyond [`MAX_BOARDS`]: a sample of that many, drawn without replacement with chances
+    /// growing with the weights (each board keeps its weight).
     fn cap(&mut self) {
         if self.boards.len() > MAX_BOARDS {
             let mut rng = rand::rng();
-            for i in 0..MAX_BOARDS {
-                let j = rng.random_range(i..self.boards.len());
-                self.boards.swap(i, j);
-            }
-            self.boards.truncate(MAX_BOARDS);
+            // Weighted sampling by keys u^(1/w), largest first (as ln(u) / w).
+            let mut keyed: Vec<(f64, usize)> = (0..self.boards.len())
+                .map(|i| {
+                    let u: f64 = rng.random_range(f64::MIN_POSITIVE..1.0);
+                    (u.ln() / self.weights[i].iter().sum::<f64>().max(1e-300), i)
+                })
+                .collect();
+            keyed.select_nth_unstable_by(MAX_BOARDS - 1, |a, b| b.0.total_cmp(&a.0));
+            keyed.truncate(MAX_BOARDS);
+            keyed.sort_by_key(|&(_, i)| i);
+            self.boards = keyed.iter().map(|&(_, i)| self.boards[i]).collect();
+            self.weights = keyed.iter().map(|&(_, i)| self.weights[i]).collect();
+            self.normalize();
             self.sampled = true;
         }
     }
@@ -175,42 +256,56 @@ impl Belief {
         }
         self.boards = out.into_iter().collect();
         self.boards.sort_by_key(|b| b.squares.map(|p| p.code() as u8));
+        self.reset_weights();
     }
 
     fn expand(&mut self, capture: Option<Square>) {
         let them = !self.me;
-        let mut out: HashSet<Board> = HashSet::new();
+        let mut out: HashMap<Board, Weight> = HashMap::new();
         let boards = std::mem::take(&mut self.boards);
+        let weights = std::mem::take(&mut self.weights);
         let rules = self.game.rules.clone();
         let mut list = MoveList::new();
-        for b in &boards {
+        for (b, &w) in boards.iter().zip(&weights) {
             b.load(&mut self.scratch, them);
             if self.scratch.royals_gone(them) || self.scratch.royals_gone(self.me) {
                 continue;
             }
-            if capture.is_none() {
-                // A pass or failed request: only the en-passant square goes.
-                out.insert(Board { ep: None, ..*b });
-            }
             list.clear();
             self.scratch.pseudo_legal_moves(&mut list);
+            // The opponent may have changed its ways since last turn.
+            let mass: f64 = w.iter().sum();
+            let w: Weight = std::array::from_fn(|h| (1.0 - PASS_SWITCH) * w[h] + PASS_SWITCH * PASS_PRIOR[h] * mass);
+            let n = list.len() as f64;
+            let w_pass: Weight = std::array::from_fn(|h| if n == 0.0 { w[h] } else { w[h] * PASS_RATES[h] });
+            let w_move: Weight = std::array::from_fn(|h| w[h] * (1.0 - PASS_RATES[h]) / n.max(1.0));
+            if capture.is_none() {
+                // A pass or failed request: only the en-passant square goes.
+                let e = out.entry(Board { ep: None, ..*b }).or_default();
+                (0..H).for_each(|h| e[h] += w_pass[h]);
+            }
             for &m in &list {
                 if rules.capture_square(&self.scratch, m) != capture {
                     continue;
                 }
                 self.scratch.make_move(m);
-                out.insert(Board::of(&self.scratch));
+                let e = out.entry(Board::of(&self.scratch)).or_default();
+                (0..H).for_each(|h| e[h] += w_move[h]);
                 self.scratch.unmake_move();
             }
         }
-        self.boards = out.into_iter().collect();
-        self.boards.sort_by_key(|b| b.squares.map(|p| p.code() as u8));
+        let mut all: Vec<(Board, Weight)> = out.into_iter().collect();
+        all.sort_by_key(|(b, _)| b.squares.map(|p| p.code() as u8));
+        self.boards = all.iter().map(|(b, _)| *b).collect();
+        self.weights = all.iter().map(|(_, w)| *w).collect();
+        self.normalize();
     }
 
     /// A sense result: `(square, piece or NONE)` for every square of the window.
     pub fn seen(&mut self, result: &[(Square, Piece)]) -> Result<(), String> {
         let before = self.boards.clone();
-        self.boards.retain(|b| result.iter().all(|&(s, p)| b.at(s) == p));
+        self.retain_where(|b| result.iter().all(|&(s, p)| b.at(s) == p));
+        self.normalize();
         let r = self.recover(before, Some(result), "the sense result");
         self.cap();
         r
@@ -234,6 +329,7 @@ impl Belief {
             self.boards = before;
             self.apply_forced(taken);
             self.align_own(&own);
+            self.reset_weights();
             return Err("the move result contradicts every board this player thought possible; kept a guess".into());
         }
         Ok(())
@@ -296,8 +392,10 @@ impl Belief {
     fn apply_result(&mut self, req: Option<Request>, taken: Option<&str>, capture: Option<Square>) {
         let rules = self.game.rules.clone();
         let boards = std::mem::take(&mut self.boards);
+        let weights = std::mem::take(&mut self.weights);
         let mut out = Vec::with_capacity(boards.len());
-        for b in boards {
+        let mut out_w = Vec::with_capacity(boards.len());
+        for (b, w) in boards.into_iter().zip(weights) {
             b.load(&mut self.scratch, self.me);
             let t: Option<Move> = req.and_then(|r| {
                 let r = rules.with_default_promotion(&self.scratch, r);
@@ -315,8 +413,11 @@ impl Belief {
                 None => self.scratch.make_null(),
             }
             out.push(Board::of(&self.scratch));
+            out_w.push(w);
         }
         self.boards = out;
+        self.weights = out_w;
+        self.normalize();
     }
 
     /// After an observation emptied the set: back to the boards before it (made to agree with
@@ -337,6 +438,7 @@ impl Belief {
         if self.boards.is_empty() {
             self.boards = vec![self.start];
         }
+        self.reset_weights();
         Err(format!(
             "{what} contradicts every board this player thought possible; kept a guess"
         ))

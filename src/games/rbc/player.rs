@@ -122,47 +122,67 @@ impl RbcPlayer {
         }
     }
 
-    /// A random sample of at most `n` boards.
-    fn sample(&mut self, n: usize) -> Vec<Board> {
-        let boards = self.belief.boards();
-        if boards.len() <= n {
-            return boards.to_vec();
+    /// At most `n` boards standing for `pool` (boards with their probabilities), each with a
+    /// weight, the weights summing to the pool's probability: the whole pool when it is small,
+    /// else `n` draws with replacement by probability (a board drawn twice weighs twice).
+    fn draw(&mut self, pool: &[(Board, f64)], n: usize) -> Vec<(Board, f64)> {
+        if pool.len() <= n {
+            return pool.to_vec();
         }
-        let mut idx: Vec<usize> = (0..boards.len()).collect();
-        for i in 0..n {
-            let j = self.rng.random_range(i..idx.len());
-            idx.swap(i, j);
+        let mass: f64 = pool.iter().map(|p| p.1).sum();
+        let mut cumulative = Vec::with_capacity(pool.len());
+        let mut acc = 0.0;
+        for p in pool {
+            acc += p.1;
+            cumulative.push(acc);
         }
-        idx[..n].iter().map(|&i| boards[i]).collect()
+        let mut counts: HashMap<usize, u32> = HashMap::new();
+        for _ in 0..n {
+            let x = self.rng.random_range(0.0..acc.max(f64::MIN_POSITIVE));
+            let i = cumulative.partition_point(|&c| c <= x).min(pool.len() - 1);
+            *counts.entry(i).or_default() += 1;
+        }
+        let mut out: Vec<(usize, u32)> = counts.into_iter().collect();
+        out.sort_unstable();
+        out.into_iter()
+            .map(|(i, c)| (pool[i].0, mass * c as f64 / n as f64))
+            .collect()
     }
 
-    /// A sample of at most `n` boards with a weight for each, such that weighted averages
-    /// estimate averages over the whole belief. Boards on which our king stands attacked are
-    /// always in it (up to a quarter of the sample), however rare: an opponent who knows where
-    /// our king is goes for it, so such a board is the one a uniform sample must not miss.
+    /// The belief's boards with their probabilities.
+    fn pool(&self) -> Vec<(Board, f64)> {
+        let b = self.belief.boards();
+        b.iter().copied().zip(self.belief.probabilities()).collect()
+    }
+
+    /// A sample of at most `n` boards by probability, with integer weights for averages.
+    fn sample(&mut self, n: usize) -> (Vec<Board>, Vec<i64>) {
+        let pool = self.pool();
+        split(self.draw(&pool, n))
+    }
+
+    /// Like [`RbcPlayer::sample`], but the boards on which our king stands attacked are always
+    /// in it (up to a quarter of the sample), however unlikely, with weights that keep the
+    /// averages right: an opponent who knows where our king is goes for it, so such a board is
+    /// the one a sample must not miss.
     fn sample_weighted(&mut self, n: usize) -> (Vec<Board>, Vec<i64>) {
-        let all = self.belief.boards().to_vec();
-        let (mut threats, mut others): (Vec<Board>, Vec<Board>) = all.iter().partition(|b| self.threatened(b));
-        let (t, o) = (threats.len(), others.len());
-        let k = t.min(n / 4).max(n.saturating_sub(o)).min(t);
-        let m = (n - k).min(o);
-        for (list, want) in [(&mut threats, k), (&mut others, m)] {
-            for i in 0..want {
-                let j = self.rng.random_range(i..list.len());
-                list.swap(i, j);
+        let pool = self.pool();
+        if pool.len() <= n {
+            return split(pool);
+        }
+        let mut threats = Vec::new();
+        let mut others = Vec::new();
+        for p in pool {
+            if self.threatened(&p.0) {
+                threats.push(p);
+            } else {
+                others.push(p);
             }
         }
-        let mut boards: Vec<Board> = threats[..k].to_vec();
-        boards.extend_from_slice(&others[..m]);
-        // Each drawn board stands for (its stratum's size / boards drawn from it) boards.
-        let mut weights = vec![1_000i64; boards.len()];
-        if k > 0 && m > 0 {
-            let w = (1_000.0 * (t as f64 / k as f64) / (o as f64 / m as f64))
-                .round()
-                .max(1.0) as i64;
-            weights[..k].fill(w);
-        }
-        (boards, weights)
+        let mut out = self.draw(&threats, n / 4);
+        let rest = n - out.len();
+        out.extend(self.draw(&others, rest));
+        split(out)
     }
 
     /// Our score on board `b` after request `r` (revised by the referee), from a shallow search
@@ -220,7 +240,7 @@ impl RbcPlayer {
         let budget = self.time_for(seconds_left);
         let cands = self.candidates();
         // A move that takes the king on every board of the belief: play it.
-        let all: Vec<Board> = self.sample(2_000);
+        let (all, _) = self.sample(2_000);
         for &c in &cands {
             if c.is_some() && all.iter().all(|b| self.takes_king(b, c)) {
                 return c;
@@ -229,8 +249,7 @@ impl RbcPlayer {
         // A uniform sample: every board always holding the rare threats to our king makes the
         // player guard against them turn after turn and never make progress (tried: 74a4f31,
         // dc9813b). Sensing looks for them instead.
-        let boards = self.sample(MOVE_BOARDS);
-        let board_weights = vec![1_000i64; boards.len()];
+        let (boards, board_weights) = self.sample(MOVE_BOARDS);
         // Deeper when there is little to value (a small belief: mates come into view).
         let depth = match boards.len() * cands.len() {
             n if n > 4_000 => 1,
@@ -243,10 +262,16 @@ impl RbcPlayer {
         let weights = &board_weights[..rows.len()];
         let mut vals: Vec<i32> = (0..cands.len()).map(|c| mixed(&rows, weights, &all_rows, c)).collect();
         // Known threats: on a wider sample, how often the opponent could take our king next.
-        let wide = self.sample(256);
+        let (wide, wide_weights) = self.sample(256);
+        let wide_total: i64 = wide_weights.iter().sum();
         for (i, &c) in cands.iter().enumerate() {
-            let exposed = wide.iter().filter(|b| self.king_exposed(b, c)).count() as i64;
-            vals[i] -= (DANGER * exposed / wide.len().max(1) as i64) as i32;
+            let mut exposed = 0i64;
+            for (b, w) in wide.iter().zip(&wide_weights) {
+                if self.king_exposed(b, c) {
+                    exposed += w;
+                }
+            }
+            vals[i] -= (DANGER * exposed / wide_total.max(1)) as i32;
             if exposed > 0 {
                 vals[i] -= (DANGER / 8) as i32; // any board at all: the opponent may know it
             }
@@ -281,8 +306,9 @@ impl RbcPlayer {
             let all = self.belief.boards().to_vec();
             let threats = all.iter().filter(|b| self.threatened(b)).count();
             eprintln!(
-                "# rbc move: {} boards ({threats} with our king attacked), {} valued at depth {depth}, {:?}; best {}",
+                "# rbc move: {} boards ({threats} with our king attacked), pass rate {:.2}, {} valued at depth {depth}, {:?}; best {}",
                 self.belief.boards().len(),
+                self.belief.pass_rate(),
                 rows.len(),
                 start.elapsed(),
                 top.join(", ")
@@ -403,6 +429,14 @@ impl RbcPlayer {
     pub fn text(&self, r: Option<Request>) -> String {
         r.map_or("pass".into(), |r| r.text(&self.belief.game().variant))
     }
+}
+
+/// Boards and integer weights (parts per 10^9) from boards with probabilities.
+fn split(v: Vec<(Board, f64)>) -> (Vec<Board>, Vec<i64>) {
+    let total: f64 = v.iter().map(|p| p.1).sum::<f64>().max(f64::MIN_POSITIVE);
+    v.into_iter()
+        .map(|(b, w)| (b, ((w / total) * 1e9).round().max(1.0) as i64))
+        .unzip()
 }
 
 /// Value of candidate `c` over the rows `idx`: the weighted mean and the worst case, mixed.
