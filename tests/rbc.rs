@@ -265,6 +265,48 @@ mod belief {
         assert_eq!(text(b.move_actions()), truth_actions(after));
     }
 
+    /// Plays `turns` turns in which we (White) pass and sense around `center`, and Black
+    /// passes or, when `moves`, requests a random move; returns our belief's pass rate.
+    fn pass_rate_after(turns: usize, moves: bool, seed: u64) -> f64 {
+        let g = game();
+        let mut rng = StdRng::seed_from_u64(seed);
+        let start = Position::startpos(Arc::clone(&g));
+        let mut r = Referee::new(start.clone());
+        let mut b = Belief::new(&start, menagerie::Color::White);
+        let mut capture = None;
+        for turn in 0..turns {
+            if turn > 0 {
+                b.opponent_moved(capture).unwrap();
+                let seen = sense(r.position(), sq("d6"));
+                b.seen(&seen).unwrap();
+            }
+            let res = r.play(None).unwrap();
+            b.own_result(None, None, res.capture).unwrap();
+            let acts = r.move_actions();
+            let req = (moves && !acts.is_empty()).then(|| acts[rng.random_range(0..acts.len())]);
+            capture = r.play(req).unwrap().capture;
+            if r.end().is_some() {
+                break;
+            }
+        }
+        b.pass_rate()
+    }
+
+    /// The belief learns how often the opponent passes: one that has stopped moving is seen
+    /// as passing within a few turns, one that moves is not.
+    #[test]
+    fn the_belief_learns_whether_the_opponent_passes() {
+        let passer = pass_rate_after(12, false, 1);
+        assert!(
+            passer > 0.8,
+            "a bot that always passes: estimated pass rate {passer:.2}"
+        );
+        for seed in 1..4 {
+            let mover = pass_rate_after(12, true, seed);
+            assert!(mover < 0.3, "a bot that moves: estimated pass rate {mover:.2}");
+        }
+    }
+
     fn sq(name: &str) -> menagerie::Square {
         let g = game();
         let geo = &g.variant.geometry;

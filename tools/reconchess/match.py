@@ -106,7 +106,9 @@ def main():
                 me.referee = game
             winner, reason, history = play_local_game(white, black, game=game)
         except Exception as e:  # an exception aborts the game: whose was it?
-            ours = me.last_request is not None and me.last_request.uci() in str(e)
+            # Ours: a request outside move_actions, or the engine silent or gone (the adapter's
+            # errors start with "menagerie").
+            ours = (me.last_request is not None and me.last_request.uci() in str(e)) or str(e).startswith("menagerie")
             if ours:
                 errors += 1
             else:

@@ -2,8 +2,9 @@
 //! (its own moves and their results, capture notices, sense results), kept as compact boards
 //! and updated by expand-then-filter. Bounded: the opponent's possible moves are expanded from
 //! at most [`MAX_BOARDS`] boards and filtered by the capture notice and the sense result before
-//! a random sample of [`MAX_BOARDS`] is kept (the set is then marked as sampled: the true board
-//! may have been dropped). An observation that contradicts every board leaves a usable belief:
+//! a sample of [`MAX_BOARDS`] is kept, drawn by weight (the set is then marked as sampled: the
+//! true board may have been dropped). Boards are weighted by a model of the opponent: how often
+//! it passes, as a few hypotheses weighed side by side ([`PASS_RATES`]). An observation that contradicts every board leaves a usable belief:
 //! the boards before it, made to agree with a sense result and with our own side as it really
 //! is (so the moves we request stay within the referee's `move_actions`).
 

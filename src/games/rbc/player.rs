@@ -35,6 +35,10 @@ const DANGER: i64 = 20_000;
 /// referee draws at 100).
 const DRAW_WATCH: u32 = 60;
 
+/// Most nodes for one search of a reply (the last finished depth counts): a deep search in a
+/// wild position must not hold up a decision (a row of the table is not cut short).
+const SEARCH_NODES: u64 = 50_000;
+
 /// Boards sampled to choose the sense window.
 const SENSE_BOARDS: usize = 128;
 
@@ -196,6 +200,7 @@ impl RbcPlayer {
         }
         let limits = Limits {
             depth: Some(depth),
+            nodes: Some(SEARCH_NODES),
             ..Limits::default()
         };
         let res = self.searcher.go(pos, limits, &mut Silent);
