@@ -4,8 +4,8 @@
 //! at most [`MAX_BOARDS`] boards and filtered by the capture notice and the sense result before
 //! a sample of [`MAX_BOARDS`] is kept, drawn by weight (the set is then marked as sampled: the
 //! true board may have been dropped). Boards are weighted by a model of the opponent: how often
-//! it passes, as a few hypotheses weighed side by side ([`PASS_RATES`]). An observation that contradicts every board leaves a usable belief:
-//! the boards before it, made to agree with a sense result and with our own side as it really
+//! it passes, as a few hypotheses weighed side by side ([`PASS_RATES`]). An observation that
+//! contradicts every board leaves a usable belief: the boards before it, made to agree with a sense result and with our own side as it really
 //! is (so the moves we request stay within the referee's `move_actions`).
 
 use super::{Rbc, Request};
@@ -336,6 +336,15 @@ impl Belief {
         Ok(())
     }
 
+    /// The pseudo-legal move of the scratch position written `text` (UCI), if there is one.
+    fn scratch_move(&self, text: &str) -> Option<Move> {
+        let mut list = MoveList::new();
+        self.scratch.pseudo_legal_moves(&mut list);
+        list.iter()
+            .copied()
+            .find(|&m| crate::notation::move_text(&self.scratch, m) == text)
+    }
+
     /// Board `b` after our move `taken` (UCI text; `None`: none), for our side only: played
     /// where it is a move on `b`, else among our own pieces alone (with an enemy piece on the
     /// capture square, for a pawn's capture), else not at all.
@@ -353,13 +362,7 @@ impl Belief {
                     self.scratch.put_piece(Piece::new(queen, them), cs);
                 }
             }
-            let mut list = MoveList::new();
-            self.scratch.pseudo_legal_moves(&mut list);
-            let found = list
-                .iter()
-                .copied()
-                .find(|&m| crate::notation::move_text(&self.scratch, m) == t);
-            if let Some(m) = found {
+            if let Some(m) = self.scratch_move(t) {
                 self.scratch.make_move(m);
                 return Board::of(&self.scratch);
             }
@@ -374,14 +377,7 @@ impl Belief {
         let mut out = HashSet::new();
         for b in boards {
             b.load(&mut self.scratch, self.me);
-            let mut list = MoveList::new();
-            self.scratch.pseudo_legal_moves(&mut list);
-            let m = taken.and_then(|t| {
-                list.iter()
-                    .copied()
-                    .find(|&m| crate::notation::move_text(&self.scratch, m) == t)
-            });
-            match m {
+            match taken.and_then(|t| self.scratch_move(t)) {
                 Some(m) => self.scratch.make_move(m),
                 None => self.scratch.make_null(),
             }

@@ -6,7 +6,8 @@
 //! opponent's reply. Sensing: a window splits the sample into groups by what it would show;
 //! it scores the expected value of the best move of each group, so it is worth most when it
 //! tells apart boards that need different moves; its sample always holds the boards on which
-//! our king stands attacked, however rare, weighted to their true share. Moving: a move's value mixes the mean and the
+//! our king stands attacked, however rare, weighted to their true share. Moving: a move's
+//! value mixes the mean and the
 //! worst case over the sample, less a penalty for the share of a wider sample on which the
 //! opponent could then take our king; a move that captures the king on every board of the
 //! belief is played at once.
@@ -251,9 +252,9 @@ impl RbcPlayer {
                 return c;
             }
         }
-        // A uniform sample: every board always holding the rare threats to our king makes the
-        // player guard against them turn after turn and never make progress (tried: 74a4f31,
-        // dc9813b). Sensing looks for them instead.
+        // A plain sample by weight: holding the rare threats to our king in every move sample
+        // made the player guard against them turn after turn and never make progress (tried:
+        // 74a4f31, dc9813b). Sensing looks for them instead.
         let (boards, board_weights) = self.sample(MOVE_BOARDS);
         // Deeper when there is little to value (a small belief: mates come into view).
         let depth = match boards.len() * cands.len() {
