@@ -7,8 +7,7 @@
 //! it scores the expected value of the best move of each group, so it is worth most when it
 //! tells apart boards that need different moves; its sample always holds the boards on which
 //! our king stands attacked, however rare, weighted to their true share. Moving: a move's
-//! value mixes the mean and the
-//! worst case over the sample, less a penalty for the share of a wider sample on which the
+//! value mixes the mean and the worst case over the sample, less a penalty for the share of a wider sample on which the
 //! opponent could then take our king; a move that captures the king on every board of the
 //! belief is played at once.
 
