@@ -4,9 +4,11 @@
 //! at most [`MAX_BOARDS`] boards and filtered by the capture notice and the sense result before
 //! a sample of [`MAX_BOARDS`] is kept, drawn by weight (the set is then marked as sampled: the
 //! true board may have been dropped). Boards are weighted by a model of the opponent: how often
-//! it passes, as a few hypotheses weighed side by side ([`PASS_RATES`]). An observation that
-//! contradicts every board leaves a usable belief: the boards before it, made to agree with a sense result and with our own side as it really
-//! is (so the moves we request stay within the referee's `move_actions`).
+//! it passes, as a few hypotheses weighed side by side ([`PASS_RATES`]), and how much it
+//! prefers moves that attack our king ([`CHECK_PRIOR`]). An observation that contradicts every
+//! board leaves a usable belief: the boards before it, made to agree with a sense result and
+//! with our own side as it really is (so the moves we request stay within the referee's
+//! `move_actions`).
 
 use super::{Rbc, Request};
 use crate::color::Color;
@@ -31,6 +33,11 @@ const PASS_PRIOR: [f64; H] = [0.6, 0.3, 0.1];
 /// Chance per turn that the opponent changes its ways (back to the prior): lets the belief
 /// follow a bot that moves for five turns and then stops.
 const PASS_SWITCH: f64 = 0.05;
+
+/// How much likelier than another move the opponent plays one that attacks our king: strong
+/// opponents (TroutBot's Stockfish) go for checks, and a uniform model gives the boards on
+/// which our king is hunted too little weight to look for them or guard against them.
+const CHECK_PRIOR: f64 = 4.0;
 
 /// Number of pass-rate hypotheses.
 const H: usize = 3;
@@ -98,7 +105,8 @@ pub struct Belief {
     boards: Vec<Board>,
     /// Probability of each board jointly with each pass-rate hypothesis (all sum to 1): under
     /// pass rate p a board the opponent reached by passing carries its parent's weight times
-    /// p, one reached by a move shares the rest equally with the parent's other moves.
+    /// p, one reached by a move shares the rest with the parent's other moves, a move that
+    /// attacks our king counting [`CHECK_PRIOR`] times.
     weights: Vec<Weight>,
     scratch: Position<Rbc>,
     start: Board,
@@ -267,6 +275,7 @@ impl Belief {
         let weights = std::mem::take(&mut self.weights);
         let rules = self.game.rules.clone();
         let mut list = MoveList::new();
+        let mut children: Vec<(Board, f64)> = Vec::new();
         for (b, &w) in boards.iter().zip(&weights) {
             b.load(&mut self.scratch, them);
             if self.scratch.royals_gone(them) || self.scratch.royals_gone(self.me) {
@@ -277,22 +286,28 @@ impl Belief {
             // The opponent may have changed its ways since last turn.
             let mass: f64 = w.iter().sum();
             let w: Weight = std::array::from_fn(|h| (1.0 - PASS_SWITCH) * w[h] + PASS_SWITCH * PASS_PRIOR[h] * mass);
-            let n = list.len() as f64;
-            let w_pass: Weight = std::array::from_fn(|h| if n == 0.0 { w[h] } else { w[h] * PASS_RATES[h] });
-            let w_move: Weight = std::array::from_fn(|h| w[h] * (1.0 - PASS_RATES[h]) / n.max(1.0));
+            // Each move's share: CHECK_PRIOR for one that attacks our king, else 1.
+            children.clear();
+            let mut shares = 0.0;
+            for &m in &list {
+                let matches = rules.capture_square(&self.scratch, m) == capture;
+                self.scratch.make_move(m);
+                let share = if self.scratch.royal_in_danger(self.me) { CHECK_PRIOR } else { 1.0 };
+                shares += share;
+                if matches {
+                    children.push((Board::of(&self.scratch), share));
+                }
+                self.scratch.unmake_move();
+            }
+            let w_pass: Weight = std::array::from_fn(|h| if list.is_empty() { w[h] } else { w[h] * PASS_RATES[h] });
             if capture.is_none() {
                 // A pass or failed request: only the en-passant square goes.
                 let e = out.entry(Board { ep: None, ..*b }).or_default();
                 (0..H).for_each(|h| e[h] += w_pass[h]);
             }
-            for &m in &list {
-                if rules.capture_square(&self.scratch, m) != capture {
-                    continue;
-                }
-                self.scratch.make_move(m);
-                let e = out.entry(Board::of(&self.scratch)).or_default();
-                (0..H).for_each(|h| e[h] += w_move[h]);
-                self.scratch.unmake_move();
+            for &(child, share) in &children {
+                let e = out.entry(child).or_default();
+                (0..H).for_each(|h| e[h] += w[h] * (1.0 - PASS_RATES[h]) * share / shares);
             }
         }
         let mut all: Vec<(Board, Weight)> = out.into_iter().collect();

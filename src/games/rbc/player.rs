@@ -7,9 +7,11 @@
 //! it scores the expected value of the best move of each group, so it is worth most when it
 //! tells apart boards that need different moves; its sample always holds the boards on which
 //! our king stands attacked, however rare, weighted to their true share. Moving: a move's
-//! value mixes the mean and the worst case over the sample, less a penalty for the share of a wider sample on which the
-//! opponent could then take our king; a move that captures the king on every board of the
-//! belief is played at once.
+//! value mixes the mean and the worst case over the sample, less a penalty for the share of a
+//! wider sample on which the opponent could then take our king; when the table searched one
+//! ply of reply, the best few moves are valued again at two (a reply that threatens our king
+//! shows only there). A move that captures the king on every board of the belief is played at
+//! once.
 
 use super::belief::{Belief, Board};
 use super::{Rbc, Request};
@@ -19,6 +21,7 @@ use crate::position::{Piece, Position};
 use crate::search::{Limits, MATE, MATE_BOUND, Searcher, Silent};
 use crate::square::Square;
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -44,6 +47,13 @@ const SENSE_BOARDS: usize = 128;
 
 /// Boards sampled to value the moves.
 const MOVE_BOARDS: usize = 160;
+
+/// Moves valued again one ply deeper when the first pass searched one ply: a reply that
+/// threatens our king next turn shows only at two.
+const REFINE_MOVES: usize = 6;
+
+/// Boards (of the move sample) for the deeper pass.
+const REFINE_BOARDS: usize = 96;
 
 /// One game of RBC as one side sees it.
 pub struct RbcPlayer {
@@ -162,7 +172,9 @@ impl RbcPlayer {
     /// A sample of at most `n` boards by probability, with integer weights for averages.
     fn sample(&mut self, n: usize) -> (Vec<Board>, Vec<i64>) {
         let pool = self.pool();
-        split(self.draw(&pool, n))
+        let mut out = self.draw(&pool, n);
+        out.shuffle(&mut self.rng); // a sample cut short by the clock stays a fair one
+        split(out)
     }
 
     /// Like [`RbcPlayer::sample`], but the boards on which our king stands attacked are always
@@ -170,8 +182,9 @@ impl RbcPlayer {
     /// averages right: an opponent who knows where our king is goes for it, so such a board is
     /// the one a sample must not miss.
     fn sample_weighted(&mut self, n: usize) -> (Vec<Board>, Vec<i64>) {
-        let pool = self.pool();
+        let mut pool = self.pool();
         if pool.len() <= n {
+            pool.shuffle(&mut self.rng);
             return split(pool);
         }
         let mut threats = Vec::new();
@@ -186,6 +199,7 @@ impl RbcPlayer {
         let mut out = self.draw(&threats, n / 4);
         let rest = n - out.len();
         out.extend(self.draw(&others, rest));
+        out.shuffle(&mut self.rng);
         split(out)
     }
 
@@ -266,6 +280,7 @@ impl RbcPlayer {
         let all_rows: Vec<usize> = (0..rows.len()).collect();
         let weights = &board_weights[..rows.len()];
         let mut vals: Vec<i32> = (0..cands.len()).map(|c| mixed(&rows, weights, &all_rows, c)).collect();
+        let searched = vals.clone();
         // Known threats: on a wider sample, how often the opponent could take our king next.
         let (wide, wide_weights) = self.sample(256);
         let wide_total: i64 = wide_weights.iter().sum();
@@ -296,6 +311,27 @@ impl RbcPlayer {
                 }
             }
         }
+        // The best few again at two plies, on as many boards as the clock allows; their
+        // penalties and bonuses stay.
+        let mut deeper = 0;
+        if depth == 1 {
+            let mut order: Vec<usize> = (0..cands.len()).collect();
+            order.sort_by_key(|&i| (-vals[i], cands[i].is_none()));
+            order.truncate(REFINE_MOVES);
+            let sub: Vec<Option<Request>> = order.iter().map(|&i| cands[i]).collect();
+            let probe = &boards[..boards.len().min(REFINE_BOARDS)];
+            let deep = self.matrix(&sub, probe, 2, start + budget);
+            if deep.len() >= 16 {
+                deeper = deep.len();
+                let idx: Vec<usize> = (0..deep.len()).collect();
+                let w = &board_weights[..deep.len()];
+                let mut refined = vec![i32::MIN / 2; cands.len()];
+                for (j, &i) in order.iter().enumerate() {
+                    refined[i] = mixed(&deep, w, &idx, j) + vals[i] - searched[i];
+                }
+                vals = refined;
+            }
+        }
         // Ties go to a move rather than the pass.
         let best = (0..cands.len())
             .max_by_key(|&i| (vals[i], cands[i].is_some()))
@@ -311,7 +347,7 @@ impl RbcPlayer {
             let all = self.belief.boards().to_vec();
             let threats = all.iter().filter(|b| self.threatened(b)).count();
             eprintln!(
-                "# rbc move: {} boards ({threats} with our king attacked), pass rate {:.2}, {} valued at depth {depth}, {:?}; best {}",
+                "# rbc move: {} boards ({threats} with our king attacked), pass rate {:.2}, {} valued at depth {depth}, {deeper} at 2, {:?}; best {}",
                 self.belief.boards().len(),
                 self.belief.pass_rate(),
                 rows.len(),
