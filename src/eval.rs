@@ -38,7 +38,6 @@ pub struct EvalTables {
     shield: [SqTable<Bitboard>; 2],
     royal_kinds: u32,
     pawn_kinds: u32,
-    check: bool,
 }
 
 /// Average number of squares a kind reaches from the squares of an empty board, with ride steps
@@ -148,8 +147,9 @@ impl EvalTables {
                         let progress = ((rr - start) / (promo - start).max(1.0)).clamp(0.0, 1.0);
                         let file_bonus = (fc - df) * 3.0;
                         (progress * progress * 60.0 + file_bonus, progress * progress * 160.0)
-                    } else if p.royal && v.check {
+                    } else if p.royal {
                         // Stay home (and off the centre) while there is material; centralise late.
+                        // Games without check too: a king that can be captured needs cover more.
                         let home = if rr == 0.0 { 15.0 } else { -10.0 * rr };
                         (home - central * 4.0, central * 12.0)
                     } else {
@@ -218,7 +218,6 @@ impl EvalTables {
             shield,
             royal_kinds,
             pawn_kinds,
-            check: v.check,
         }
     }
 }
@@ -260,7 +259,7 @@ impl<R: Rules> Position<R> {
                     s += e.mobility[k] * self.reach(t, sq, k, c, occ, not_own) as i32;
                 }
             }
-            if e.check && e.royal_kinds != 0 {
+            if e.royal_kinds != 0 {
                 let royals = self.royals(c);
                 if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
                     let shield = (e.shield[ci][k] & pawns & own).count() as i32;
