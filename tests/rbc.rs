@@ -135,7 +135,7 @@ fn passes_run_the_clock_to_a_draw_and_a_king_capture_ends_the_game() {
 
 mod belief {
     use super::*;
-    use menagerie::games::rbc::belief::{Belief, Board};
+    use menagerie::games::rbc::belief::{Belief, Board, CHECK_PRIOR};
     use menagerie::games::rbc::player::RbcPlayer;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
@@ -304,6 +304,34 @@ mod belief {
         for seed in 1..4 {
             let mover = pass_rate_after(12, true, seed);
             assert!(mover < 0.3, "a bot that moves: estimated pass rate {mover:.2}");
+        }
+    }
+
+    /// The opponent is taken to prefer moves that attack our king: after one black turn, a
+    /// board where the rook gives check is CHECK_PRIOR times as likely as one where it went
+    /// elsewhere, and the rook's quiet moves and the king's are equally likely.
+    #[test]
+    fn moves_that_attack_our_king_weigh_more() {
+        let g = game();
+        let pos = |fen: &str| Position::from_fen(Arc::clone(&g), fen).unwrap();
+        let mut b = Belief::new(&pos("k6r/8/8/8/8/8/8/4K3 w - - 0 1"), menagerie::Color::White);
+        b.own_result(None, None, None).unwrap();
+        b.opponent_moved(None).unwrap();
+        let probabilities = b.probabilities();
+        let p = |fen: &str| {
+            let target = Board::of(&pos(fen));
+            let i = b.boards().iter().position(|x| *x == target);
+            probabilities[i.unwrap_or_else(|| panic!("{fen} is not in the belief"))]
+        };
+        let quiet = p("k5r1/8/8/8/8/8/8/4K3 w - - 1 2");
+        assert!(quiet > 0.0);
+        for fen in ["k3r3/8/8/8/8/8/8/4K3 w - - 1 2", "k7/8/8/8/8/8/8/4K2r w - - 1 2"] {
+            let ratio = p(fen) / quiet;
+            assert!((ratio - CHECK_PRIOR).abs() < 1e-9, "{fen}: {ratio} times a quiet move");
+        }
+        for fen in ["k7/7r/8/8/8/8/8/4K3 w - - 1 2", "7r/k7/8/8/8/8/8/4K3 w - - 1 2"] {
+            let ratio = p(fen) / quiet;
+            assert!((ratio - 1.0).abs() < 1e-9, "{fen}: {ratio} times another quiet move");
         }
     }
 

@@ -37,7 +37,7 @@ const PASS_SWITCH: f64 = 0.05;
 /// How much likelier than another move the opponent plays one that attacks our king: strong
 /// opponents (TroutBot's Stockfish) go for checks, and a uniform model gives the boards on
 /// which our king is hunted too little weight to look for them or guard against them.
-const CHECK_PRIOR: f64 = 4.0;
+pub const CHECK_PRIOR: f64 = 4.0;
 
 /// Number of pass-rate hypotheses.
 const H: usize = 3;
@@ -292,7 +292,11 @@ impl Belief {
             for &m in &list {
                 let matches = rules.capture_square(&self.scratch, m) == capture;
                 self.scratch.make_move(m);
-                let share = if self.scratch.royal_in_danger(self.me) { CHECK_PRIOR } else { 1.0 };
+                let share = if self.scratch.royal_in_danger(self.me) {
+                    CHECK_PRIOR
+                } else {
+                    1.0
+                };
                 shares += share;
                 if matches {
                     children.push((Board::of(&self.scratch), share));

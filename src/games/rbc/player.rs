@@ -8,7 +8,8 @@
 //! tells apart boards that need different moves; its sample always holds the boards on which
 //! our king stands attacked, however rare, weighted to their true share. Moving: a move's
 //! value mixes the mean and the worst case over the sample, less a penalty for the share of a
-//! wider sample on which the opponent could then take our king; when the table searched one
+//! wider sample on which the opponent could then take our king, plus a bonus for castling
+//! (the king leaves the square where the opponent last saw it); when the table searched one
 //! ply of reply, the best few moves are valued again at two (a reply that threatens our king
 //! shows only there). A move that captures the king on every board of the belief is played at
 //! once.
@@ -30,6 +31,14 @@ use std::time::{Duration, Instant};
 
 /// Weight of the mean in a move's value (the rest is the worst case).
 const MEAN_WEIGHT: i32 = 70;
+
+/// The worst case of a move over weighted boards is its mean over the lowest 1/WORST_SHARE of
+/// the weight (the lowest board of an evenly weighted sample of up to this many).
+const WORST_SHARE: i64 = 256;
+
+/// Bonus for castling (on most boards): the king leaves the square where the opponent last
+/// saw it, and a king that the opponent cannot find is hard to capture.
+const CASTLE_BONUS: i32 = 60;
 
 /// Penalty for leaving our king capturable on every board (scaled by the share of boards).
 const DANGER: i64 = 20_000;
@@ -311,6 +320,17 @@ impl RbcPlayer {
                 }
             }
         }
+        // Castling hides the king: the opponent (TroutBot's board) expects it on its square
+        // until it looks again.
+        let probe = &boards[..boards.len().min(32)];
+        for (i, &c) in cands.iter().enumerate() {
+            if let Some(r) = c {
+                let through = probe.iter().filter(|b| self.castles(b, r)).count();
+                if 2 * through > probe.len() {
+                    vals[i] += CASTLE_BONUS;
+                }
+            }
+        }
         // The best few again at two plies, on as many boards as the clock allows; their
         // penalties and bonuses stay.
         let mut deeper = 0;
@@ -382,6 +402,17 @@ impl RbcPlayer {
         rules
             .revise(pos, rules.with_default_promotion(pos, r))
             .is_some_and(|m| m.from() == r.from && m.to() == r.to)
+    }
+
+    /// True when request `r` castles on board `b`.
+    fn castles(&mut self, b: &Board, r: Request) -> bool {
+        let me = self.belief.me();
+        let game = Arc::clone(self.belief.game());
+        let pos = self.belief.position_of(b, me);
+        let rules = &game.rules;
+        rules
+            .revise(pos, rules.with_default_promotion(pos, r))
+            .is_some_and(|m| m.kind() == MoveKind::Castle)
     }
 
     /// True when request `c` takes the opponent's king on board `b`.
@@ -481,17 +512,33 @@ fn split(v: Vec<(Board, f64)>) -> (Vec<Board>, Vec<i64>) {
 }
 
 /// Value of candidate `c` over the rows `idx`: the weighted mean and the worst case, mixed.
+/// The worst case is the mean of the lowest [`WORST_SHARE`] of the weight: the lowest row when
+/// the rows weigh alike, while a rare board that was put into the sample to be sure it is
+/// seen counts only as much as it weighs.
 fn mixed(rows: &[Vec<i32>], weights: &[i64], idx: &[usize], c: usize) -> i32 {
     if idx.is_empty() {
         return 0;
     }
-    let (mut sum, mut total, mut worst) = (0i64, 0i64, i32::MAX);
+    let (mut sum, mut total) = (0i64, 0i64);
+    let mut by_value: Vec<(i32, i64)> = Vec::with_capacity(idx.len());
     for &i in idx {
         sum += rows[i][c] as i64 * weights[i];
         total += weights[i];
-        worst = worst.min(rows[i][c]);
+        by_value.push((rows[i][c], weights[i]));
     }
     let mean = (sum / total.max(1)) as i32;
+    by_value.sort_unstable();
+    let tail = (total / WORST_SHARE).max(1);
+    let (mut left, mut tail_sum) = (tail, 0i64);
+    for (v, w) in by_value {
+        let take = w.min(left);
+        tail_sum += v as i64 * take;
+        left -= take;
+        if left == 0 {
+            break;
+        }
+    }
+    let worst = (tail_sum / (tail - left).max(1)) as i32;
     (MEAN_WEIGHT * mean + (100 - MEAN_WEIGHT) * worst) / 100
 }
 
