@@ -512,7 +512,7 @@ fn split(v: Vec<(Board, f64)>) -> (Vec<Board>, Vec<i64>) {
 }
 
 /// Value of candidate `c` over the rows `idx`: the weighted mean and the worst case, mixed.
-/// The worst case is the mean of the lowest [`WORST_SHARE`] of the weight: the lowest row when
+/// The worst case is the mean of the lowest 1/[`WORST_SHARE`] of the weight: the lowest row when
 /// the rows weigh alike, while a rare board that was put into the sample to be sure it is
 /// seen counts only as much as it weighs.
 fn mixed(rows: &[Vec<i32>], weights: &[i64], idx: &[usize], c: usize) -> i32 {
@@ -726,5 +726,26 @@ impl crate::engine::HiddenGame for RbcGame {
             }
             _ => Err(format!("unknown RBC command '{cmd}'")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The worst case is the lowest row of an evenly weighted set, and a rare low row counts
+    /// only by its weight.
+    #[test]
+    fn the_worst_case_is_the_lowest_share_of_the_weight() {
+        let rows = vec![vec![100], vec![-900], vec![50]];
+        let even = mixed(&rows, &[1_000, 1_000, 1_000], &[0, 1, 2], 0);
+        // Mean -250, worst -900.
+        assert_eq!(even, (70 * -250 + 30 * -900) / 100);
+        // The -900 board weighs 100 of 1,000,000: the lowest 1/256 (3,906) is 100 at -900 and
+        // 3,806 at 50, a worst case of 25; the mean is 74.
+        let rare = mixed(&rows, &[500_000, 100, 499_900], &[0, 1, 2], 0);
+        assert_eq!(rare, (70 * 74 + 30 * 25) / 100);
+        // A subset: only its rows count.
+        assert_eq!(mixed(&rows, &[1, 1, 1], &[0, 2], 0), (70 * 75 + 30 * 50) / 100);
     }
 }
