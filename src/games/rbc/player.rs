@@ -17,7 +17,7 @@
 use super::belief::{Belief, Board};
 use super::{Rbc, Request};
 use crate::color::Color;
-use crate::moves::MoveKind;
+use crate::moves::{Move, MoveKind};
 use crate::position::{Piece, Position};
 use crate::search::{Limits, MATE, MATE_BOUND, Searcher, Silent};
 use crate::square::Square;
@@ -324,7 +324,7 @@ impl RbcPlayer {
         // until it looks again.
         let probe = &boards[..boards.len().min(32)];
         for (i, &c) in cands.iter().enumerate() {
-            if let Some(r) = c {
+            if let Some(r) = c.filter(|&r| self.is_king(r)) {
                 let through = probe.iter().filter(|b| self.castles(b, r)).count();
                 if 2 * through > probe.len() {
                     vals[i] += CASTLE_BONUS;
@@ -393,26 +393,29 @@ impl RbcPlayer {
         }
     }
 
-    /// True when request `r` is played as asked on board `b` (not cut short, not failed).
-    fn plays_as_requested(&mut self, b: &Board, r: Request) -> bool {
+    /// The move the referee makes of request `r` on board `b` (`None`: the request fails).
+    fn revised(&mut self, b: &Board, r: Request) -> Option<Move> {
         let me = self.belief.me();
         let game = Arc::clone(self.belief.game());
         let pos = self.belief.position_of(b, me);
         let rules = &game.rules;
-        rules
-            .revise(pos, rules.with_default_promotion(pos, r))
-            .is_some_and(|m| m.from() == r.from && m.to() == r.to)
+        rules.revise(pos, rules.with_default_promotion(pos, r))
+    }
+
+    /// True when request `r` is played as asked on board `b` (not cut short, not failed).
+    fn plays_as_requested(&mut self, b: &Board, r: Request) -> bool {
+        self.revised(b, r).is_some_and(|m| m.from() == r.from && m.to() == r.to)
     }
 
     /// True when request `r` castles on board `b`.
     fn castles(&mut self, b: &Board, r: Request) -> bool {
-        let me = self.belief.me();
-        let game = Arc::clone(self.belief.game());
-        let pos = self.belief.position_of(b, me);
-        let rules = &game.rules;
-        rules
-            .revise(pos, rules.with_default_promotion(pos, r))
-            .is_some_and(|m| m.kind() == MoveKind::Castle)
+        self.revised(b, r).is_some_and(|m| m.kind() == MoveKind::Castle)
+    }
+
+    /// True when the request moves our king (our pieces are the same on every board).
+    fn is_king(&self, r: Request) -> bool {
+        let p = self.belief.boards().first().map_or(Piece::NONE, |b| b.at(r.from));
+        p.is_some() && self.belief.game().royal_kinds >> p.kind() & 1 != 0
     }
 
     /// True when request `c` takes the opponent's king on board `b`.
