@@ -1,9 +1,10 @@
-//! Runs every `perft/*.perft` suite. Entries above a node budget are skipped unless
-//! `MENAGERIE_PERFT_NODES` raises it (`MENAGERIE_PERFT_NODES=all` runs everything).
+//! Runs every `perft/*.perft` suite, found by listing the folder: a suite's file stem names its
+//! variant. Entries above a node budget are skipped unless `MENAGERIE_PERFT_NODES` raises it
+//! (`MENAGERIE_PERFT_NODES=all` runs everything).
 
 use menagerie::{default_variants, perft_fen};
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const DEFAULT_BUDGET: u64 = 50_000_000;
 
@@ -23,7 +24,7 @@ struct Entry {
     line: usize,
 }
 
-fn parse_suite(text: &str) -> Vec<Entry> {
+fn parse_suite(text: &str, file: &str) -> Vec<Entry> {
     let mut out = Vec::new();
     let (mut id, mut fen) = (String::new(), String::new());
     for (i, raw) in text.lines().enumerate() {
@@ -37,8 +38,14 @@ fn parse_suite(text: &str) -> Vec<Entry> {
             "epd" => fen = rest.trim().to_string(),
             "perft" => {
                 let mut w = rest.split_whitespace();
-                let depth = w.next().unwrap().parse().unwrap();
-                let nodes = w.next().unwrap().parse().unwrap();
+                let mut num = |what: &str| {
+                    w.next()
+                        .and_then(|t| t.parse::<u64>().ok())
+                        .unwrap_or_else(|| panic!("{file}:{}: perft needs DEPTH NODES, bad {what}", i + 1))
+                };
+                let depth = num("depth") as u32;
+                let nodes = num("node count");
+                assert!(!fen.is_empty(), "{file}:{}: perft before any epd", i + 1);
                 out.push(Entry {
                     id: id.clone(),
                     fen: fen.clone(),
@@ -47,82 +54,107 @@ fn parse_suite(text: &str) -> Vec<Entry> {
                     line: i + 1,
                 });
             }
-            other => panic!("line {}: unknown key {other}", i + 1),
+            other => panic!("{file}:{}: unknown key {other}", i + 1),
         }
     }
     out
 }
 
-fn run_suite(variant: &str) {
+/// Every `*.perft` file of `perft/`, sorted.
+fn suite_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("perft");
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .expect("perft/ exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "perft"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs one suite file within `budget` nodes an entry; returns (entries run, failures).
+fn run_suite(path: &Path, budget: u64) -> (usize, Vec<String>) {
+    let file = path.file_name().unwrap().to_string_lossy().into_owned();
+    let variant = path.file_stem().unwrap().to_string_lossy().into_owned();
     let set = default_variants();
-    let v = set.get(variant).expect("variant exists");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("perft")
-        .join(format!("{variant}.perft"));
-    let text = fs::read_to_string(&path).expect("suite file exists");
-    let entries = parse_suite(&text);
-    assert!(!entries.is_empty());
-    let budget = budget();
-    let mut ran = 0;
-    let mut failures = Vec::new();
-    for e in &entries {
-        if e.nodes > budget {
-            continue;
-        }
-        let got = perft_fen(v, Some(&e.fen), e.depth).unwrap_or_else(|err| panic!("{} ({}): {err}", e.id, e.fen));
-        if got != e.nodes {
-            failures.push(format!(
-                "{variant}.perft:{} {} depth {}: expected {}, got {got}",
+    let v = set
+        .get(&variant)
+        .unwrap_or_else(|| panic!("{file}: no variant '{variant}' in engine.ini"));
+    let text = fs::read_to_string(path).expect("suite file readable");
+    let entries = parse_suite(&text, &file);
+    assert!(!entries.is_empty(), "{file}: no perft entries");
+    let (mut ran, mut failures) = (0, Vec::new());
+    for e in entries.iter().filter(|e| e.nodes <= budget) {
+        match perft_fen(v, Some(&e.fen), e.depth) {
+            Ok(got) if got == e.nodes => {}
+            Ok(got) => failures.push(format!(
+                "{file}:{} {} depth {}: expected {}, got {got}",
                 e.line, e.id, e.depth, e.nodes
-            ));
+            )),
+            Err(err) => failures.push(format!("{file}:{} {} ({}): {err}", e.line, e.id, e.fen)),
         }
         ran += 1;
     }
-    eprintln!(
-        "{variant}: {ran} of {} entries run (budget {budget} nodes)",
-        entries.len()
-    );
+    eprintln!("{file}: {ran} of {} entries run (budget {budget} nodes)", entries.len());
+    (ran, failures)
+}
+
+#[test]
+fn every_suite_file_runs_and_matches() {
+    let files = suite_files();
+    let budget = budget();
+    let mut failures = Vec::new();
+    let mut empty = Vec::new();
+    for f in &files {
+        let (ran, mut fail) = run_suite(f, budget);
+        if ran == 0 {
+            empty.push(f.display().to_string());
+        }
+        failures.append(&mut fail);
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(ran > 0);
-}
-
-#[test]
-fn chess() {
-    run_suite("chess");
-}
-
-#[test]
-fn losalamos() {
-    run_suite("losalamos");
-}
-
-#[test]
-fn capablanca() {
-    run_suite("capablanca");
-}
-
-#[test]
-fn chess911() {
-    run_suite("chess911");
-}
-
-#[test]
-fn remotesensing() {
-    run_suite("remotesensing");
-}
-
-#[test]
-fn remotesensing_ownpawn() {
-    run_suite("remotesensing-ownpawn");
+    assert!(empty.is_empty(), "suites with no entry inside the budget: {empty:?}");
+    // The listing itself must find the suites README promises (a wrong folder finds none).
+    for name in ["chess", "tensor", "rbc"] {
+        assert!(
+            files.iter().any(|f| f.file_stem().unwrap() == name),
+            "perft/{name}.perft not found by the listing"
+        );
+    }
 }
 
 #[test]
 fn every_variant_has_a_suite() {
-    let set = default_variants();
-    for v in &set.variants {
+    for v in &default_variants().variants {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("perft")
             .join(format!("{}.perft", v.name));
         assert!(path.exists(), "no perft suite for variant {}", v.name);
     }
+}
+
+/// A wrong number in a suite must fail: the same runner on a copy of a suite with one count
+/// changed reports exactly that line.
+#[test]
+fn a_wrong_number_fails() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("perft/rbc.perft");
+    let text = fs::read_to_string(&src).unwrap();
+    let (n, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.starts_with("perft 1 "))
+        .expect("rbc.perft has a depth-1 entry");
+    let count: u64 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
+    let bad = text.replacen(line, &format!("perft 1 {}", count + 1), 1);
+    let dir = std::env::temp_dir().join(format!("menagerie-perft-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("rbc.perft");
+    fs::write(&copy, bad).unwrap();
+    let (_, failures) = run_suite(&copy, budget());
+    fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].starts_with(&format!("rbc.perft:{} ", n + 1)),
+        "{failures:?}"
+    );
 }
