@@ -1,11 +1,10 @@
 //! Command line: argv -> subcommands. Every error is one line on stderr and exit code 2.
 
-use crate::games::{self, GameVisitor};
+use crate::games::{self, AnyGame, Catalog, GameVisitor, default_variants};
 use crate::notation::move_text;
 use crate::perft;
 use crate::position::{Game, Position};
 use crate::rules::Rules;
-use crate::variant::{Variant, VariantSet, default_variants, load_ini_file};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
@@ -55,16 +54,16 @@ pub fn run(args: &[String]) -> i32 {
 
 fn run_inner(args: &[String]) -> Result<(), CliError> {
     let mut args: Vec<String> = args.to_vec();
-    let mut set: Option<VariantSet> = None;
+    let mut set: Option<Catalog> = None;
     if let Some(i) = args.iter().position(|a| a == "--ini") {
         let file = args
             .get(i + 1)
             .ok_or_else(|| CliError("--ini needs a file name".into()))?
             .clone();
-        set = Some(load_ini_file(&file).map_err(|e| CliError(e.to_string()))?);
+        set = Some(Catalog::load(&file).map_err(|e| CliError(e.to_string()))?);
         args.drain(i..i + 2);
     }
-    let set = set.unwrap_or_else(default_variants);
+    let set = set.unwrap_or_else(|| default_variants().clone());
     let random = args.iter().any(|a| a == "--random");
     args.retain(|a| a != "--random");
     let Some(cmd) = args.first().cloned() else {
@@ -98,7 +97,7 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
             let file = rest
                 .first()
                 .ok_or_else(|| CliError("check-ini needs a file name".into()))?;
-            let s = load_ini_file(file).map_err(|e| CliError(e.to_string()))?;
+            let s = Catalog::load(file).map_err(|e| CliError(e.to_string()))?;
             println!("{file}: ok, {} variants: {}", s.variants.len(), s.names().join(" "));
             Ok(())
         }
@@ -116,12 +115,12 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
     }
 }
 
-fn find_variant<'a>(set: &'a VariantSet, name: &str) -> Result<&'a Variant, CliError> {
+fn find_variant<'a>(set: &'a Catalog, name: &str) -> Result<&'a AnyGame, CliError> {
     set.get(name)
         .ok_or_else(|| CliError(format!("unknown variant '{name}' (known: {})", set.names().join(", "))))
 }
 
-fn cmd_perft(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
+fn cmd_perft(set: &Catalog, args: &[String]) -> Result<(), CliError> {
     let mut variant = "chess".to_string();
     let mut fen = None;
     let mut divide = false;
@@ -154,7 +153,7 @@ fn cmd_perft(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
     }
     let depth = depth.ok_or_else(|| CliError("perft needs a depth".into()))?;
     let v = find_variant(set, &variant)?;
-    games::dispatch(v, PerftCmd { fen, depth, divide }).map_err(CliError)?
+    games::dispatch(v, PerftCmd { fen, depth, divide })
 }
 
 struct PerftCmd {
@@ -234,7 +233,7 @@ impl GameVisitor for BenchOne {
     }
 }
 
-fn cmd_bench(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
+fn cmd_bench(set: &Catalog, args: &[String]) -> Result<(), CliError> {
     if let Some(a) = args.first() {
         return Err(CliError(format!("bench: unexpected argument '{a}'")));
     }
@@ -251,9 +250,7 @@ fn cmd_bench(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
         } else {
             fen.clone()
         };
-        let (n, s) = games::dispatch(v, BenchOne { fen, depth })
-            .map_err(CliError)?
-            .map_err(CliError)?;
+        let (n, s) = games::dispatch(v, BenchOne { fen, depth }).map_err(CliError)?;
         println!(
             "{name:<11} perft {depth} {n:>12} nodes {s:>7.3} s {:>6.1} Mnps  {shown}",
             n as f64 / s / 1e6
@@ -275,8 +272,7 @@ fn cmd_bench(set: &VariantSet, args: &[String]) -> Result<(), CliError> {
                 fen: fen.to_string(),
                 depth,
             },
-        )
-        .map_err(CliError)?;
+        );
         let shown = if fen.is_empty() { "startpos" } else { fen };
         println!(
             "{name:<11} search depth {depth:>2} {n:>10} nodes {s:>7.3} s {:>6.0} knps  best {best:<6} {shown}",

@@ -3,7 +3,7 @@
 //! dynamic dispatch happens per command; search and move generation inside are monomorphised.
 
 use crate::color::Color;
-use crate::games::{self, GameVisitor};
+use crate::games::{self, AnyGame, GameVisitor};
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::notation::{MoveError, move_text, parse_move, parse_xboard_move, write_move, xboard_text};
 use crate::perft;
@@ -86,18 +86,17 @@ pub trait Session: Send {
     fn highlight_leg(&mut self, from: &str, via: &str) -> Option<String>;
     /// Static evaluation (centipawns, side to move).
     fn evaluate(&self) -> i32;
+    /// A new session of the same game at its start position (the game data is shared).
+    fn fresh(&self) -> Box<dyn Session>;
+    /// A player of the game's hidden information from `fen` (empty: the start position);
+    /// `None` for games of full information.
+    fn hidden(&self, fen: &str) -> Option<Result<Box<dyn HiddenGame>, String>>;
     /// Allows or forbids the rules module's own moves (a GUI that cannot show them). Returns
     /// true when the game has such moves.
     fn set_special_moves(&mut self, on: bool) -> bool;
 }
 
-/// A game of hidden information as one player sees it (Reconnaissance Blind Chess), driven by
-/// the protocol's own lines (`../shared/protocol.md` §4).
-pub trait HiddenGame: Send {
-    /// Handles one line; `Ok(Some(reply))` for requests that get one, `Err(message)` for a
-    /// line that could not be taken (the game stays usable).
-    fn command(&mut self, line: &str) -> Result<Option<String>, String>;
-}
+pub use crate::rules::HiddenGame;
 
 /// A session of one rules module.
 pub struct GameSession<R: Rules> {
@@ -393,6 +392,16 @@ impl<R: Rules> Session for GameSession<R> {
         self.pos.evaluate()
     }
 
+    fn fresh(&self) -> Box<dyn Session> {
+        let mut s = GameSession::new(Arc::clone(self.pos.game()));
+        s.set_special_moves(self.specials);
+        Box::new(s)
+    }
+
+    fn hidden(&self, fen: &str) -> Option<Result<Box<dyn HiddenGame>, String>> {
+        R::hidden_player(Arc::clone(self.pos.game()), fen)
+    }
+
     fn set_special_moves(&mut self, on: bool) -> bool {
         self.specials = on;
         self.pos.set_special_moves(on);
@@ -410,6 +419,6 @@ impl GameVisitor for NewSession {
 }
 
 /// A session for a variant, at its start position.
-pub fn new_session(v: &Variant) -> Result<Box<dyn Session>, String> {
-    games::dispatch(v, NewSession)
+pub fn new_session(game: &AnyGame) -> Box<dyn Session> {
+    games::dispatch(game, NewSession)
 }

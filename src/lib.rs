@@ -34,12 +34,13 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use color::{ByColor, Color};
 pub use fen::FenError;
+pub use games::{AnyGame, Catalog, default_variants};
 pub use geometry::Geometry;
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Game, Piece, Position};
 pub use rules::{Plain, Rules};
 pub use square::Square;
-pub use variant::{IniError, Variant, VariantSet, default_variants, load_ini_file, parse_ini};
+pub use variant::{IniError, Variant, VariantSet, load_ini_file, parse_ini};
 
 use games::GameVisitor;
 use std::sync::Arc;
@@ -58,6 +59,6 @@ impl GameVisitor for PerftVisitor<'_> {
 }
 
 /// Perft of a variant from a FEN (or its start position).
-pub fn perft_fen(variant: &Variant, fen: Option<&str>, depth: u32) -> Result<u64, String> {
-    games::dispatch(variant, PerftVisitor { fen, depth })?
+pub fn perft_fen(game: &AnyGame, fen: Option<&str>, depth: u32) -> Result<u64, String> {
+    games::dispatch(game, PerftVisitor { fen, depth })
 }

@@ -119,6 +119,14 @@ fn between_on_rank(g: &crate::Geometry, a: Square, b: Square) -> Bitboard {
     bb
 }
 
+static GAMES_BUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many times this process has built a variant's game data (tables, keys, evaluation
+/// tables): they are meant to be built once per variant and shared.
+pub fn games_built() -> usize {
+    GAMES_BUILT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 impl<R: Rules> Game<R> {
     /// Builds the shared data of a variant; fails when the rules module rejects it.
     pub fn new(variant: &Variant) -> Result<Arc<Game<R>>, String> {
@@ -184,6 +192,7 @@ impl<R: Rules> Game<R> {
                 .inverse_rides
                 .iter()
                 .all(|g| g.len() <= crate::movegen::MAX_PIN_GROUPS);
+        GAMES_BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(Arc::new(Game {
             royal_forbidden: rules.royal_forbidden(),
             variant: variant.clone(),

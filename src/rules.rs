@@ -4,19 +4,37 @@
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveForm, MoveList};
-use crate::position::Position;
+use crate::position::{Game, Position};
 use crate::square::Square;
 use crate::variant::Variant;
 use crate::zobrist::Zobrist;
 use std::fmt::Debug;
+use std::sync::Arc;
+
+/// A game of hidden information as one player sees it (Reconnaissance Blind Chess), driven by
+/// the protocol's own lines (`../shared/protocol.md` §4).
+pub trait HiddenGame: Send {
+    /// Handles one line; `Ok(Some(reply))` for requests that get one, `Err(message)` for a
+    /// line that could not be taken (the game stays usable).
+    fn command(&mut self, line: &str) -> Result<Option<String>, String>;
+}
 
 /// A game's special rules. Implementors live in `games/`, one file per game.
 pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     /// State beyond the board that the game needs (flags, holdings), kept in the undo record.
     type State: Copy + Default + PartialEq + Eq + Debug + Send + Sync;
 
+    /// The `rules.KEY` settings the module reads; any other key is refused at load.
+    const SETTINGS: &'static [&'static str] = &[];
+
     /// Reads the variant (and its `rules.KEY` settings) once at load.
     fn new(variant: &Variant) -> Result<Self, String>;
+
+    /// A player of the game's hidden information starting from `fen` (empty: the start
+    /// position); `None` for games of full information.
+    fn hidden_player(_game: Arc<Game<Self>>, _fen: &str) -> Option<Result<Box<dyn HiddenGame>, String>> {
+        None
+    }
 
     /// Squares where a royal piece may never stand; a royal piece there counts as attacked.
     fn royal_forbidden(&self) -> Bitboard {

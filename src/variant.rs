@@ -2,8 +2,8 @@
 //!
 //! The ini format is documented at the top of `engine.ini` and in the README. This module
 //! parses it into [`Variant`] values and refuses anything it cannot honour, naming the file,
-//! the line and the problem. Nothing here knows any particular game: a game with rules beyond
-//! the data names a module with `rules = NAME` (see [`crate::games`]).
+//! the line and the problem. It only reads data: the rules modules check their own settings and
+//! the start position in a step of their own ([`crate::games::Catalog::prepare`]).
 
 use crate::betza::{self, Motion};
 use crate::bitboard::Bitboard;
@@ -100,6 +100,30 @@ pub struct Variant {
     pub rule_settings: BTreeMap<String, String>,
     /// Half-moves without capture or pawn move after which a draw may be claimed (0 = never).
     pub move_rule: u32,
+    /// Where the variant was written, for error messages of later checks.
+    pub origin: Origin,
+}
+
+/// The file and lines a variant was read from.
+#[derive(Clone, Debug, Default)]
+pub struct Origin {
+    /// File name as given to the loader.
+    pub file: String,
+    /// Line of the `[name]` header.
+    pub line: usize,
+    /// Line of each key as written (`rules`, `start`, `rules.eye`, ...).
+    pub keys: BTreeMap<String, usize>,
+}
+
+impl Origin {
+    /// An error at the line of `key` (the section header when the key is not written).
+    pub fn error(&self, key: &str, message: String) -> IniError {
+        IniError {
+            file: self.file.clone(),
+            line: self.keys.get(key).copied().unwrap_or(self.line),
+            message,
+        }
+    }
 }
 
 impl Variant {
@@ -192,11 +216,6 @@ impl VariantSet {
 
 /// The `engine.ini` compiled into the binary.
 pub const DEFAULT_INI: &str = include_str!("../engine.ini");
-
-/// Parses the embedded `engine.ini`.
-pub fn default_variants() -> VariantSet {
-    parse_ini(DEFAULT_INI, "engine.ini (built in)").expect("the built-in engine.ini is valid")
-}
 
 /// Reads and parses an ini file from disk.
 pub fn load_ini_file(path: &str) -> Result<VariantSet, IniError> {
@@ -324,7 +343,7 @@ pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
     }
     let mut variants: Vec<Variant> = Vec::new();
     for s in &sections {
-        let v = build_variant(s, &err)?;
+        let v = build_variant(s, file, &err)?;
         for a in std::iter::once(&v.name).chain(&v.aliases) {
             if variants.iter().any(|o| o.name == *a || o.aliases.contains(a)) {
                 return Err(err(s.line, format!("name '{a}' is used by two variants")));
@@ -335,7 +354,7 @@ pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
     Ok(VariantSet { variants })
 }
 
-fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result<Variant, IniError> {
+fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniError) -> Result<Variant, IniError> {
     let get = |k: &str| s.keys.get(k).map(|(v, l)| (v.as_str(), *l));
     let need = |k: &str| get(k).ok_or_else(|| err(s.line, format!("variant '{}' has no '{k}'", s.name)));
     let parse_bool = |k: &str, default: bool| -> Result<bool, IniError> {
@@ -576,15 +595,6 @@ fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result
             .map_err(|_| err(l, format!("move_rule: '{v}' is not a number of half-moves")))?,
     };
     let rules = get("rules").map_or("plain", |x| x.0).to_ascii_lowercase();
-    if !crate::games::is_known(&rules) {
-        return Err(err(
-            get("rules").map_or(s.line, |x| x.1),
-            format!(
-                "rules: unknown module '{rules}' (known: {})",
-                crate::games::NAMES.join(", ")
-            ),
-        ));
-    }
     let rule_settings = s
         .keys
         .iter()
@@ -598,8 +608,8 @@ fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result
                 .collect()
         })
         .unwrap_or_default();
-    let (start_fen, start_line) = need("start")?;
-    let v = Variant {
+    let (start_fen, _) = need("start")?;
+    Ok(Variant {
         name: s.name.clone(),
         aliases,
         geometry,
@@ -616,12 +626,10 @@ fn build_variant(s: &Section, err: &dyn Fn(usize, String) -> IniError) -> Result
         rules,
         rule_settings,
         move_rule,
-    };
-    // The start position must be a position of this variant, under its rules module.
-    let rules_line = get("rules").map_or(s.line, |x| x.1);
-    crate::games::validate_start(&v).map_err(|e| match e {
-        crate::games::StartError::Rules(m) => err(rules_line, format!("rules = {}: {m}", v.rules)),
-        crate::games::StartError::Fen(m) => err(start_line, format!("start: {m}")),
-    })?;
-    Ok(v)
+        origin: Origin {
+            file: file.to_string(),
+            line: s.line,
+            keys: s.keys.iter().map(|(k, (_, l))| (k.clone(), *l)).collect(),
+        },
+    })
 }

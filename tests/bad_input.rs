@@ -2,7 +2,7 @@
 //! ini files (with file and line), and bad command lines (exit code 2).
 
 use menagerie::games::{self, GameVisitor};
-use menagerie::{Game, MoveList, Position, Rules, default_variants, parse_ini, variant::DEFAULT_INI};
+use menagerie::{Catalog, Game, MoveList, Position, Rules, default_variants, variant::DEFAULT_INI};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::process::Command;
@@ -34,7 +34,7 @@ impl GameVisitor for TryFens {
 
 fn try_fens(variant: &str, fens: &[String]) -> Vec<Result<String, String>> {
     let set = default_variants();
-    games::dispatch(set.get(variant).unwrap(), TryFens(fens.to_vec())).unwrap()
+    games::dispatch(set.get(variant).unwrap(), TryFens(fens.to_vec()))
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn mutated_fens_never_panic() {
 }
 
 fn ini_error(text: &str) -> (usize, String) {
-    let e = parse_ini(text, "test.ini").expect_err("must be rejected");
+    let e = Catalog::parse(text, "test.ini").expect_err("must be rejected");
     let shown = e.to_string();
     assert!(shown.starts_with("test.ini") && !shown.contains('\n'), "{shown}");
     (e.line, e.message)
@@ -176,7 +176,7 @@ const GOOD: &str = "[mini]\nboard = 4x4\npiece = K king K royal\npiece = R rook 
 
 #[test]
 fn broken_ini_files_name_the_line_and_problem() {
-    assert!(parse_ini(GOOD, "test.ini").is_ok());
+    assert!(Catalog::parse(GOOD, "test.ini").is_ok());
     let cases: &[(&str, usize, &str)] = &[
         ("", 0, "no [variant]"),
         ("board = 8x8\n", 1, "before the first"),
@@ -312,7 +312,7 @@ fn mutated_engine_ini_never_panics() {
             }
             _ => l.insert(i, "piece = X".into()),
         }
-        if let Err(e) = parse_ini(&l.join("\n"), "engine.ini") {
+        if let Err(e) = Catalog::parse(&l.join("\n"), "engine.ini") {
             rejected += 1;
             assert!(!e.to_string().contains('\n'));
         }
@@ -394,7 +394,7 @@ fn black_moves_are_white_moves_turned_round() {
     // A piece that only steps to its owner's right: White goes towards h, Black towards a.
     let ini =
         "[side]\nboard = 8x8\npiece = K king K royal\npiece = X sidestep rW\nstart = k7/8/8/3x4/3X4/8/8/7K w - - 0 1\n";
-    let set = parse_ini(ini, "side.ini").unwrap();
+    let set = Catalog::parse(ini, "side.ini").unwrap();
     let v = set.get("side").unwrap();
     struct Moves(&'static str);
     impl GameVisitor for Moves {
@@ -409,11 +409,62 @@ fn black_moves_are_white_moves_turned_round() {
         }
     }
     assert_eq!(
-        games::dispatch(v, Moves("k7/8/8/3x4/3X4/8/8/7K w - - 0 1")).unwrap(),
+        games::dispatch(v, Moves("k7/8/8/3x4/3X4/8/8/7K w - - 0 1")),
         vec!["d4e4"]
     );
     assert_eq!(
-        games::dispatch(v, Moves("k7/8/8/3x4/3X4/8/8/7K b - - 0 1")).unwrap(),
+        games::dispatch(v, Moves("k7/8/8/3x4/3X4/8/8/7K b - - 0 1")),
         vec!["d5c5"]
+    );
+}
+
+/// Every rules module refuses a `rules.KEY` it does not read, naming the file and the line.
+#[test]
+fn every_rules_module_refuses_an_unknown_setting() {
+    let mut seen = Vec::new();
+    for name in menagerie::games::NAMES {
+        // The built-in file with `rules.bogus` added to the first variant of this module.
+        let mut lines: Vec<String> = DEFAULT_INI.lines().map(String::from).collect();
+        let sections: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with('[')).collect();
+        let owner = sections.iter().copied().find(|&start| {
+            let end = sections.iter().copied().find(|&s| s > start).unwrap_or(lines.len());
+            let module = lines[start..end]
+                .iter()
+                .find_map(|l| l.strip_prefix("rules = "))
+                .unwrap_or("plain");
+            module.trim() == *name
+        });
+        let start = owner.unwrap_or_else(|| panic!("no variant of module {name} in engine.ini"));
+        lines.insert(start + 1, "rules.bogus = 1".into());
+        let e = Catalog::parse(&lines.join("\n"), "test.ini").expect_err(name);
+        assert_eq!((e.file.as_str(), e.line), ("test.ini", start + 2), "{name}: {e}");
+        assert!(e.message.contains("rules.bogus"), "{name}: {e}");
+        seen.push(*name);
+    }
+    assert!(seen.len() >= 5, "{seen:?}");
+}
+
+/// The game data of a variant (tables, keys, evaluation tables) is built once and shared:
+/// sessions, new games, set-ups and fresh sessions build nothing more.
+#[test]
+fn game_data_is_built_once_per_variant() {
+    use menagerie::engine::new_session;
+    let set = default_variants();
+    assert!(std::ptr::eq(set, default_variants()), "the default set is built once");
+    let before = menagerie::position::games_built();
+    for v in &set.variants {
+        let mut s = new_session(v);
+        for _ in 0..10 {
+            let mut f = s.fresh();
+            f.reset();
+            let fen = f.fen();
+            f.set_fen(&fen).unwrap();
+            s = f;
+        }
+    }
+    assert_eq!(
+        menagerie::position::games_built(),
+        before,
+        "a session rebuilt the game data"
     );
 }

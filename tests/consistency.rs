@@ -309,8 +309,7 @@ fn run_with(variant: &str, games: usize, plies: usize, slow: bool) {
             plies,
             slow,
         },
-    )
-    .unwrap();
+    );
     assert!(n > 100, "{variant}: only {n} positions checked");
 }
 
@@ -366,5 +365,5 @@ fn slow_attack_detector_sees_an_attack() {
             (slow_attacked(&a, a8, Color::White), slow_attacked(&b, a8, Color::White))
         }
     }
-    assert_eq!(games::dispatch(set.get("chess").unwrap(), T).unwrap(), (true, false));
+    assert_eq!(games::dispatch(set.get("chess").unwrap(), T), (true, false));
 }

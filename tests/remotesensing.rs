@@ -2,7 +2,7 @@
 //! and puts back, bins as sets, the end of the game, FEN bins in and out, and bad input.
 
 use menagerie::engine::{Outcome, Session, new_session};
-use menagerie::{default_variants, parse_ini};
+use menagerie::{Catalog, default_variants};
 
 #[path = "common/play.rs"]
 mod common_play;
@@ -13,7 +13,7 @@ fn play(fen: &'static str, moves: &'static [&'static str]) -> Vec<String> {
 
 /// A fresh Remote Sensing session.
 fn session() -> Box<dyn Session> {
-    new_session(default_variants().get("remotesensing").unwrap()).unwrap()
+    new_session(default_variants().get("remotesensing").unwrap())
 }
 
 #[test]
@@ -110,7 +110,7 @@ fn bad_bins_are_clear_errors_and_change_nothing() {
         assert_eq!(s.fen(), before);
     }
     // A variant without holdings refuses them.
-    let mut chess = new_session(default_variants().get("chess").unwrap()).unwrap();
+    let mut chess = new_session(default_variants().get("chess").unwrap());
     let err = chess
         .set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-/-/-/-] w KQkq - 0 1")
         .unwrap_err();
@@ -146,10 +146,10 @@ fn impossible_arrays_in_engine_ini_are_refused() {
     for (from, to, want) in cases {
         assert!(section.contains(from), "{from}");
         let text = section.replace(from, to);
-        let err = parse_ini(&text, "test.ini").map(|_| ()).expect_err(to);
+        let err = Catalog::parse(&text, "test.ini").map(|_| ()).expect_err(to);
         assert!(err.to_string().contains(want), "{to}: {err}");
     }
-    parse_ini(section, "test.ini").expect("the section itself loads");
+    Catalog::parse(section, "test.ini").expect("the section itself loads");
 }
 
 #[test]

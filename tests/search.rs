@@ -63,7 +63,7 @@ impl GameVisitor for Go {
 
 fn go(variant: &str, fen: Option<&'static str>, limits: Limits) -> Outcome {
     let set = default_variants();
-    games::dispatch(set.get(variant).unwrap(), Go { fen, limits }).unwrap()
+    games::dispatch(set.get(variant).unwrap(), Go { fen, limits })
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! XBoard, en passant after a pass-through, checks that FEN validation sees, and bad input.
 
 use menagerie::engine::{Session, new_session};
-use menagerie::{default_variants, parse_ini};
+use menagerie::{Catalog, default_variants};
 
 #[path = "common/play.rs"]
 mod common_play;
@@ -13,7 +13,7 @@ fn play(fen: &'static str, moves: &'static [&'static str]) -> Vec<String> {
 }
 
 fn session() -> Box<dyn Session> {
-    new_session(default_variants().get("tensor").unwrap()).unwrap()
+    new_session(default_variants().get("tensor").unwrap())
 }
 
 const TZ1: &str = "9k/10/10/3PP5/2tTn5/2p7/10/K9 w - - 0 1";
@@ -191,7 +191,7 @@ fn settings_are_checked() {
         ("rules.beast = T", "rules.beast = X", "names no piece"),
     ] {
         let text = base.replace(from, to);
-        let err = parse_ini(&text, "test.ini").unwrap_err().to_string();
+        let err = Catalog::parse(&text, "test.ini").unwrap_err().to_string();
         assert!(err.contains(want), "{to}: {err}");
     }
 }
@@ -202,8 +202,8 @@ fn queen_propel_mode_flag() {
     // orthogonally on from d3.
     let fen = "9k/10/10/10/10/3T6/10/3Q2K3 w - - 0 1";
     let propels = |ini: &str| {
-        let set = parse_ini(ini, "test.ini").unwrap();
-        let mut s = new_session(set.get("tensor").unwrap()).unwrap();
+        let set = Catalog::parse(ini, "test.ini").unwrap();
+        let mut s = new_session(set.get("tensor").unwrap());
         s.set_fen(fen).unwrap();
         let mut p: Vec<String> = s.legal_moves().into_iter().filter(|m| m.contains('>')).collect();
         p.sort();
@@ -288,8 +288,8 @@ fn waypoint_edge_cases() {
 #[test]
 fn no_en_passant_from_a_fen_when_it_is_off() {
     let text = menagerie::variant::DEFAULT_INI.replace("rules.en_passant = true", "rules.en_passant = false");
-    let set = parse_ini(&text, "test.ini").unwrap();
-    let mut s = new_session(set.get("tensor").unwrap()).unwrap();
+    let set = Catalog::parse(&text, "test.ini").unwrap();
+    let mut s = new_session(set.get("tensor").unwrap());
     s.set_fen("4k5/10/10/3pP5/10/10/10/4K5 w - d6 0 2").unwrap();
     assert!(!s.legal_moves().contains(&"e5d6".to_string()));
     let mut s = session();

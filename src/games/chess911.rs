@@ -34,6 +34,7 @@ pub struct RendezvousUsed(u8);
 
 impl Rules for Chess911 {
     type State = RendezvousUsed;
+    const SETTINGS: &'static [&'static str] = &["eye", "rendezvous"];
 
     fn new(v: &Variant) -> Result<Self, String> {
         let g = &v.geometry;

@@ -1,6 +1,10 @@
-//! Special-rule modules, one file per game, and the table that maps `rules = NAME` in
+//! Special-rule modules, one file per game, and the registry that maps `rules = NAME` in
 //! `engine.ini` to a module. Generic code never names a game; it is handed a
 //! `Position<R>` for the right `R` through [`dispatch`].
+//!
+//! Loading is two steps: [`crate::variant::parse_ini`] reads the data, then
+//! [`Catalog::prepare`] lets each rules module check its settings and start position and builds
+//! each variant's tables, evaluation tables and keys once ([`AnyGame`]), shared from then on.
 
 pub mod chess911;
 pub mod rbc;
@@ -9,15 +13,72 @@ pub mod tensor;
 
 use crate::position::{Game, Position};
 use crate::rules::{Plain, Rules};
-use crate::variant::Variant;
-use std::sync::Arc;
+use crate::variant::{DEFAULT_INI, IniError, Variant, VariantSet, load_ini_file, parse_ini};
+use std::sync::{Arc, LazyLock};
 
-/// Every module name accepted by `rules = NAME`.
-pub const NAMES: &[&str] = &["plain", "chess911", "remotesensing", "tensor", "rbc"];
+/// Lists every rules module once: `"name" => Tag(Type)`. It defines [`AnyGame`], [`NAMES`], the
+/// builder and [`dispatch`], so adding a game touches this table only.
+macro_rules! registry {
+    ($($name:literal => $tag:ident($ty:ty),)*) => {
+        /// A variant's game data (tables, keys, rules module), built once and typed by its rules
+        /// module. Cloning shares it.
+        #[derive(Clone, Debug)]
+        pub enum AnyGame {
+            $(
+                #[doc = concat!("A game of module `", $name, "`.")]
+                $tag(Arc<Game<$ty>>),
+            )*
+        }
 
-/// True when `rules = name` names a module.
-pub fn is_known(name: &str) -> bool {
-    NAMES.contains(&name)
+        /// Every module name accepted by `rules = NAME`.
+        pub const NAMES: &[&str] = &[$($name),*];
+
+        /// The `rules.KEY` settings a module reads (`None`: no such module).
+        fn settings_of(module: &str) -> Option<&'static [&'static str]> {
+            match module {
+                $($name => Some(<$ty as Rules>::SETTINGS),)*
+                _ => None,
+            }
+        }
+
+        fn build(variant: &Variant) -> Result<AnyGame, String> {
+            match variant.rules.as_str() {
+                $($name => Ok(AnyGame::$tag(Game::<$ty>::new(variant)?)),)*
+                other => Err(format!("unknown rules module '{other}'")),
+            }
+        }
+
+        impl AnyGame {
+            /// The variant as loaded.
+            pub fn variant(&self) -> &Variant {
+                match self {
+                    $(AnyGame::$tag(g) => &g.variant,)*
+                }
+            }
+        }
+
+        /// Runs the visitor on the game data, typed by its rules module.
+        pub fn dispatch<V: GameVisitor>(game: &AnyGame, visitor: V) -> V::Output {
+            match game {
+                $(AnyGame::$tag(g) => visitor.visit(Arc::clone(g)),)*
+            }
+        }
+    };
+}
+
+registry! {
+    "plain" => Plain(Plain),
+    "chess911" => Chess911(chess911::Chess911),
+    "remotesensing" => RemoteSensing(remotesensing::RemoteSensing),
+    "tensor" => Tensor(tensor::Tensor),
+    "rbc" => Rbc(rbc::Rbc),
+}
+
+impl std::ops::Deref for AnyGame {
+    type Target = Variant;
+    fn deref(&self) -> &Variant {
+        self.variant()
+    }
 }
 
 /// Code that works for any game: `visit` is called with the variant's game data, typed by its
@@ -27,29 +88,6 @@ pub trait GameVisitor {
     type Output;
     /// Does the work for one rules module.
     fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Self::Output;
-}
-
-/// Builds the game data for `variant` with its rules module and runs the visitor on it.
-pub fn dispatch<V: GameVisitor>(variant: &Variant, visitor: V) -> Result<V::Output, String> {
-    match variant.rules.as_str() {
-        "plain" => Ok(visitor.visit(Game::<Plain>::new(variant)?)),
-        "chess911" => Ok(visitor.visit(Game::<chess911::Chess911>::new(variant)?)),
-        "remotesensing" => Ok(visitor.visit(Game::<remotesensing::RemoteSensing>::new(variant)?)),
-        "tensor" => Ok(visitor.visit(Game::<tensor::Tensor>::new(variant)?)),
-        "rbc" => Ok(visitor.visit(Game::<rbc::Rbc>::new(variant)?)),
-        other => Err(format!("unknown rules module '{other}'")),
-    }
-}
-
-/// The hidden-information side of a variant, for games that have one (`None` otherwise):
-/// a player of the game starting from `fen` (empty: the start position).
-pub fn hidden_game(variant: &Variant, fen: &str) -> Option<Result<Box<dyn crate::engine::HiddenGame>, String>> {
-    match variant.rules.as_str() {
-        "rbc" => {
-            Some(rbc::player::RbcGame::new(variant, fen).map(|g| Box::new(g) as Box<dyn crate::engine::HiddenGame>))
-        }
-        _ => None,
-    }
 }
 
 struct ValidateStart;
@@ -68,18 +106,78 @@ impl GameVisitor for ValidateStart {
     }
 }
 
-/// What is wrong with a variant that the data alone cannot show.
-#[derive(Debug)]
-pub enum StartError {
-    /// The rules module refuses the variant (for example a missing `rules.KEY`).
-    Rules(String),
-    /// The start FEN is not a position of the variant.
-    Fen(String),
+/// The variants of one ini file, each with its game data built: what the engine plays.
+#[derive(Clone, Debug)]
+pub struct Catalog {
+    /// The variants, in the order the file defines them.
+    pub variants: Vec<AnyGame>,
 }
 
-/// Checks that the variant's rules module accepts it and that its start FEN is a position.
-pub fn validate_start(variant: &Variant) -> Result<(), StartError> {
-    dispatch(variant, ValidateStart)
-        .map_err(StartError::Rules)?
-        .map_err(StartError::Fen)
+impl Catalog {
+    /// Lets each variant's rules module check it (known module, known `rules.KEY` settings, the
+    /// module's own checks, a start FEN that is a position) and builds its game data. Errors
+    /// name the file and line of the key at fault.
+    pub fn prepare(set: VariantSet) -> Result<Catalog, IniError> {
+        let mut variants = Vec::with_capacity(set.variants.len());
+        for v in set.variants {
+            let o = &v.origin;
+            let Some(known) = settings_of(&v.rules) else {
+                return Err(o.error(
+                    "rules",
+                    format!("rules: unknown module '{}' (known: {})", v.rules, NAMES.join(", ")),
+                ));
+            };
+            if let Some(key) = v.rule_settings.keys().find(|k| !known.contains(&k.as_str())) {
+                let expected = if known.is_empty() {
+                    "it reads none".to_string()
+                } else {
+                    format!(
+                        "it reads {}",
+                        known
+                            .iter()
+                            .map(|k| format!("rules.{k}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                return Err(o.error(
+                    &format!("rules.{key}"),
+                    format!("rules.{key}: unknown setting of the {} rules ({expected})", v.rules),
+                ));
+            }
+            let game = build(&v).map_err(|m| o.error("rules", format!("rules = {}: {m}", v.rules)))?;
+            dispatch(&game, ValidateStart).map_err(|m| o.error("start", format!("start: {m}")))?;
+            variants.push(game);
+        }
+        Ok(Catalog { variants })
+    }
+
+    /// Reads and prepares ini text; `file` is only used in error messages.
+    pub fn parse(text: &str, file: &str) -> Result<Catalog, IniError> {
+        Catalog::prepare(parse_ini(text, file)?)
+    }
+
+    /// Reads and prepares an ini file.
+    pub fn load(path: &str) -> Result<Catalog, IniError> {
+        Catalog::prepare(load_ini_file(path)?)
+    }
+
+    /// Finds a variant by name or alias (case-insensitive).
+    pub fn get(&self, name: &str) -> Option<&AnyGame> {
+        let n = name.to_ascii_lowercase();
+        self.variants.iter().find(|v| v.name == n || v.aliases.contains(&n))
+    }
+
+    /// Variant names in file order.
+    pub fn names(&self) -> Vec<&str> {
+        self.variants.iter().map(|v| v.name.as_str()).collect()
+    }
+}
+
+/// The built-in `engine.ini`, prepared on first use and shared by the whole process.
+pub fn default_variants() -> &'static Catalog {
+    static DEFAULT: LazyLock<Catalog> = LazyLock::new(|| {
+        Catalog::parse(DEFAULT_INI, "engine.ini (built in)").expect("the built-in engine.ini is valid")
+    });
+    &DEFAULT
 }

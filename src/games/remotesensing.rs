@@ -205,6 +205,17 @@ const SENSOR_BASE: i32 = 60;
 
 impl Rules for RemoteSensing {
     type State = RsState;
+    const SETTINGS: &'static [&'static str] = &[
+        "king_board",
+        "king_bins",
+        "friendly",
+        "enemy",
+        "mega",
+        "friendly_off",
+        "enemy_off",
+        "mega_off",
+        "enemy_pawn",
+    ];
 
     fn new(v: &Variant) -> Result<Self, String> {
         let setting = |k: &str| {

@@ -541,6 +541,7 @@ fn setting<'a>(v: &'a Variant, key: &str) -> Option<&'a str> {
 
 impl Rules for Tensor {
     type State = ();
+    const SETTINGS: &'static [&'static str] = &["beast", "queen_propel", "en_passant"];
 
     fn new(variant: &Variant) -> Result<Self, String> {
         let g = &variant.geometry;
@@ -585,11 +586,6 @@ impl Rules for Tensor {
             "false" => false,
             other => return Err(format!("rules.en_passant must be 'true' or 'false', not '{other}'")),
         };
-        for key in variant.rule_settings.keys() {
-            if !["beast", "queen_propel", "en_passant"].contains(&key.as_str()) {
-                return Err(format!("unknown setting rules.{key} for the tensor rules"));
-            }
-        }
         let board_part = variant.start_fen.split_whitespace().next().unwrap_or("");
         let max_pieces = ["w", "b"]
             .iter()

@@ -461,7 +461,7 @@ impl<'a> Cecp<'a> {
     /// A line of the hidden-information protocol (RBC, `../shared/protocol.md` §4).
     fn hidden_command(&mut self, cmd: &str, line: &str) {
         if self.hidden.is_none() {
-            match crate::games::hidden_game(self.st.session.variant(), &self.setboard_fen) {
+            match self.st.session.hidden(&self.setboard_fen) {
                 Some(Ok(h)) => self.hidden = Some(h),
                 Some(Err(e)) => return send(&format!("Error ({e}): {line}")),
                 None => return send(&format!("Error (not a hidden-information game): {line}")),

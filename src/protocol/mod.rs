@@ -7,8 +7,8 @@ pub mod cecp;
 pub mod uci;
 
 use crate::engine::{Session, new_session};
+use crate::games::Catalog;
 use crate::search::Searcher;
-use crate::variant::{Variant, VariantSet};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,7 +50,7 @@ pub fn send(line: &str) {
 /// Engine state common to both protocols.
 pub struct EngineState {
     /// The loaded variants.
-    pub set: VariantSet,
+    pub set: Catalog,
     /// The current game.
     pub session: Box<dyn Session>,
     /// The searcher (owns the transposition table).
@@ -61,13 +61,9 @@ pub struct EngineState {
 
 impl EngineState {
     /// Builds the state with the set's first variant (or `chess` when present).
-    pub fn new(set: VariantSet, shared: Arc<Shared>) -> Result<EngineState, String> {
-        let first = set
-            .get("chess")
-            .or_else(|| set.variants.first())
-            .ok_or("no variants")?
-            .clone();
-        let session = new_session(&first)?;
+    pub fn new(set: Catalog, shared: Arc<Shared>) -> Result<EngineState, String> {
+        let first = set.get("chess").or_else(|| set.variants.first()).ok_or("no variants")?;
+        let session = new_session(first);
         let searcher = Searcher::new(DEFAULT_HASH_MB, Arc::clone(&shared.stop));
         Ok(EngineState {
             set,
@@ -79,12 +75,8 @@ impl EngineState {
 
     /// Switches to a variant by name; the state is unchanged on error.
     pub fn set_variant(&mut self, name: &str) -> Result<(), String> {
-        let v: Variant = self
-            .set
-            .get(name)
-            .ok_or_else(|| format!("unknown variant '{name}'"))?
-            .clone();
-        self.session = new_session(&v)?;
+        let game = self.set.get(name).ok_or_else(|| format!("unknown variant '{name}'"))?;
+        self.session = new_session(game);
         Ok(())
     }
 }
@@ -96,7 +88,7 @@ enum Protocol {
 }
 
 /// Runs the protocol loop on stdin/stdout until `quit` or end of input.
-pub fn run(set: VariantSet, random: bool) -> i32 {
+pub fn run(set: Catalog, random: bool) -> i32 {
     let shared = Arc::new(Shared::default());
     let (tx, rx) = mpsc::channel::<String>();
     let mut state = match EngineState::new(set, Arc::clone(&shared)) {

@@ -2,8 +2,8 @@
 
 use super::{EngineState, Input, begin_search, end_search, send};
 use crate::engine::new_session;
+use crate::games::Catalog;
 use crate::search::{Iteration, Limits, MATE, MATE_BOUND};
-use crate::variant::load_ini_file;
 use std::time::Duration;
 
 /// UCI protocol state.
@@ -131,12 +131,11 @@ impl<'a> Uci<'a> {
                 if value.is_empty() || value == "<empty>" {
                     return;
                 }
-                match load_ini_file(&value) {
+                match Catalog::load(&value) {
                     Ok(set) => {
-                        let current = self.st.session.variant().name.clone();
-                        let keep = set.get(&current).or_else(|| set.variants.first()).cloned();
-                        match keep.map(|v| new_session(&v)) {
-                            Some(Ok(s)) => {
+                        let current = &self.st.session.variant().name;
+                        match set.get(current).or_else(|| set.variants.first()).map(new_session) {
+                            Some(s) => {
                                 self.st.set = set;
                                 self.st.session = s;
                                 send(&format!(
@@ -144,7 +143,6 @@ impl<'a> Uci<'a> {
                                     self.st.set.names().join(" ")
                                 ));
                             }
-                            Some(Err(e)) => send(&format!("info string {e}")),
                             None => send("info string the ini file has no variants"),
                         }
                     }
@@ -161,11 +159,7 @@ impl<'a> Uci<'a> {
             Some(p) => (&rest[..p], &rest[p + 1..]),
             None => (rest, &[][..]),
         };
-        let v = self.st.session.variant().clone();
-        let mut s = match new_session(&v) {
-            Ok(s) => s,
-            Err(e) => return send(&format!("info string {e}")),
-        };
+        let mut s = self.st.session.fresh();
         match setup.first() {
             Some(&"startpos") if setup.len() == 1 => {}
             Some(&"fen") if setup.len() > 1 => {

@@ -35,7 +35,5 @@ impl GameVisitor for Play {
 /// [`Play`] in the named variant of the built-in `engine.ini`; panics on an illegal move.
 pub fn play(variant: &str, fen: &'static str, moves: &'static [&'static str]) -> Vec<String> {
     let set = default_variants();
-    games::dispatch(set.get(variant).unwrap(), Play { fen, moves })
-        .unwrap()
-        .unwrap()
+    games::dispatch(set.get(variant).unwrap(), Play { fen, moves }).unwrap()
 }

@@ -15,10 +15,11 @@ pub mod player;
 
 use crate::color::Color;
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::{Piece, Position};
-use crate::rules::Rules;
+use crate::position::{Game, Piece, Position};
+use crate::rules::{HiddenGame, Rules};
 use crate::square::Square;
 use crate::variant::Variant;
+use std::sync::Arc;
 
 /// RBC's rules module: nothing beyond the data on the board itself (the referee functions
 /// below work on its positions).
@@ -31,6 +32,10 @@ pub struct Rbc {
 
 impl Rules for Rbc {
     type State = ();
+
+    fn hidden_player(game: Arc<Game<Rbc>>, fen: &str) -> Option<Result<Box<dyn HiddenGame>, String>> {
+        Some(player::RbcGame::new(game, fen).map(|g| Box::new(g) as Box<dyn HiddenGame>))
+    }
 
     fn new(variant: &Variant) -> Result<Self, String> {
         if variant.check {

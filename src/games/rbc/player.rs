@@ -591,8 +591,7 @@ pub struct RbcGame {
 
 impl RbcGame {
     /// A game of `variant` from `fen` (empty: its start position).
-    pub fn new(variant: &crate::variant::Variant, fen: &str) -> Result<RbcGame, String> {
-        let game = crate::position::Game::<Rbc>::new(variant)?;
+    pub fn new(game: Arc<crate::position::Game<Rbc>>, fen: &str) -> Result<RbcGame, String> {
         let start = Position::from_fen_or_start(game, fen).map_err(|e| e.to_string())?;
         Ok(RbcGame { start, player: None })
     }
@@ -627,7 +626,7 @@ impl RbcGame {
     }
 }
 
-impl crate::engine::HiddenGame for RbcGame {
+impl crate::rules::HiddenGame for RbcGame {
     fn command(&mut self, line: &str) -> Result<Option<String>, String> {
         let mut words = line.split_whitespace();
         let cmd = words.next().unwrap_or("");
