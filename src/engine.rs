@@ -8,7 +8,7 @@ use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::notation::{MoveError, move_text, parse_move, parse_xboard_move, write_move, xboard_text};
 use crate::perft;
 use crate::position::{Game, Position};
-use crate::rules::Rules;
+use crate::rules::{Capabilities, Rules};
 use crate::search::{Iteration, Limits, Report, SearchResult, Searcher};
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -405,7 +405,7 @@ impl<R: Rules> Session for GameSession<R> {
     fn set_special_moves(&mut self, on: bool) -> bool {
         self.specials = on;
         self.pos.set_special_moves(on);
-        self.pos.game().rules.has_special_moves()
+        self.pos.game().caps.contains(Capabilities::SPECIAL_MOVES)
     }
 }
 

@@ -106,9 +106,9 @@ impl EvalTables {
             avg_mob[k] = effective_mobility(v, k);
             value[k] = if let Some(val) = p.value {
                 val
-            } else if p.pawn {
+            } else if p.is_pawn() {
                 PAWN_VALUE
-            } else if p.royal {
+            } else if p.is_royal() {
                 if v.check { 0 } else { ROYAL_VALUE_NO_CHECK }
             } else {
                 let mut val = 62.0 * avg_mob[k];
@@ -120,7 +120,7 @@ impl EvalTables {
                 }
                 val.round() as i32
             };
-            mobility[k] = if p.pawn || p.royal {
+            mobility[k] = if p.is_pawn() || p.is_royal() {
                 0
             } else if p.motions.iter().any(|m| m.range != 1) {
                 3
@@ -141,13 +141,13 @@ impl EvalTables {
                     let dr = (g.rank_of(sq) as f64 - rc).abs();
                     let central = max_d - df.max(dr); // 0 on the edge .. max_d in the centre
                     let rr = g.relative_rank(c, sq) as f64;
-                    let (mg, eg) = if p.pawn {
+                    let (mg, eg) = if p.is_pawn() {
                         let promo = v.promotion_rank.unwrap_or(g.ranks() - 1) as f64;
                         let start = v.pawn_initial_ranks.first().map_or(1.0, |&r| r as f64);
                         let progress = ((rr - start) / (promo - start).max(1.0)).clamp(0.0, 1.0);
                         let file_bonus = (fc - df) * 3.0;
                         (progress * progress * 60.0 + file_bonus, progress * progress * 160.0)
-                    } else if p.royal {
+                    } else if p.is_royal() {
                         // Stay home (and off the centre) while there is material; centralise late.
                         // Games without check too: a king that can be captured needs cover more.
                         let home = if rr == 0.0 { 15.0 } else { -10.0 * rr };
@@ -165,7 +165,7 @@ impl EvalTables {
         let mut phase_value = [0i32; MAX_KINDS];
         let mut mobility_kinds = 0u32;
         for (k, p) in v.pieces.iter().enumerate() {
-            if !p.pawn && !p.royal {
+            if !p.is_pawn() && !p.is_royal() {
                 phase_value[k] = value[k];
                 if p.motions.iter().any(|m| m.range != 1) {
                     mobility_kinds |= 1 << k;
@@ -202,8 +202,8 @@ impl EvalTables {
         let board_part = first.split('[').next().unwrap_or("");
         for ch in board_part.chars().filter(|c| c.is_ascii_alphabetic()) {
             if let Some(k) = v.kind_of_letter(ch)
-                && !v.pieces[k].pawn
-                && !v.pieces[k].royal
+                && !v.pieces[k].is_pawn()
+                && !v.pieces[k].is_royal()
             {
                 phase_total += value[k];
             }

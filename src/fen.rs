@@ -3,6 +3,7 @@
 //! brackets after the board for games that have them (read by the rules module).
 
 use crate::bitboard::Bitboard;
+use crate::castling::CastlingRights;
 use crate::color::Color;
 use crate::position::{Game, Piece, Position};
 use crate::rules::Rules;
@@ -132,7 +133,7 @@ impl<R: Rules> Position<R> {
             Some(s) => return bad(format!("side to move '{s}' (expected w or b)")),
         };
         // Castling.
-        let mut rights = 0u8;
+        let mut rights = CastlingRights::empty();
         let castling = fields.get(2).copied().unwrap_or("-");
         if castling != "-" {
             for c in castling.chars() {
@@ -173,7 +174,7 @@ impl<R: Rules> Position<R> {
                 let king_ok = k.is_some() && k.color() == color && game.royal_kinds >> k.kind() & 1 != 0;
                 let rook_ok = r.is_some() && r.color() == color && game.royal_kinds >> r.kind() & 1 == 0;
                 if king_ok && rook_ok {
-                    rights |= 1 << (color.index() * 2 + right);
+                    rights |= CastlingRights::of(color, right);
                 }
             }
         }
@@ -298,9 +299,14 @@ impl<R: Rules> Position<R> {
         s.push(self.side.char());
         s.push(' ');
         let mut c = String::new();
-        for (i, ch) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
-            if self.st.castling >> i & 1 != 0 {
-                c.push(*ch);
+        for (flag, ch) in [
+            (CastlingRights::WHITE_K, 'K'),
+            (CastlingRights::WHITE_Q, 'Q'),
+            (CastlingRights::BLACK_K, 'k'),
+            (CastlingRights::BLACK_Q, 'q'),
+        ] {
+            if self.st.castling.contains(flag) {
+                c.push(ch);
             }
         }
         game.rules.write_castling_chars(&self.st.rule, &mut c);

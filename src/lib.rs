@@ -11,6 +11,7 @@
 
 pub mod betza;
 pub mod bitboard;
+pub mod castling;
 pub mod cli;
 pub mod color;
 pub mod engine;

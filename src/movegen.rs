@@ -6,10 +6,11 @@
 //! move is legal, and a side that has lost all its royal pieces has no moves.
 
 use crate::bitboard::Bitboard;
+use crate::castling::CastlingRights;
 use crate::color::Color;
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::position::{Piece, Position};
-use crate::rules::Rules;
+use crate::rules::{Capabilities, Rules};
 use crate::square::Square;
 use arrayvec::ArrayVec;
 
@@ -69,7 +70,7 @@ impl<R: Rules> Position<R> {
     /// True when `by` attacks `sq` with the current occupancy.
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        if self.game.custom_attacks {
+        if self.game.caps.contains(Capabilities::CUSTOM_ATTACKS) {
             return self.game.rules.attacked(self, sq, by);
         }
         self.attackers_to(sq, by, self.occupied()).is_nonempty()
@@ -78,7 +79,7 @@ impl<R: Rules> Position<R> {
     /// True when a royal piece of `c` is attacked (or stands where royals may not stand).
     pub fn royal_in_danger(&self, c: Color) -> bool {
         let occ = self.occupied();
-        if self.game.custom_attacks {
+        if self.game.caps.contains(Capabilities::CUSTOM_ATTACKS) {
             return self
                 .royals(c)
                 .any(|k| self.game.royal_forbidden.contains(k) || self.game.rules.attacked(self, k, !c));
@@ -221,13 +222,13 @@ impl<R: Rules> Position<R> {
     /// Castling moves whose emptiness conditions hold; with `safe`, also the attack conditions.
     fn castle_moves(&self, list: &mut MoveList, safe: bool) {
         let us = self.side;
-        if self.st.castling >> (us.index() * 2) & 3 == 0 {
+        if !self.st.castling.intersects(CastlingRights::side(us)) {
             return;
         }
         let g = &*self.game;
         let occ = self.occupied();
         for right in 0..2 {
-            if self.st.castling >> (us.index() * 2 + right) & 1 == 0 {
+            if !self.st.castling.has(us, right) {
                 continue;
             }
             for (i, info) in g.castles[us.index()][right].iter().enumerate() {
@@ -272,7 +273,7 @@ impl<R: Rules> Position<R> {
     /// Every pseudo-legal move: piece moves, castling (emptiness only, plus safety in games
     /// with check), en passant and the rules module's extra moves.
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
-        if self.game.own_movegen {
+        if self.game.caps.contains(Capabilities::OWN_MOVEGEN) {
             self.game.rules.generate(self, list);
             return;
         }

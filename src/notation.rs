@@ -7,7 +7,7 @@
 use crate::geometry::Geometry;
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Capabilities, Rules};
 use crate::square::Square;
 use arrayvec::ArrayVec;
 use std::fmt::Write as _;
@@ -65,7 +65,7 @@ pub fn xboard_text<R: Rules>(pos: &Position<R>, m: Move) -> String {
                 return s;
             }
         }
-        MoveKind::Castle if pos.game().rules.castling_as_legs() => {
+        MoveKind::Castle if pos.game().caps.contains(Capabilities::CASTLING_AS_LEGS) => {
             let us = pos.side_to_move();
             let info = &pos.game().castles[us.index()][(m.aux() / 8) as usize][(m.aux() % 8) as usize];
             push_square(&mut s, g, info.sq.king_from);

@@ -2,9 +2,10 @@
 //! generic over the game's [`Rules`]. `Game` holds what all positions of a variant share.
 
 use crate::bitboard::Bitboard;
+use crate::castling::CastlingRights;
 use crate::color::Color;
 use crate::moves::{Move, MoveKind};
-use crate::rules::Rules;
+use crate::rules::{Capabilities, Rules};
 use crate::square::{MAX_SQUARES, Square};
 use crate::tables::Tables;
 use crate::variant::{CastleOption, MAX_KINDS, Variant};
@@ -80,7 +81,7 @@ pub struct Game<R: Rules> {
     /// The rules module.
     pub rules: R,
     /// Per square: castling rights that survive a move from or to it.
-    pub castle_mask: [u8; MAX_SQUARES],
+    pub castle_mask: [CastlingRights; MAX_SQUARES],
     /// `castles[colour][right]`: options (right 0 = `K`, 1 = `Q`).
     pub castles: [[Vec<CastleInfo>; 2]; 2],
     /// Per colour: the promotion zone.
@@ -99,10 +100,8 @@ pub struct Game<R: Rules> {
     pub dynamic_kinds: u32,
     /// Evaluation tables.
     pub eval: crate::eval::EvalTables,
-    /// The rules module generates every move ([`Rules::replaces_movegen`]).
-    pub own_movegen: bool,
-    /// The rules module decides attacks ([`Rules::custom_attacks`]).
-    pub custom_attacks: bool,
+    /// What the rules module does beyond the generic machinery.
+    pub caps: Capabilities,
 }
 
 fn between_on_rank(g: &crate::Geometry, a: Square, b: Square) -> Bitboard {
@@ -132,11 +131,11 @@ impl<R: Rules> Game<R> {
     pub fn new(variant: &Variant) -> Result<Arc<Game<R>>, String> {
         let rules = R::new(variant)?;
         let g = &variant.geometry;
-        let mut castle_mask = [0xFu8; MAX_SQUARES];
+        let mut castle_mask = [CastlingRights::all(); MAX_SQUARES];
         let mut castles: [[Vec<CastleInfo>; 2]; 2] = Default::default();
         for c in Color::ALL {
             for (right, list) in castles[c.index()].iter_mut().enumerate() {
-                let bit = 1u8 << (c.index() * 2 + right);
+                let bit = CastlingRights::of(c, right);
                 for o in variant.castle_options(c, right) {
                     castle_mask[o.king_from.index()] &= !bit;
                     castle_mask[o.rook_from.index()] &= !bit;
@@ -182,11 +181,9 @@ impl<R: Rules> Game<R> {
         if dynamic_kinds != 0 && variant.check {
             return Err("dynamic pieces need 'check = false' (attacks by them are not tracked)".into());
         }
-        let own_movegen = rules.replaces_movegen();
-        let custom_attacks = rules.custom_attacks();
-        let fast_legal = rules.fast_legality()
-            && !own_movegen
-            && !custom_attacks
+        let caps = R::CAPABILITIES;
+        let fast_legal = !caps
+            .intersects(Capabilities::SLOW_LEGALITY | Capabilities::OWN_MOVEGEN | Capabilities::CUSTOM_ATTACKS)
             && tables.lame_attackers.is_empty()
             && tables
                 .inverse_rides
@@ -208,8 +205,7 @@ impl<R: Rules> Game<R> {
             fast_legal,
             dynamic_kinds,
             eval: crate::eval::EvalTables::new(variant),
-            own_movegen,
-            custom_attacks,
+            caps,
         }))
     }
 }
@@ -220,7 +216,7 @@ pub struct StateInfo<S: Copy> {
     /// Zobrist key of the whole position.
     pub key: u64,
     /// Castling rights: bit `colour * 2 + right`.
-    pub castling: u8,
+    pub castling: CastlingRights,
     /// En-passant target square, if a capture there is possible.
     pub ep: Option<Square>,
     /// The pawn that may be taken en passant (meaningful while `ep` is set).
@@ -269,7 +265,7 @@ impl<R: Rules> Position<R> {
             side: Color::White,
             st: StateInfo {
                 key: 0,
-                castling: 0,
+                castling: CastlingRights::empty(),
                 ep: None,
                 ep_victim: Square::default(),
                 halfmove: 0,
@@ -440,7 +436,7 @@ impl<R: Rules> Position<R> {
         for sq in self.occupied() {
             k ^= z.piece(self.board[sq.index()].code(), sq.index());
         }
-        k ^= z.castling[self.st.castling as usize];
+        k ^= z.castling[self.st.castling.index()];
         if let Some(ep) = self.st.ep {
             k ^= z.ep(ep.index());
         }
@@ -523,7 +519,7 @@ impl<R: Rules> Position<R> {
         let rights = old_castling & game.castle_mask[from.index()] & game.castle_mask[to.index()];
         if rights != old_castling {
             self.st.castling = rights;
-            self.st.key ^= z.castling[old_castling as usize] ^ z.castling[rights as usize];
+            self.st.key ^= z.castling[old_castling.index()] ^ z.castling[rights.index()];
         }
         let mut rule = self.st.rule;
         game.rules.after_move(self, m, &mut rule);

@@ -11,6 +11,27 @@ use crate::zobrist::Zobrist;
 use std::fmt::Debug;
 use std::sync::Arc;
 
+bitflags::bitflags! {
+    /// What a rules module does beyond the generic machinery ([`Rules::CAPABILITIES`]).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct Capabilities: u8 {
+        /// The fast pin/check legality test is not valid: every move is checked by making it.
+        const SLOW_LEGALITY = 1;
+        /// Null-move pruning is unsound (zugzwang-prone special rules).
+        const NO_NULL_MOVE = 1 << 1;
+        /// The module adds moves of its own ([`Rules::extra_moves`] or [`Rules::generate`]).
+        const SPECIAL_MOVES = 1 << 2;
+        /// The module generates every move ([`Rules::generate`]), for pieces Betza cannot
+        /// describe; legality is then tested by making each move.
+        const OWN_MOVEGEN = 1 << 3;
+        /// The module decides which squares are attacked ([`Rules::attacked`]).
+        const CUSTOM_ATTACKS = 1 << 4;
+        /// XBoard receives castling as a king leg plus a rook leg (`f1i1,j1h1`), because it
+        /// cannot infer the rook's move itself.
+        const CASTLING_AS_LEGS = 1 << 5;
+    }
+}
+
 /// A game of hidden information as one player sees it (Reconnaissance Blind Chess), driven by
 /// the protocol's own lines (`../shared/protocol.md` §4).
 pub trait HiddenGame: Send {
@@ -23,6 +44,9 @@ pub trait HiddenGame: Send {
 pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     /// State beyond the board that the game needs (flags, holdings), kept in the undo record.
     type State: Copy + Default + PartialEq + Eq + Debug + Send + Sync;
+
+    /// What the module does beyond the generic machinery.
+    const CAPABILITIES: Capabilities = Capabilities::empty();
 
     /// The `rules.KEY` settings the module reads; any other key is refused at load.
     const SETTINGS: &'static [&'static str] = &[];
@@ -39,12 +63,6 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     /// Squares where a royal piece may never stand; a royal piece there counts as attacked.
     fn royal_forbidden(&self) -> Bitboard {
         Bitboard::EMPTY
-    }
-
-    /// False when the fast pin/check legality test is not valid for this game; every move is
-    /// then checked by making it.
-    fn fast_legality(&self) -> bool {
-        true
     }
 
     /// Adds moves beyond the variant's pieces (swaps, propels, ...). They are pseudo-legal:
@@ -113,16 +131,6 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
         0
     }
 
-    /// True when null-move pruning is sound in this game (no zugzwang-prone special rules).
-    fn null_move_safe(&self) -> bool {
-        true
-    }
-
-    /// True when the module adds moves of its own ([`Rules::extra_moves`]).
-    fn has_special_moves(&self) -> bool {
-        false
-    }
-
     /// Short description of a special move for notation (`None`: from-to is enough).
     fn special_name(&self, _m: Move) -> Option<&'static str> {
         None
@@ -133,23 +141,12 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
         MoveForm::FromTo
     }
 
-    /// True when the module generates every move itself ([`Rules::generate`]), for games whose
-    /// pieces move in ways Betza cannot describe. Legality is then tested by making each move.
-    fn replaces_movegen(&self) -> bool {
-        false
-    }
-
     /// Every pseudo-legal move of the side to move (called only when
-    /// [`Rules::replaces_movegen`]). Moves the GUI cannot show are left out while
+    /// [`Capabilities::OWN_MOVEGEN`]). Moves the GUI cannot show are left out while
     /// `pos.special_moves_on()` is false.
     fn generate(&self, _pos: &Position<Self>, _list: &mut MoveList) {}
 
-    /// True when the module decides which squares are attacked ([`Rules::attacked`]).
-    fn custom_attacks(&self) -> bool {
-        false
-    }
-
-    /// True when side `by` attacks `sq` (called only when [`Rules::custom_attacks`]).
+    /// True when side `by` attacks `sq` (called only when [`Capabilities::CUSTOM_ATTACKS`]).
     fn attacked(&self, _pos: &Position<Self>, _sq: Square, _by: crate::Color) -> bool {
         false
     }
@@ -157,12 +154,6 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     /// True when the legal move `m` may also be written with `via` as a waypoint (a bounce
     /// square), which the move text then drops.
     fn valid_waypoint(&self, _pos: &Position<Self>, _m: Move, _via: Square) -> bool {
-        false
-    }
-
-    /// True when XBoard is to receive castling as a king leg plus a rook leg (`f1i1,j1h1`),
-    /// because it cannot infer the rook's move itself.
-    fn castling_as_legs(&self) -> bool {
         false
     }
 }

@@ -26,17 +26,43 @@ pub struct PieceDef {
     pub betza: String,
     /// The parsed motions (from White's side).
     pub motions: Vec<Motion>,
-    /// Losing it (to mate, or to capture where there is no check) loses the game.
-    pub royal: bool,
-    /// Promotes, may use `i` (initial) moves from the pawn ranks and may be taken en passant.
-    pub pawn: bool,
+    /// What kind of piece it is (royal, pawn, dynamic).
+    pub flags: PieceFlags,
     /// Optional material value in centipawns for evaluation.
     pub value: Option<i32>,
-    /// No fixed moves: written `dynamic` instead of Betza; the rules module generates them.
-    pub dynamic: bool,
     /// What XBoard is told instead of `betza` (`xboard=BETZA`): XBetza that Menagerie's
     /// parser does not take, such as the castling atom `O`.
     pub xboard: Option<String>,
+}
+
+bitflags::bitflags! {
+    /// What kind of piece a piece type is.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct PieceFlags: u8 {
+        /// Losing it (to mate, or to capture where there is no check) loses the game.
+        const ROYAL = 1;
+        /// Promotes, may use `i` (initial) moves from the pawn ranks and may be taken en passant.
+        const PAWN = 1 << 1;
+        /// No fixed moves: written `dynamic` instead of Betza; the rules module generates them.
+        const DYNAMIC = 1 << 2;
+    }
+}
+
+impl PieceDef {
+    /// Losing it loses the game.
+    pub fn is_royal(&self) -> bool {
+        self.flags.contains(PieceFlags::ROYAL)
+    }
+
+    /// A pawn (promotes, `i` moves, taken en passant).
+    pub fn is_pawn(&self) -> bool {
+        self.flags.contains(PieceFlags::PAWN)
+    }
+
+    /// Moved by the rules module (no fixed moves).
+    pub fn is_dynamic(&self) -> bool {
+        self.flags.contains(PieceFlags::DYNAMIC)
+    }
 }
 
 /// One way to castle for White (Black's is the rank-mirror).
@@ -135,17 +161,17 @@ impl Variant {
 
     /// Bitmask of royal kinds.
     pub fn royal_kinds(&self) -> u32 {
-        self.kinds_where(|p| p.royal)
+        self.kinds_where(|p| p.is_royal())
     }
 
     /// Bitmask of pawn kinds.
     pub fn pawn_kinds(&self) -> u32 {
-        self.kinds_where(|p| p.pawn)
+        self.kinds_where(|p| p.is_pawn())
     }
 
     /// Bitmask of kinds without fixed moves (moved by the rules module).
     pub fn dynamic_kinds(&self) -> u32 {
-        self.kinds_where(|p| p.dynamic)
+        self.kinds_where(|p| p.is_dynamic())
     }
 
     fn kinds_where(&self, f: impl Fn(&PieceDef) -> bool) -> u32 {
@@ -421,16 +447,18 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
             name: name.to_string(),
             betza: betza_text.to_string(),
             motions,
-            royal: false,
-            pawn: false,
+            flags: if dynamic {
+                PieceFlags::DYNAMIC
+            } else {
+                PieceFlags::empty()
+            },
             value: None,
-            dynamic,
             xboard: None,
         };
         for w in words {
             match w {
-                "royal" => pd.royal = true,
-                "pawn" => pd.pawn = true,
+                "royal" => pd.flags |= PieceFlags::ROYAL,
+                "pawn" => pd.flags |= PieceFlags::PAWN,
                 _ if w.starts_with("xboard=") && w.len() > 7 => pd.xboard = Some(w[7..].to_string()),
                 _ if w.starts_with("value=") => {
                     pd.value = Some(
@@ -447,13 +475,13 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
                 }
             }
         }
-        if dynamic && (pd.royal || pd.pawn) {
+        if dynamic && (pd.is_royal() || pd.is_pawn()) {
             return Err(err(
                 *ln,
                 format!("piece {letter}: a dynamic piece cannot be royal or a pawn"),
             ));
         }
-        if !pd.pawn && pd.motions.iter().any(|m| m.initial || m.en_passant) {
+        if !pd.is_pawn() && pd.motions.iter().any(|m| m.initial || m.en_passant) {
             return Err(err(
                 *ln,
                 format!("piece {letter}: 'i' and 'e' moves are only supported for pawns"),
@@ -504,7 +532,7 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
     if let Some((v, l)) = get("promotion_pieces") {
         for c in v.chars().filter(|c| !c.is_whitespace()) {
             let k = kind_of(c).ok_or_else(|| err(l, format!("promotion_pieces: no piece '{c}'")))?;
-            if pieces[k].royal || pieces[k].pawn {
+            if pieces[k].is_royal() || pieces[k].is_pawn() {
                 return Err(err(
                     l,
                     format!("promotion_pieces: cannot promote to royal or pawn piece '{c}'"),
@@ -513,7 +541,7 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
             promotion_kinds.push(k);
         }
     }
-    if pieces.iter().any(|p| p.pawn) && promotion_rank.is_some() && promotion_kinds.is_empty() {
+    if pieces.iter().any(|p| p.is_pawn()) && promotion_rank.is_some() && promotion_kinds.is_empty() {
         return Err(err(
             s.line,
             "promotion_rank is set but promotion_pieces is empty".into(),
@@ -576,7 +604,7 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
     {
         return Err(err(s.line, "castle_k and castle_q use the same rook".into()));
     }
-    if (castling[0].len() + castling[1].len()) > 0 && !pieces.iter().any(|p| p.royal) {
+    if (castling[0].len() + castling[1].len()) > 0 && !pieces.iter().any(|p| p.is_royal()) {
         return Err(err(s.line, "castling needs a royal piece".into()));
     }
 

@@ -1,6 +1,7 @@
 //! Random playouts from every suite position of every variant check that
-//! - a slow, ray-walking move generator written straight from the Betza motions agrees with the
-//!   table-driven one (the two generators share only the position and the rules module);
+//! - a slow, ray-walking move generator with its own table of how each plain piece moves and its
+//!   own castling options (written here from the rules, not read from `engine.ini`, so it shares
+//!   neither the Betza parser nor the castling tables) agrees with the engine's;
 //! - the incremental Zobrist key equals the recomputed one;
 //! - the FEN round-trips, and unmake restores the exact position.
 
@@ -12,196 +13,285 @@ use std::fs;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Does `by` attack `target` (ray walking, no tables)?
-fn slow_attacked<R: Rules>(pos: &Position<R>, target: Square, by: Color) -> bool {
-    let v = pos.variant();
-    let g = &v.geometry;
-    for from in pos.color_bb(by) {
-        let kind = pos.piece_at(from).kind();
-        for m in &v.pieces[kind].motions {
-            if !m.capture {
-                continue;
+/// How one plain piece moves, written here for the test from the rules, not from `engine.ini`:
+/// the slow generator must not share the engine's Betza parser or castling tables, so that a bug
+/// in either shows up as a disagreement.
+#[derive(Clone, Copy)]
+enum Mover {
+    /// Steps or rides (`range` 0 = unlimited) in the given directions, moving and capturing.
+    Lines(&'static [(i32, i32)], usize),
+    /// Both of two movers (compound pieces).
+    Both(&'static Mover, &'static Mover),
+    /// A pawn: one step forward to an empty square, captures one step diagonally forward,
+    /// `double`: two steps from its initial rank through an empty square, `ep`: en passant.
+    Pawn { double: bool, ep: bool },
+}
+
+const ORTH: &[(i32, i32)] = &[(1, 0), (-1, 0), (0, 1), (0, -1)];
+const DIAG: &[(i32, i32)] = &[(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const ALL8: &[(i32, i32)] = &[(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+const KNIGHT: &[(i32, i32)] = &[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING: Mover = Mover::Lines(ALL8, 1);
+const QUEEN: Mover = Mover::Lines(ALL8, 0);
+const ROOK: Mover = Mover::Lines(ORTH, 0);
+const BISHOP: Mover = Mover::Lines(DIAG, 0);
+const KNIGHT_M: Mover = Mover::Lines(KNIGHT, 1);
+const BISHOP_KNIGHT: Mover = Mover::Both(&BISHOP, &KNIGHT_M);
+const ROOK_KNIGHT: Mover = Mover::Both(&ROOK, &KNIGHT_M);
+
+/// The test's own rules of a variant: each piece letter's mover, the pawns' initial rank
+/// (0-based, from the owner's side) and the castling options of White
+/// (`[(right, king from, king to, rook from, rook to)]`, Black's mirror the ranks).
+struct OwnRules {
+    pieces: Vec<(char, Mover)>,
+    pawn_rank: usize,
+    castling: Vec<(usize, &'static str, &'static str, &'static str, &'static str)>,
+}
+
+fn own_rules(variant: &str) -> OwnRules {
+    let chess = vec![
+        ('K', KING),
+        ('Q', QUEEN),
+        ('R', ROOK),
+        ('B', BISHOP),
+        ('N', KNIGHT_M),
+        ('P', Mover::Pawn { double: true, ep: true }),
+    ];
+    let fide_castling = vec![(0, "e1", "g1", "h1", "f1"), (1, "e1", "c1", "a1", "d1")];
+    match variant {
+        "chess" | "rbc" => OwnRules {
+            pieces: chess,
+            pawn_rank: 1,
+            castling: fide_castling,
+        },
+        "losalamos" => OwnRules {
+            pieces: vec![
+                ('K', KING),
+                ('Q', QUEEN),
+                ('R', ROOK),
+                ('N', KNIGHT_M),
+                (
+                    'P',
+                    Mover::Pawn {
+                        double: false,
+                        ep: false,
+                    },
+                ),
+            ],
+            pawn_rank: 1,
+            castling: vec![],
+        },
+        "capablanca" => OwnRules {
+            pieces: [chess, vec![('A', BISHOP_KNIGHT), ('C', ROOK_KNIGHT)]].concat(),
+            pawn_rank: 1,
+            castling: vec![(0, "f1", "i1", "j1", "h1"), (1, "f1", "c1", "a1", "d1")],
+        },
+        "chess911" => OwnRules {
+            pieces: [chess, vec![('S', BISHOP_KNIGHT), ('F', ROOK_KNIGHT)]].concat(),
+            pawn_rank: 2,
+            castling: vec![(0, "f2", "i2", "j2", "h2"), (1, "f2", "d2", "b2", "e2")],
+        },
+        // The sensors (F E M U V W) have no fixed moves: the module moves them.
+        "remotesensing" | "remotesensing-ownpawn" => OwnRules {
+            pieces: vec![
+                ('K', KING),
+                ('D', KING),
+                ('R', ROOK),
+                ('N', KNIGHT_M),
+                ('B', BISHOP),
+                (
+                    'P',
+                    Mover::Pawn {
+                        double: false,
+                        ep: false,
+                    },
+                ),
+            ],
+            pawn_rank: 1,
+            castling: vec![],
+        },
+        other => panic!("the test has no rules of its own for {other}"),
+    }
+}
+
+/// The test's mover of the piece on `sq` (`None`: a piece the rules module moves).
+fn mover_of<R: Rules>(own: &OwnRules, pos: &Position<R>, sq: Square) -> Option<Mover> {
+    let def = &pos.variant().pieces[pos.piece_at(sq).kind()];
+    if def.is_dynamic() {
+        return None;
+    }
+    let m = own.pieces.iter().find(|(l, _)| *l == def.letter).map(|x| x.1);
+    Some(m.unwrap_or_else(|| panic!("the test has no mover for piece {}", def.letter)))
+}
+
+/// Calls `f(to, may_move, may_capture, double_step_of)` for each square the mover reaches from
+/// `from` before looking at what stands on the target (rays stop at the first piece).
+fn reach<R: Rules>(
+    pos: &Position<R>,
+    own: &OwnRules,
+    from: Square,
+    m: Mover,
+    c: Color,
+    f: &mut dyn FnMut(Square, bool, bool, bool),
+) {
+    let g = &pos.variant().geometry;
+    let fwd = if c == Color::White { 1 } else { -1 };
+    match m {
+        Mover::Both(a, b) => {
+            reach(pos, own, from, *a, c, f);
+            reach(pos, own, from, *b, c, f);
+        }
+        Mover::Lines(dirs, range) => {
+            for &(dx, dy) in dirs {
+                let mut cur = from;
+                let mut n = 0;
+                while let Some(next) = g.offset(cur, dx, dy).filter(|&s| g.exists(s)) {
+                    f(next, true, true, false);
+                    if pos.piece_at(next).is_some() {
+                        break;
+                    }
+                    cur = next;
+                    n += 1;
+                    if range != 0 && n >= range {
+                        break;
+                    }
+                }
             }
-            let sign = if by == Color::White { 1 } else { -1 };
-            let (dx, dy) = (m.dx as i32 * sign, m.dy as i32 * sign);
-            if m.range == 1 {
-                if m.initial && !v.pawn_initial_ranks.contains(&g.relative_rank(by, from)) {
-                    continue;
+        }
+        Mover::Pawn { double, .. } => {
+            if let Some(one) = g.offset(from, 0, fwd).filter(|&s| g.exists(s)) {
+                f(one, true, false, false);
+                if double
+                    && g.relative_rank(c, from) == own.pawn_rank
+                    && pos.piece_at(one).is_none()
+                    && let Some(two) = g.offset(from, 0, 2 * fwd).filter(|&s| g.exists(s))
+                {
+                    f(two, true, false, true);
                 }
-                if g.offset(from, dx, dy) != Some(target) {
-                    continue;
-                }
-                if m.lame && !lame_path_clear(pos, from, dx, dy) {
-                    continue;
-                }
-                return true;
             }
-            let mut cur = from;
-            let mut n = 0;
-            while let Some(next) = g.offset(cur, dx, dy) {
-                if !g.exists(next) {
-                    break;
-                }
-                if next == target {
-                    return true;
-                }
-                if pos.piece_at(next).is_some() {
-                    break;
-                }
-                cur = next;
-                n += 1;
-                if m.range != 0 && n >= m.range {
-                    break;
+            for dx in [-1, 1] {
+                if let Some(t) = g.offset(from, dx, fwd).filter(|&s| g.exists(s)) {
+                    f(t, false, true, false);
                 }
             }
         }
     }
-    false
 }
 
-fn lame_path_clear<R: Rules>(pos: &Position<R>, from: Square, dx: i32, dy: i32) -> bool {
-    let g = &pos.variant().geometry;
-    let steps = dx.abs().max(dy.abs());
-    (1..steps).all(|s| match g.offset(from, dx.signum() * s, dy.signum() * s) {
-        Some(q) => g.exists(q) && pos.piece_at(q).is_none(),
-        None => false,
-    })
+/// Does `by` attack `target` (ray walking with the test's own movers)?
+fn slow_attacked<R: Rules>(pos: &Position<R>, own: &OwnRules, target: Square, by: Color) -> bool {
+    let mut hit = false;
+    for from in pos.color_bb(by) {
+        if let Some(m) = mover_of(own, pos, from) {
+            reach(pos, own, from, m, by, &mut |to, _, capture, _| {
+                hit |= capture && to == target
+            });
+        }
+    }
+    hit
 }
 
-fn royal_unsafe<R: Rules>(pos: &Position<R>, c: Color) -> bool {
+fn royal_unsafe<R: Rules>(pos: &Position<R>, own: &OwnRules, c: Color) -> bool {
     let forbidden = pos.game().rules.royal_forbidden();
     pos.royals(c)
-        .any(|k| forbidden.contains(k) || slow_attacked(pos, k, !c))
+        .any(|k| forbidden.contains(k) || slow_attacked(pos, own, k, !c))
 }
 
-fn slow_moves<R: Rules>(pos: &mut Position<R>) -> Vec<u32> {
+fn slow_moves<R: Rules>(pos: &mut Position<R>, own: &OwnRules) -> Vec<u32> {
     let us = pos.side_to_move();
     let v = pos.variant().clone();
     let g = &v.geometry;
-    let has_royals = v.pieces.iter().any(|p| p.royal);
+    let has_royals = v.pieces.iter().any(|p| p.is_royal());
     if has_royals && pos.royals(us).is_empty() {
         return Vec::new();
     }
     let zone = |sq: Square| v.promotion_rank.is_some_and(|r| g.relative_rank(us, sq) >= r);
     let mut out: Vec<Move> = Vec::new();
-    let push = |out: &mut Vec<Move>, from: Square, to: Square, kind: usize| {
-        if v.pieces[kind].pawn && zone(to) {
-            for &pk in &v.promotion_kinds {
-                out.push(Move::new(from, to, MoveKind::Promotion, kind as u32, pk as u32));
-            }
-            if v.promotion_compulsory {
-                return;
-            }
-        }
-        out.push(Move::normal(from, to));
-    };
     for from in pos.color_bb(us) {
         let kind = pos.piece_at(from).kind();
-        for m in &v.pieces[kind].motions {
-            let sign = if us == Color::White { 1 } else { -1 };
-            let (dx, dy) = (m.dx as i32 * sign, m.dy as i32 * sign);
-            if m.range == 1 {
-                if m.initial && !v.pawn_initial_ranks.contains(&g.relative_rank(us, from)) {
-                    continue;
-                }
-                let Some(to) = g.offset(from, dx, dy) else { continue };
-                if !g.exists(to) || g.no_landing.contains(to) {
-                    continue;
-                }
-                if m.lame && !lame_path_clear(pos, from, dx, dy) {
-                    continue;
-                }
-                let t = pos.piece_at(to);
-                if t.is_none() && m.quiet {
-                    let double = v.pieces[kind].pawn && m.lame && (dx.abs().max(dy.abs()) > 1) && !zone(to);
-                    if double {
-                        let ep = g.offset(to, -dx.signum(), -dy.signum()).unwrap();
-                        out.push(Move::new(from, to, MoveKind::DoubleStep, ep.index() as u32, 0));
-                    } else {
-                        push(&mut out, from, to, kind);
-                    }
-                } else if t.is_some() && t.color() != us && m.capture {
-                    push(&mut out, from, to, kind);
-                }
-                if let Some(ep) = pos.state().ep
-                    && m.en_passant
-                    && to == ep
-                {
-                    let victim = g.offset(ep, 0, if us == Color::White { -1 } else { 1 }).unwrap();
-                    out.push(Move::new(from, ep, MoveKind::EnPassant, victim.index() as u32, 0));
-                }
-                continue;
+        let Some(m) = mover_of(own, pos, from) else { continue };
+        let is_pawn = matches!(m, Mover::Pawn { .. });
+        let mut targets: Vec<(Square, bool)> = Vec::new();
+        reach(pos, own, from, m, us, &mut |to, quiet, capture, double| {
+            if g.no_landing.contains(to) {
+                return;
             }
-            let mut cur = from;
-            let mut n = 0;
-            while let Some(next) = g.offset(cur, dx, dy) {
-                if !g.exists(next) {
-                    break;
+            let t = pos.piece_at(to);
+            if (t.is_none() && quiet) || (t.is_some() && t.color() != us && capture) {
+                targets.push((to, double));
+            }
+        });
+        for (to, double) in targets {
+            if double {
+                let ep = g.offset(to, 0, if us == Color::White { -1 } else { 1 }).unwrap();
+                out.push(Move::new(from, to, MoveKind::DoubleStep, ep.index() as u32, 0));
+            } else if is_pawn && zone(to) {
+                for &pk in &v.promotion_kinds {
+                    out.push(Move::new(from, to, MoveKind::Promotion, kind as u32, pk as u32));
                 }
-                let t = pos.piece_at(next);
-                if t.is_some() {
-                    if t.color() != us && m.capture {
-                        push(&mut out, from, next, kind);
-                    }
-                    break;
+                if !v.promotion_compulsory {
+                    out.push(Move::normal(from, to));
                 }
-                if m.quiet && !g.no_landing.contains(next) {
-                    push(&mut out, from, next, kind);
-                }
-                cur = next;
-                n += 1;
-                if m.range != 0 && n >= m.range {
-                    break;
-                }
+            } else {
+                out.push(Move::normal(from, to));
+            }
+        }
+        if let (Mover::Pawn { ep: true, .. }, Some(ep)) = (m, pos.state().ep) {
+            let fwd = if us == Color::White { 1 } else { -1 };
+            if [-1, 1].iter().any(|&dx| g.offset(from, dx, fwd) == Some(ep)) {
+                let victim = g.offset(ep, 0, -fwd).unwrap();
+                out.push(Move::new(from, ep, MoveKind::EnPassant, victim.index() as u32, 0));
             }
         }
     }
-    // Castling, from the variant's option list.
+    // Castling, from the test's own option list: the squares between king and rook and both
+    // destinations empty (but for the two pieces); with check, no square the king stands on or
+    // crosses attacked.
     let forbidden = pos.game().rules.royal_forbidden();
-    for right in 0..2 {
-        if pos.state().castling >> (us.index() * 2 + right) & 1 == 0 {
+    let mut index = [0usize; 2];
+    for &(right, kf, kt, rf, rt) in &own.castling {
+        let i = index[right];
+        index[right] += 1;
+        if !pos.state().castling.has(us, right) {
             continue;
         }
-        for (i, o) in v.castle_options(us, right).enumerate() {
-            let (k, r) = (pos.piece_at(o.king_from), pos.piece_at(o.rook_from));
-            if k.is_none() || k.color() != us || !v.pieces[k.kind()].royal || r.is_none() || r.color() != us {
-                continue;
-            }
-            let rank = g.rank_of(o.king_from);
-            let span = |a: Square, b: Square| {
-                let (fa, fb) = (g.file_of(a), g.file_of(b));
-                (fa.min(fb)..=fa.max(fb))
-                    .map(|f| g.square(f, rank).unwrap())
-                    .collect::<Vec<_>>()
-            };
-            let mut ok = span(o.king_from, o.king_to)
-                .into_iter()
-                .chain(span(o.rook_from, o.rook_to))
-                .all(|s| s == o.king_from || s == o.rook_from || pos.piece_at(s).is_none());
-            if ok && v.check {
-                let path = span(o.king_from, o.king_to);
-                ok = !path.iter().any(|&s| forbidden.contains(s))
-                    && !path.iter().any(|&s| s != o.king_to && slow_attacked(pos, s, !us));
-            }
-            if ok {
-                out.push(Move::new(
-                    o.king_from,
-                    o.king_to,
-                    MoveKind::Castle,
-                    (right * 8 + i) as u32,
-                    0,
-                ));
-            }
+        let side = |name: &str| {
+            let s = g.parse(name).unwrap();
+            if us == Color::White { s } else { g.flip(s) }
+        };
+        let (kf, kt, rf, rt) = (side(kf), side(kt), side(rf), side(rt));
+        let (k, r) = (pos.piece_at(kf), pos.piece_at(rf));
+        if k.is_none() || k.color() != us || !v.pieces[k.kind()].is_royal() || r.is_none() || r.color() != us {
+            continue;
+        }
+        let rank = g.rank_of(kf);
+        let span = |a: Square, b: Square| {
+            let (fa, fb) = (g.file_of(a), g.file_of(b));
+            (fa.min(fb)..=fa.max(fb))
+                .map(|f| g.square(f, rank).unwrap())
+                .collect::<Vec<_>>()
+        };
+        let mut ok = span(kf, kt)
+            .into_iter()
+            .chain(span(rf, rt))
+            .all(|s| s == kf || s == rf || pos.piece_at(s).is_none());
+        if ok && v.check {
+            let path = span(kf, kt);
+            ok = !path.iter().any(|&s| forbidden.contains(s))
+                && !path.iter().any(|&s| s != kt && slow_attacked(pos, own, s, !us));
+        }
+        if ok {
+            out.push(Move::new(kf, kt, MoveKind::Castle, (right * 8 + i) as u32, 0));
         }
     }
     let mut extra = MoveList::new();
     pos.game().rules.extra_moves(pos, &mut extra);
-    // Pieces without fixed moves have no Betza to walk: their moves come from the module itself
+    // Pieces without fixed moves have no mover here: their moves come from the module itself
     // (so they cannot disagree here) and only feed the key/material/FEN/unmake checks. Their
     // move sets are checked against tools/reference/remotesensing.py by .ci/run.
     for from in pos.color_bb(us) {
         let kind = pos.piece_at(from).kind();
-        if v.pieces[kind].dynamic {
+        if v.pieces[kind].is_dynamic() {
             pos.game().rules.dynamic_moves(pos, from, kind, &mut extra);
         }
     }
@@ -210,7 +300,7 @@ fn slow_moves<R: Rules>(pos: &mut Position<R>) -> Vec<u32> {
     for m in out {
         if v.check {
             pos.make_move(m);
-            let bad = royal_unsafe(pos, us);
+            let bad = royal_unsafe(pos, own, us);
             pos.unmake_move();
             if bad {
                 continue;
@@ -227,8 +317,9 @@ struct Playouts {
     fens: Vec<String>,
     games: usize,
     plies: usize,
-    /// Compare with the slow Betza generator (not for games whose module makes every move).
-    slow: bool,
+    /// The test's own rules, to compare with the slow generator (`None` for games whose module
+    /// makes every move).
+    own: Option<OwnRules>,
 }
 
 impl GameVisitor for Playouts {
@@ -245,8 +336,8 @@ impl GameVisitor for Playouts {
                     pos.legal_moves(&mut list);
                     let mut fast: Vec<u32> = list.iter().map(|m| m.bits()).collect();
                     fast.sort_unstable();
-                    if self.slow {
-                        let slow = slow_moves(&mut pos);
+                    if let Some(own) = &self.own {
+                        let slow = slow_moves(&mut pos, own);
                         assert_eq!(fast, slow, "generators disagree in {}", pos.fen());
                     }
                     assert_eq!(pos.key(), pos.compute_key(), "incremental key wrong in {}", pos.fen());
@@ -307,7 +398,7 @@ fn run_with(variant: &str, games: usize, plies: usize, slow: bool) {
             fens: suite_fens(variant),
             games,
             plies,
-            slow,
+            own: slow.then(|| own_rules(variant)),
         },
     );
     assert!(n > 100, "{variant}: only {n} positions checked");
@@ -362,7 +453,11 @@ fn slow_attack_detector_sees_an_attack() {
             let a = Position::from_fen(Arc::clone(&game), "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
             let b = Position::from_fen(game, "4k3/8/8/8/8/8/8/1B2K3 w - - 0 1").unwrap();
             let a8 = a.variant().geometry.parse("a8").unwrap();
-            (slow_attacked(&a, a8, Color::White), slow_attacked(&b, a8, Color::White))
+            let own = own_rules("chess");
+            (
+                slow_attacked(&a, &own, a8, Color::White),
+                slow_attacked(&b, &own, a8, Color::White),
+            )
         }
     }
     assert_eq!(games::dispatch(set.get("chess").unwrap(), T), (true, false));

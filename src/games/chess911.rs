@@ -13,7 +13,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Piece, Position};
-use crate::rules::Rules;
+use crate::rules::{Capabilities, Rules};
 use crate::square::Square;
 use crate::variant::Variant;
 use crate::zobrist::Zobrist;
@@ -35,6 +35,7 @@ pub struct RendezvousUsed(u8);
 impl Rules for Chess911 {
     type State = RendezvousUsed;
     const SETTINGS: &'static [&'static str] = &["eye", "rendezvous"];
+    const CAPABILITIES: Capabilities = Capabilities::SPECIAL_MOVES;
 
     fn new(v: &Variant) -> Result<Self, String> {
         let g = &v.geometry;
@@ -142,10 +143,6 @@ impl Rules for Chess911 {
         if s.0 & 2 != 0 {
             out.push('v');
         }
-    }
-
-    fn has_special_moves(&self) -> bool {
-        true
     }
 
     fn special_name(&self, _m: Move) -> Option<&'static str> {

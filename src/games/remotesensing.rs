@@ -237,7 +237,7 @@ impl Rules for RemoteSensing {
         let king_board = kind_setting("king_board")?;
         let king_bins = kind_setting("king_bins")?;
         for (k, key) in [(king_board, "king_board"), (king_bins, "king_bins")] {
-            if !v.pieces[k].royal {
+            if !v.pieces[k].is_royal() {
                 return Err(format!("rules.{key}: piece {} must be royal", v.pieces[k].letter));
             }
         }
@@ -252,7 +252,7 @@ impl Rules for RemoteSensing {
         for (class, keys) in SLOT_KEYS.iter().enumerate() {
             for (slot, key) in keys.iter().enumerate() {
                 let k = kind_setting(key)?;
-                if !v.pieces[k].dynamic {
+                if !v.pieces[k].is_dynamic() {
                     return Err(format!(
                         "rules.{key}: piece {} must be written 'dynamic' (a sensor has no fixed moves)",
                         v.pieces[k].letter
@@ -275,7 +275,7 @@ impl Rules for RemoteSensing {
             if sensor[k].is_some() {
                 continue;
             }
-            if p.dynamic {
+            if p.is_dynamic() {
                 return Err(format!("piece {} is dynamic but not one of the six sensors", p.letter));
             }
             type_of[k] = Some(if k == king_bins { king_board } else { k });
@@ -302,8 +302,8 @@ impl Rules for RemoteSensing {
         let mut mimic_value = [0; MAX_KINDS];
         for (k, p) in v.pieces.iter().enumerate() {
             mimic_value[k] = match p.value {
-                Some(val) if !p.royal => val,
-                _ if p.pawn => crate::eval::PAWN_VALUE,
+                Some(val) if !p.is_royal() => val,
+                _ if p.is_pawn() => crate::eval::PAWN_VALUE,
                 _ => (62.0 * crate::eval::effective_mobility(v, k)).round() as i32,
             };
         }

@@ -22,10 +22,11 @@
 //! `rules.en_passant = true | false` (rules §4.6).
 
 use crate::bitboard::Bitboard;
+use crate::castling::CastlingRights;
 use crate::color::Color;
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::position::{Piece, Position};
-use crate::rules::Rules;
+use crate::rules::{Capabilities, Rules};
 use crate::square::{MAX_SQUARES, Square};
 use crate::variant::{MAX_KINDS, Variant};
 use arrayvec::ArrayVec;
@@ -370,14 +371,14 @@ impl Tensor {
     fn castle_moves(&self, pos: &Position<Self>, v: &View, list: &mut MoveList) {
         let us = v.us;
         let st = pos.state();
-        if st.castling >> (us.index() * 2) & 3 == 0 {
+        if !st.castling.intersects(CastlingRights::side(us)) {
             return;
         }
         let game = pos.game();
         let g = &game.variant.geometry;
         let mut checked = None;
         for right in 0..2 {
-            if st.castling >> (us.index() * 2 + right) & 1 == 0 {
+            if !st.castling.has(us, right) {
                 continue;
             }
             for (i, info) in game.castles[us.index()][right].iter().enumerate() {
@@ -542,6 +543,11 @@ fn setting<'a>(v: &'a Variant, key: &str) -> Option<&'a str> {
 impl Rules for Tensor {
     type State = ();
     const SETTINGS: &'static [&'static str] = &["beast", "queen_propel", "en_passant"];
+    const CAPABILITIES: Capabilities = Capabilities::SLOW_LEGALITY
+        .union(Capabilities::OWN_MOVEGEN)
+        .union(Capabilities::CUSTOM_ATTACKS)
+        .union(Capabilities::SPECIAL_MOVES)
+        .union(Capabilities::CASTLING_AS_LEGS);
 
     fn new(variant: &Variant) -> Result<Self, String> {
         let g = &variant.geometry;
@@ -555,10 +561,10 @@ impl Rules for Tensor {
         for (k, p) in variant.pieces.iter().enumerate() {
             role[k] = Some(if k == beast {
                 Role::Beast
-            } else if p.pawn {
+            } else if p.is_pawn() {
                 Role::Pawn
             } else {
-                match (p.betza.as_str(), p.royal) {
+                match (p.betza.as_str(), p.is_royal()) {
                     ("K", true) => Role::King,
                     ("Q", false) => Role::Queen,
                     ("R", false) => Role::Rook,
@@ -624,26 +630,6 @@ impl Rules for Tensor {
             beast_support_value: 8,
             max_pieces,
         })
-    }
-
-    fn fast_legality(&self) -> bool {
-        false
-    }
-
-    fn replaces_movegen(&self) -> bool {
-        true
-    }
-
-    fn custom_attacks(&self) -> bool {
-        true
-    }
-
-    fn has_special_moves(&self) -> bool {
-        true
-    }
-
-    fn castling_as_legs(&self) -> bool {
-        true
     }
 
     fn generate(&self, pos: &Position<Self>, list: &mut MoveList) {

@@ -35,8 +35,8 @@ pub fn setup_lines(v: &Variant, fen: &str) -> Vec<String> {
                 continue;
             }
             let want = match pass {
-                0 if p.royal => Some(b'K'),
-                0 if p.pawn => Some(b'P'),
+                0 if p.is_royal() => Some(b'K'),
+                0 if p.is_pawn() => Some(b'P'),
                 1 => betza_slot(&p.betza),
                 2 if p.letter != 'K' => Some(p.letter as u8),
                 3 => XBOARD_SLOTS[..21].iter().copied().find(|c| !used[slot_index(*c)]),
@@ -75,7 +75,7 @@ pub fn setup_lines(v: &Variant, fen: &str) -> Vec<String> {
     for p in &v.pieces {
         let betza = match &p.xboard {
             Some(x) => x.clone(),
-            None if p.dynamic => dynamic_betza(v),
+            None if p.is_dynamic() => dynamic_betza(v),
             None => p.betza.clone(),
         };
         out.push(format!("piece {}& {}", p.letter, betza));
@@ -88,7 +88,7 @@ pub fn setup_lines(v: &Variant, fen: &str) -> Vec<String> {
 /// decides what is legal and highlights it.
 fn dynamic_betza(v: &Variant) -> String {
     let mut parts: Vec<String> = Vec::new();
-    for p in v.pieces.iter().filter(|p| !p.dynamic) {
+    for p in v.pieces.iter().filter(|p| !p.is_dynamic()) {
         let turned: String = p
             .betza
             .chars()

@@ -10,7 +10,7 @@ pub mod tt;
 
 use crate::moves::{MAX_MOVES, Move, MoveKind, MoveList};
 use crate::position::{Piece, Position};
-use crate::rules::Rules;
+use crate::rules::{Capabilities, Rules};
 use crate::variant::{MAX_KINDS, StalemateResult};
 use arrayvec::ArrayVec;
 use std::sync::Arc;
@@ -186,7 +186,7 @@ impl Searcher {
         self.nodes = 0;
         self.aborted = false;
         self.seldepth = 0;
-        self.null_ok = pos.variant().check && pos.game().rules.null_move_safe();
+        self.null_ok = pos.variant().check && !pos.game().caps.contains(Capabilities::NO_NULL_MOVE);
         self.tt.new_search();
         for side in self.history.iter_mut() {
             for k in side.iter_mut() {

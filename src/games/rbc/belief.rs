@@ -11,6 +11,7 @@
 //! `move_actions`).
 
 use super::{Rbc, Request};
+use crate::castling::CastlingRights;
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
 use crate::position::{Game, Piece, Position};
@@ -50,7 +51,7 @@ type Weight = [f64; H];
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Board {
     squares: [Piece; 64],
-    castling: u8,
+    castling: CastlingRights,
     ep: Option<Square>,
 }
 
@@ -250,7 +251,7 @@ impl Belief {
     fn align_own(&mut self, own: &Board) {
         let me = self.me;
         let ours = |p: Piece| p.is_some() && p.color() == me;
-        let mine = 3u8 << (me.index() * 2);
+        let mine = CastlingRights::side(me);
         let mut out: HashSet<Board> = HashSet::new();
         for mut b in std::mem::take(&mut self.boards) {
             for (p, &o) in b.squares.iter_mut().zip(&own.squares) {

@@ -41,16 +41,21 @@ impl Rules for Rbc {
         if variant.check {
             return Err("rbc rules need 'check = false' (kings are captured)".into());
         }
-        let find = |b: &str| variant.pieces.iter().position(|p| p.betza == b && !p.royal && !p.pawn);
+        let find = |b: &str| {
+            variant
+                .pieces
+                .iter()
+                .position(|p| p.betza == b && !p.is_royal() && !p.is_pawn())
+        };
         let queen = find("Q").ok_or("rbc rules need a queen (Betza Q)")?;
         let pawn = variant
             .pieces
             .iter()
-            .position(|p| p.pawn)
+            .position(|p| p.is_pawn())
             .ok_or("rbc rules need a pawn")?;
         let mut sliders = 0;
         for (k, p) in variant.pieces.iter().enumerate() {
-            if ["Q", "R", "B"].contains(&p.betza.as_str()) && !p.royal {
+            if ["Q", "R", "B"].contains(&p.betza.as_str()) && !p.is_royal() {
                 sliders |= 1 << k;
             }
         }
@@ -228,7 +233,7 @@ impl Rbc {
         let us = pos.side_to_move();
         let game = pos.game();
         (0..2).any(|right| {
-            pos.st.castling >> (us.index() * 2 + right) & 1 != 0
+            pos.st.castling.has(us, right)
                 && game.castles[us.index()][right]
                     .iter()
                     .any(|c| c.sq.king_from == req.from && c.sq.king_to == req.to)
