@@ -29,13 +29,6 @@ pub struct Motion {
     pub en_passant: bool,
 }
 
-impl Motion {
-    /// True for leaps (one step of the atom).
-    pub fn is_leap(&self) -> bool {
-        self.range == 1
-    }
-}
-
 /// A problem in a Betza string, with the 1-based column where it was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BetzaError {

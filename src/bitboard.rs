@@ -79,12 +79,6 @@ impl Bitboard {
     pub fn clear(&mut self, sq: Square) {
         self.0 &= !(1u128 << sq.index());
     }
-
-    /// Toggles a square.
-    #[inline]
-    pub fn toggle(&mut self, sq: Square) {
-        self.0 ^= 1u128 << sq.index();
-    }
 }
 
 impl Iterator for Bitboard {

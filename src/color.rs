@@ -1,6 +1,6 @@
 //! Side to move and per-side storage.
 
-use std::ops::{Index, IndexMut, Not};
+use std::ops::Not;
 
 /// One of the two sides. White moves first and moves "up" the board (towards higher ranks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -47,24 +47,5 @@ impl Not for Color {
             Color::White => Color::Black,
             Color::Black => Color::White,
         }
-    }
-}
-
-/// A value for each colour, indexed by [`Color`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ByColor<T>(pub [T; 2]);
-
-impl<T> Index<Color> for ByColor<T> {
-    type Output = T;
-    #[inline]
-    fn index(&self, c: Color) -> &T {
-        &self.0[c.index()]
-    }
-}
-
-impl<T> IndexMut<Color> for ByColor<T> {
-    #[inline]
-    fn index_mut(&mut self, c: Color) -> &mut T {
-        &mut self.0[c.index()]
     }
 }

@@ -138,11 +138,6 @@ impl<R: Rules> GameSession<R> {
             specials: true,
         }
     }
-
-    /// The current position.
-    pub fn position(&mut self) -> &mut Position<R> {
-        &mut self.pos
-    }
 }
 
 impl<R: Rules> GameSession<R> {

@@ -2,7 +2,6 @@
 //! counted in a digit run), castling as `KQkq` or Shredder-style rook files, and holdings in
 //! brackets after the board for games that have them (read by the rules module).
 
-use crate::bitboard::Bitboard;
 use crate::castling::CastlingRights;
 use crate::color::Color;
 use crate::position::{Game, Piece, Position};
@@ -318,10 +317,5 @@ impl<R: Rules> Position<R> {
         }
         s.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));
         s
-    }
-
-    /// Squares holding pieces of either colour (for display).
-    pub fn pieces_bb(&self) -> Bitboard {
-        self.occupied()
     }
 }

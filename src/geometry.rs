@@ -19,8 +19,6 @@ pub struct Geometry {
     pub no_landing: Bitboard,
     /// Dark squares (a1 is dark: file + rank, counted from 1, even).
     pub dark: Bitboard,
-    rank_masks: [Bitboard; MAX_SIDE],
-    file_masks: [Bitboard; MAX_SIDE],
 }
 
 impl Geometry {
@@ -39,15 +37,11 @@ impl Geometry {
             board: Bitboard::EMPTY,
             no_landing: Bitboard::EMPTY,
             dark: Bitboard::EMPTY,
-            rank_masks: [Bitboard::EMPTY; MAX_SIDE],
-            file_masks: [Bitboard::EMPTY; MAX_SIDE],
         };
         for r in 0..ranks {
             for f in 0..files {
                 let sq = Square::new(r * files + f);
                 g.board.set(sq);
-                g.rank_masks[r].set(sq);
-                g.file_masks[f].set(sq);
                 if (f + r) % 2 == 0 {
                     g.dark.set(sq);
                 }
@@ -61,9 +55,6 @@ impl Geometry {
         self.board &= !holes;
         self.no_landing &= !holes;
         self.dark &= !holes;
-        for m in self.rank_masks.iter_mut().chain(self.file_masks.iter_mut()) {
-            *m &= !holes;
-        }
     }
 
     /// Marks squares where no move may end.
@@ -120,18 +111,6 @@ impl Geometry {
             Color::White => self.rank_of(sq),
             Color::Black => self.ranks - 1 - self.rank_of(sq),
         }
-    }
-
-    /// All squares of a 0-based rank.
-    #[inline]
-    pub fn rank_mask(&self, rank: usize) -> Bitboard {
-        self.rank_masks[rank]
-    }
-
-    /// All squares of a 0-based file.
-    #[inline]
-    pub fn file_mask(&self, file: usize) -> Bitboard {
-        self.file_masks[file]
     }
 
     /// The same square seen from the other side (rank mirrored).

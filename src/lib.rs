@@ -9,37 +9,38 @@
 //! ```
 #![warn(missing_docs)]
 
-pub mod betza;
-pub mod bitboard;
-pub mod castling;
+mod betza;
+mod bitboard;
+mod castling;
 pub mod cli;
-pub mod color;
+mod color;
 pub mod engine;
-pub mod eval;
-pub mod fen;
+mod eval;
+mod fen;
 pub mod games;
-pub mod geometry;
-pub mod movegen;
-pub mod moves;
+mod geometry;
+mod movegen;
+mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
-pub mod protocol;
-pub mod rules;
+mod protocol;
+mod rules;
 pub mod search;
-pub mod square;
-pub mod tables;
+mod square;
+mod tables;
 pub mod variant;
-pub mod zobrist;
+mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use color::{ByColor, Color};
+pub use castling::CastlingRights;
+pub use color::Color;
 pub use fen::FenError;
 pub use games::{AnyGame, Catalog, default_variants};
 pub use geometry::Geometry;
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Game, Piece, Position};
-pub use rules::{Plain, Rules};
+pub use rules::{Capabilities, HiddenGame, Plain, Rules};
 pub use square::Square;
 pub use variant::{IniError, Variant, VariantSet, load_ini_file, parse_ini};
 

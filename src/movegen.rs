@@ -463,17 +463,4 @@ impl<R: Rules> Position<R> {
             }
         }
     }
-
-    /// True when `m` is one of the legal moves.
-    pub fn is_legal(&mut self, m: Move) -> bool {
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        list.contains(&m)
-    }
-
-    /// The piece that made move `m` in this position (before it is made).
-    #[inline]
-    pub fn moving_piece(&self, m: Move) -> Piece {
-        self.board[m.from().index()]
-    }
 }

@@ -383,12 +383,6 @@ impl<R: Rules> Position<R> {
         bb & self.by_color[c.index()]
     }
 
-    /// Number of moves made since the position was set up.
-    #[inline]
-    pub fn ply(&self) -> usize {
-        self.history.len()
-    }
-
     /// Puts a piece on an empty square, updating bitboards and the key.
     #[inline]
     pub fn put_piece(&mut self, p: Piece, sq: Square) {

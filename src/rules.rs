@@ -131,11 +131,6 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
         0
     }
 
-    /// Short description of a special move for notation (`None`: from-to is enough).
-    fn special_name(&self, _m: Move) -> Option<&'static str> {
-        None
-    }
-
     /// How a special move is written in MMN, and which square it captures on.
     fn special_form(&self, _m: Move) -> MoveForm {
         MoveForm::FromTo

@@ -227,19 +227,6 @@ pub struct VariantSet {
     pub variants: Vec<Variant>,
 }
 
-impl VariantSet {
-    /// Finds a variant by name or alias (case-insensitive).
-    pub fn get(&self, name: &str) -> Option<&Variant> {
-        let n = name.to_ascii_lowercase();
-        self.variants.iter().find(|v| v.name == n || v.aliases.contains(&n))
-    }
-
-    /// Variant names in file order.
-    pub fn names(&self) -> Vec<&str> {
-        self.variants.iter().map(|v| v.name.as_str()).collect()
-    }
-}
-
 /// The `engine.ini` compiled into the binary.
 pub const DEFAULT_INI: &str = include_str!("../engine.ini");
 

@@ -144,8 +144,4 @@ impl Rules for Chess911 {
             out.push('v');
         }
     }
-
-    fn special_name(&self, _m: Move) -> Option<&'static str> {
-        Some("Rendezvous")
-    }
 }

@@ -6,10 +6,10 @@
 //! [`Catalog::prepare`] lets each rules module check its settings and start position and builds
 //! each variant's tables, evaluation tables and keys once ([`AnyGame`]), shared from then on.
 
-pub mod chess911;
+mod chess911;
 pub mod rbc;
-pub mod remotesensing;
-pub mod tensor;
+mod remotesensing;
+mod tensor;
 
 use crate::position::{Game, Position};
 use crate::rules::{Plain, Rules};

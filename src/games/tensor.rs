@@ -805,14 +805,6 @@ impl Rules for Tensor {
         }
     }
 
-    fn special_name(&self, m: Move) -> Option<&'static str> {
-        Some(if m.extra() == TAG_PROPEL {
-            "propel"
-        } else {
-            "beast capture"
-        })
-    }
-
     fn valid_waypoint(&self, pos: &Position<Self>, m: Move, via: Square) -> bool {
         if via == m.to() || via == m.from() {
             return false;

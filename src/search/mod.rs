@@ -5,8 +5,8 @@
 //! and mate scores. Everything is allocated when the `Searcher` is built; `go` allocates
 //! nothing.
 
-pub mod time;
-pub mod tt;
+mod time;
+mod tt;
 
 use crate::moves::{MAX_MOVES, Move, MoveKind, MoveList};
 use crate::position::{Piece, Position};
@@ -172,11 +172,6 @@ impl Searcher {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         e + ((z ^ (z >> 31)) % 17) as i32 - 8
-    }
-
-    /// The flag that stops a running search.
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stop)
     }
 
     /// Searches `pos` within `limits` and returns the best move. The position is restored.
