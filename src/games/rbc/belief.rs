@@ -17,7 +17,17 @@ use crate::moves::{Move, MoveList};
 use crate::position::{Game, Piece, Position};
 use crate::square::Square;
 use rand::RngExt;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, DefaultHasher};
+
+/// Hashing with fixed keys: the order in which boards leave a set is the same in every run,
+/// so a seeded belief samples and decides alike (std's default keys differ per map).
+pub(crate) type Fixed = BuildHasherDefault<DefaultHasher>;
+
+/// The seed of a belief made with [`Belief::new`].
+pub const DEFAULT_SEED: u64 = 0x0042_454c;
 use std::sync::Arc;
 
 /// Most boards kept; beyond, a random sample of this size.
@@ -115,11 +125,18 @@ pub struct Belief {
     pub sampled: bool,
     /// How many observations contradicted every board (each left a guess).
     pub rebuilds: u32,
+    /// Draws the sample when the set grows too large.
+    rng: StdRng,
 }
 
 impl Belief {
     /// The belief at the start of a game from `pos` (known to both sides), playing `me`.
     pub fn new(pos: &Position<Rbc>, me: Color) -> Belief {
+        Belief::with_seed(pos, me, DEFAULT_SEED)
+    }
+
+    /// [`Belief::new`] whose sampling draws from a generator seeded with `seed`.
+    pub fn with_seed(pos: &Position<Rbc>, me: Color, seed: u64) -> Belief {
         let start = Board::of(pos);
         Belief {
             game: Arc::clone(pos.game()),
@@ -130,6 +147,7 @@ impl Belief {
             start,
             sampled: false,
             rebuilds: 0,
+            rng: StdRng::seed_from_u64(seed),
         }
     }
 
@@ -206,11 +224,10 @@ impl Belief {
     /// growing with the weights (each board keeps its weight).
     fn cap(&mut self) {
         if self.boards.len() > MAX_BOARDS {
-            let mut rng = rand::rng();
             // Weighted sampling by keys u^(1/w), largest first (as ln(u) / w).
             let mut keyed: Vec<(f64, usize)> = (0..self.boards.len())
                 .map(|i| {
-                    let u: f64 = rng.random_range(f64::MIN_POSITIVE..1.0);
+                    let u: f64 = self.rng.random_range(f64::MIN_POSITIVE..1.0);
                     (u.ln() / self.weights[i].iter().sum::<f64>().max(1e-300), i)
                 })
                 .collect();
@@ -252,7 +269,7 @@ impl Belief {
         let me = self.me;
         let ours = |p: Piece| p.is_some() && p.color() == me;
         let mine = CastlingRights::side(me);
-        let mut out: HashSet<Board> = HashSet::new();
+        let mut out: HashSet<Board, Fixed> = HashSet::default();
         for mut b in std::mem::take(&mut self.boards) {
             for (p, &o) in b.squares.iter_mut().zip(&own.squares) {
                 if ours(o) {
@@ -271,7 +288,7 @@ impl Belief {
 
     fn expand(&mut self, capture: Option<Square>) {
         let them = !self.me;
-        let mut out: HashMap<Board, Weight> = HashMap::new();
+        let mut out: HashMap<Board, Weight, Fixed> = HashMap::default();
         let boards = std::mem::take(&mut self.boards);
         let weights = std::mem::take(&mut self.weights);
         let rules = self.game.rules.clone();
@@ -394,7 +411,7 @@ impl Belief {
     /// not (the fallback after a contradiction).
     fn apply_forced(&mut self, taken: Option<&str>) {
         let boards = std::mem::take(&mut self.boards);
-        let mut out = HashSet::new();
+        let mut out: HashSet<Board, Fixed> = HashSet::default();
         for b in boards {
             b.load(&mut self.scratch, self.me);
             match taken.and_then(|t| self.scratch_move(t)) {
@@ -444,7 +461,7 @@ impl Belief {
             return Ok(());
         }
         self.rebuilds += 1;
-        let mut out: HashSet<Board> = HashSet::new();
+        let mut out: HashSet<Board, Fixed> = HashSet::default();
         for mut b in before {
             for &(s, p) in seen.unwrap_or(&[]) {
                 b.squares[s.index()] = p;

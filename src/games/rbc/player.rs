@@ -14,7 +14,7 @@
 //! shows only there). A move that captures the king on every board of the belief is played at
 //! once.
 
-use super::belief::{Belief, Board};
+use super::belief::{Belief, Board, Fixed};
 use super::{Rbc, Request};
 use crate::color::Color;
 use crate::moves::{Move, MoveKind};
@@ -73,6 +73,9 @@ pub struct RbcPlayer {
     opponent_due: bool,
     /// Time per decision when the client gives none.
     pub budget: Duration,
+    /// Decisions ignore the clock and value every sampled board, so that the same seed and the
+    /// same observations give the same decisions (tests, reproducible matches).
+    pub fixed_work: bool,
     /// Half-moves since the last capture or pawn move we know of: an upper bound on the
     /// referee's half-move clock (the opponent's pawn moves are not seen).
     quiet_plies: u32,
@@ -83,10 +86,17 @@ pub struct RbcPlayer {
 impl RbcPlayer {
     /// A player of `pos` (the start position) for `me`.
     pub fn new(pos: &Position<Rbc>, me: Color) -> RbcPlayer {
+        RbcPlayer::with_seed(pos, me, 0x0052_4243)
+    }
+
+    /// [`RbcPlayer::new`] whose every random choice (belief samples, decision samples) comes
+    /// from generators seeded with `seed`.
+    pub fn with_seed(pos: &Position<Rbc>, me: Color, seed: u64) -> RbcPlayer {
         RbcPlayer {
-            belief: Belief::new(pos, me),
+            belief: Belief::with_seed(pos, me, seed ^ 0x5eed),
             searcher: Searcher::new(16, Arc::new(AtomicBool::new(false))),
-            rng: StdRng::seed_from_u64(0x0052_4243),
+            rng: StdRng::seed_from_u64(seed),
+            fixed_work: false,
             opponent_due: me == Color::Black,
             budget: Duration::from_millis(500),
             quiet_plies: 0,
@@ -159,7 +169,7 @@ impl RbcPlayer {
             acc += p.1;
             cumulative.push(acc);
         }
-        let mut counts: HashMap<usize, u32> = HashMap::new();
+        let mut counts: HashMap<usize, u32, Fixed> = HashMap::default();
         for _ in 0..n {
             let x = self.rng.random_range(0.0..acc.max(f64::MIN_POSITIVE));
             let i = cumulative.partition_point(|&c| c <= x).min(pool.len() - 1);
@@ -254,7 +264,7 @@ impl RbcPlayer {
     fn matrix(&mut self, cands: &[Option<Request>], boards: &[Board], depth: u32, deadline: Instant) -> Vec<Vec<i32>> {
         let mut rows = Vec::with_capacity(boards.len());
         for b in boards {
-            if !rows.is_empty() && Instant::now() > deadline {
+            if !self.fixed_work && !rows.is_empty() && Instant::now() > deadline {
                 break;
             }
             rows.push(cands.iter().map(|&c| self.score_after(b, c, depth)).collect());
@@ -441,7 +451,7 @@ impl RbcPlayer {
         let total: i64 = weights.iter().sum::<i64>().max(1);
         let g = self.belief.game().variant.geometry.clone();
         let mut scored: Vec<(i64, i64, Square)> = Vec::new();
-        let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
+        let mut groups: HashMap<u64, Vec<usize>, Fixed> = HashMap::default();
         for center in g.board {
             let (f, r) = (g.file_of(center), g.rank_of(center));
             if f == 0 || r == 0 || f == 7 || r == 7 {
