@@ -468,3 +468,26 @@ fn game_data_is_built_once_per_variant() {
         "a session rebuilt the game data"
     );
 }
+
+/// The ini loader only reads data: a variant naming an unknown rules module, a setting no module
+/// reads or a start position without kings is data it accepts; the rules step refuses each, at
+/// the line of the key at fault.
+#[test]
+fn the_loader_reads_data_and_the_rules_step_checks_it() {
+    let cases = [
+        ("rules = nosuch\n", "rules: unknown module 'nosuch'", 6),
+        ("rules.eye = f6\n", "rules.eye: unknown setting of the plain rules", 6),
+        ("", "start: ", 5),
+    ];
+    for (extra, want, line) in cases {
+        let mut text = GOOD.to_string();
+        if extra.is_empty() {
+            text = text.replace("start = 3k/4/4/R2K", "start = 4/4/4/R3");
+        }
+        text.push_str(extra);
+        let data = menagerie::parse_ini(&text, "test.ini").expect("the loader takes the data");
+        assert_eq!(data.variants.len(), 1);
+        let e = Catalog::prepare(data).expect_err(want);
+        assert!(e.to_string().starts_with(&format!("test.ini:{line}: {want}")), "{e}");
+    }
+}

@@ -32,9 +32,9 @@ fn spawn_engine() -> (Child, mpsc::Receiver<String>, ChildStdin) {
     (child, rx, stdin)
 }
 
-/// Sends all lines, then waits until `done` has appeared `times` times in the output (or a
-/// timeout).
-fn converse_n(input: &[String], done: &str, times: usize, timeout: Duration) -> Vec<String> {
+/// Sends all lines (from a thread of their own), then reads the output until `finished` says
+/// a line ends the conversation or `timeout` passes; returns everything read.
+fn converse_until(input: &[String], timeout: Duration, mut finished: impl FnMut(&str) -> bool) -> Vec<String> {
     let (mut child, rx, mut stdin) = spawn_engine();
     let writer = {
         let input = input.to_vec();
@@ -48,57 +48,11 @@ fn converse_n(input: &[String], done: &str, times: usize, timeout: Duration) -> 
         })
     };
     let mut out = Vec::new();
-    let mut seen = 0;
-    let deadline = std::time::Instant::now() + timeout;
-    loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(l) => {
-                if l.starts_with(done) {
-                    seen += 1;
-                }
-                out.push(l);
-                if seen >= times {
-                    break;
-                }
-            }
-            Err(_) => break,
-        }
-    }
-    let mut stdin = writer.join().unwrap();
-    let _ = writeln!(stdin, "quit");
-    drop(stdin);
-    let _ = child.wait();
-    out
-}
-
-fn converse(input: &[String], done: &str, timeout: Duration) -> Vec<String> {
-    converse_n(input, done, 1, timeout)
-}
-
-/// Sends all lines, then waits for the line `marker` and after it a line starting with `done`
-/// (or a timeout); returns everything read.
-fn converse_after(input: &[String], marker: &str, done: &str, timeout: Duration) -> Vec<String> {
-    let (mut child, rx, mut stdin) = spawn_engine();
-    let writer = {
-        let input = input.to_vec();
-        std::thread::spawn(move || {
-            for l in input {
-                if writeln!(stdin, "{l}").is_err() {
-                    break;
-                }
-            }
-            stdin
-        })
-    };
-    let mut out = Vec::new();
-    let mut marked = false;
     let deadline = std::time::Instant::now() + timeout;
     while let Ok(l) = rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())) {
-        let finished = marked && l.starts_with(done);
-        marked |= l == marker;
+        let last = finished(&l);
         out.push(l);
-        if finished {
+        if last {
             break;
         }
     }
@@ -107,6 +61,22 @@ fn converse_after(input: &[String], marker: &str, done: &str, timeout: Duration)
     drop(stdin);
     let _ = child.wait();
     out
+}
+
+/// Sends all lines, then waits for a line starting with `done` (or a timeout).
+fn converse(input: &[String], done: &str, timeout: Duration) -> Vec<String> {
+    converse_until(input, timeout, |l| l.starts_with(done))
+}
+
+/// Sends all lines, then waits for the line `marker` and after it a line starting with `done`
+/// (or a timeout).
+fn converse_after(input: &[String], marker: &str, done: &str, timeout: Duration) -> Vec<String> {
+    let mut marked = false;
+    converse_until(input, timeout, |l| {
+        let last = marked && l.starts_with(done);
+        marked |= l == marker;
+        last
+    })
 }
 
 /// Replays a transcript step by step: `>` lines are sent; each `<` line must be the next line
