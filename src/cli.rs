@@ -27,6 +27,17 @@ COMMANDS:
     check-ini FILE    load an ini file and report the first problem, if any
     rbc-referee [V]   Reconnaissance Blind Chess referee on stdin/stdout (variant V, default
                       rbc): 'fen FEN', 'actions', 'play MOVE|pass', 'fen', 'end', 'quit'
+    referee GAME [--seed N] [KEY=VALUE...]
+                      rules console of a table game on stdin/stdout: state [TEXT], actor,
+                      actions, act ACTION, chance, observe SEAT, end, quit
+    play GAME --seats S,S,... [--seed N] [--games N] [--record FILE] [--move-seconds S]
+         [KEY=VALUE...]
+                      play table games; a seat is engine[:KEY=VALUE...], random, human or
+                      cmd:PROGRAM ARGS; --record writes JSON lines
+    play --replay FILE
+                      replay a record, checking every step
+    playtest GAME --games N [--seed N] [--seats S,...] [--csv FILE] [KEY=VALUE...]
+                      self-play statistics with standard errors (progress on stderr)
     help, --help      this text
 
 OPTIONS:
@@ -35,7 +46,7 @@ OPTIONS:
                       new for every game, so that engine matches vary
 
 With no command, menagerie waits for 'uci' or 'xboard' on standard input and then speaks
-that protocol (UCI_Variant / 'variant' select the game).";
+that protocol (UCI_Variant / 'variant' select the game). Table games: splitbrain.";
 
 /// An error for the user: printed as one line, exit code 2.
 #[derive(Debug)]
@@ -103,6 +114,9 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
         }
         "perft" => cmd_perft(&set, rest),
         "bench" => cmd_bench(&set, rest),
+        "referee" => crate::table_cli::referee(rest),
+        "play" => crate::table_cli::play(rest),
+        "playtest" => crate::table_cli::playtest(rest),
         "rbc-referee" => {
             let v = find_variant(&set, rest.first().map_or("rbc", |s| s.as_str()))?;
             if v.rules != "rbc" {

@@ -417,6 +417,24 @@ impl<R: Rules> Position<R> {
         p
     }
 
+    /// Takes a piece off the board for good (a rule of a table game, not a move): castling
+    /// rights that need the square go, and so does an en-passant square. No undo; the history of
+    /// earlier positions no longer repeats.
+    pub fn take_off(&mut self, sq: Square) -> Piece {
+        let p = self.remove_piece(sq);
+        let z = &self.game.zobrist;
+        let rights = self.st.castling & self.game.castle_mask[sq.index()];
+        self.st.key ^= z.castling[self.st.castling.index()] ^ z.castling[rights.index()];
+        self.st.castling = rights;
+        if self.st.ep.is_some() {
+            self.st.ep = None;
+            self.st.key = self.compute_key();
+        }
+        self.history.clear();
+        self.st.halfmove = 0;
+        p
+    }
+
     #[inline]
     fn move_piece(&mut self, from: Square, to: Square) {
         let p = self.remove_piece(from);

@@ -1,0 +1,107 @@
+//! What the Chess Kit games need of a chess board, taken from the existing position and the
+//! `engine.ini` variants: legal moves, their text, the end by rule, and move values from the
+//! search.
+
+use crate::Color;
+use crate::games::{AnyGame, default_variants};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::notation::move_text;
+use crate::position::{Game, Position};
+use crate::rules::Plain;
+use crate::search::{Limits, MATE_BOUND, Searcher, Silent};
+use crate::square::Square;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// The game data of a plain built-in variant.
+pub fn plain_game(name: &str) -> Result<Arc<Game<Plain>>, String> {
+    match default_variants().get(name) {
+        Some(AnyGame::Plain(g)) => Ok(Arc::clone(g)),
+        Some(_) => Err(format!("variant '{name}' is not a plain variant")),
+        None => Err(format!("no variant '{name}'")),
+    }
+}
+
+/// The legal moves.
+pub fn legal(pos: &mut Position<Plain>) -> Vec<Move> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.iter().copied().collect()
+}
+
+/// The promotion letter of a move (`None` for other moves).
+pub fn promotion(pos: &Position<Plain>, m: Move) -> Option<char> {
+    (m.kind() == MoveKind::Promotion).then(|| pos.variant().pieces[m.extra()].letter.to_ascii_lowercase())
+}
+
+/// Manhattan distance between two squares.
+pub fn manhattan(pos: &Position<Plain>, a: Square, b: Square) -> usize {
+    let g = &pos.variant().geometry;
+    g.file_of(a).abs_diff(g.file_of(b)) + g.rank_of(a).abs_diff(g.rank_of(b))
+}
+
+/// Chebyshev (king-step) distance between two squares.
+pub fn chebyshev(pos: &Position<Plain>, a: Square, b: Square) -> usize {
+    let g = &pos.variant().geometry;
+    g.file_of(a)
+        .abs_diff(g.file_of(b))
+        .max(g.rank_of(a).abs_diff(g.rank_of(b)))
+}
+
+/// How a game on the board ended by rule: the winner (`None`: drawn) and the reason.
+pub fn board_end(pos: &mut Position<Plain>, draws: bool) -> Option<(Option<Color>, &'static str)> {
+    let us = pos.side_to_move();
+    if legal(pos).is_empty() {
+        return Some(if pos.in_check() {
+            (
+                Some(!us),
+                if us == Color::White {
+                    "Black mates"
+                } else {
+                    "White mates"
+                },
+            )
+        } else {
+            (None, "stalemate")
+        });
+    }
+    if draws && pos.is_repetition(2) {
+        return Some((None, "threefold repetition"));
+    }
+    if draws && pos.move_rule_reached() {
+        return Some((None, "50-move rule"));
+    }
+    None
+}
+
+/// A searcher for a player: small table, its own stop flag.
+pub fn searcher() -> Searcher {
+    Searcher::new(1, Arc::new(AtomicBool::new(false)))
+}
+
+/// The value of each legal move for the side to move (centipawns, mate scores kept below
+/// `MATE_BOUND` in order), by a search of `depth` plies after it.
+pub fn move_values(searcher: &mut Searcher, pos: &mut Position<Plain>, depth: u32) -> Vec<(Move, i32)> {
+    let mut out = Vec::new();
+    for m in legal(pos) {
+        pos.make_move(m);
+        let v = if legal(pos).is_empty() {
+            if pos.in_check() { MATE_BOUND } else { 0 }
+        } else {
+            let limits = Limits {
+                depth: Some(depth.max(1)),
+                nodes: Some(200_000),
+                ..Limits::default()
+            };
+            -searcher.go(pos, limits, &mut Silent).score
+        };
+        pos.unmake_move();
+        out.push((m, v));
+    }
+    out
+}
+
+/// The move's text (UCI form).
+pub fn text(pos: &Position<Plain>, m: Move) -> String {
+    move_text(pos, m)
+}

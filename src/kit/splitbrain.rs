@@ -1,0 +1,963 @@
+//! Split-Brain Chess (rules section 3) on the `losalamos` variant. Each team move is made by a
+//! chooser (who marks a piece) and a mover (who marks a target) who cannot talk; the referee
+//! resolves the two secret marks. Seats: 0 White king side, 1 White queen side, 2 Black king
+//! side, 3 Black queen side. Notation: `docs/table-games.md`.
+
+use super::chess::{self, board_end, legal, promotion};
+use crate::Color;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Plain;
+use crate::search::Searcher;
+use crate::square::Square;
+use crate::table::seats::Seat;
+use crate::table::{Actor, Outcome, Settings, Table, TableGame, Tally, read_settings};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::fmt;
+
+/// Which corner the marker is in: the players on that side choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The king side (the marker's start: the black king's corner).
+    King,
+    /// The queen side.
+    Queen,
+}
+
+/// How the opponents' chooser resolves marks that do not make a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The marked piece moves, as near the target as it can.
+    Piece,
+    /// Some piece moves to the target, the one nearest the marked piece.
+    Target,
+}
+
+/// The step of a team turn that comes next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The chooser marks a piece.
+    Piece,
+    /// The mover marks a target.
+    Target,
+    /// The opponents' chooser picks among equally near valid squares for the piece mark.
+    SnapPiece,
+    /// The same for the target mark.
+    SnapTarget,
+    /// The opponents' chooser picks the mode.
+    Mode,
+    /// The team picks among equally near moves of the mode.
+    Tie(Mode),
+    /// The partner who completes the move picks the promotion piece (mode `None`: the move
+    /// was made directly).
+    Promote(Option<Mode>, Square, Square),
+    /// The game is over.
+    Over,
+}
+
+/// An action of Split-Brain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A secret mark (`mark e2`): any square; an invalid one snaps to the nearest valid one.
+    Mark(Square),
+    /// The opponents' chooser's pick among equally near squares (`snap e3`).
+    Snap(Square),
+    /// The opponents' chooser's mode (`mode piece`, `mode target`).
+    Mode(Mode),
+    /// The team's pick among equally near moves (`move e2e3`).
+    Move(Square, Square),
+    /// The promotion piece (`promote q`).
+    Promote(char),
+}
+
+/// The whole state of a game.
+#[derive(Clone)]
+pub struct SplitBrain {
+    pos: Position<Plain>,
+    marker: Side,
+    phase: Phase,
+    /// The marks (the piece mark, the target mark), as snapped once resolved.
+    marks: (Option<Square>, Option<Square>),
+    manhattan: bool,
+    draws: bool,
+    /// Plies after which the game is drawn (0: none), a guard for self-play.
+    limit: usize,
+    end: Option<Outcome>,
+    /// Per team turn: the position before it (FEN) and how it was resolved (0 direct, 1 piece
+    /// mode, 2 target mode), with the move played.
+    turns: Vec<(String, u8, Move)>,
+}
+
+/// Seat of `team`'s player on `side`.
+pub fn seat_of(team: Color, side: Side) -> usize {
+    team.index() * 2 + usize::from(side == Side::Queen)
+}
+
+impl SplitBrain {
+    /// A game at the Los Alamos start. Settings: `snap=manhattan|chebyshev` (the distance for
+    /// snapping invalid marks; the rule book proposes Manhattan), `draws=on|off` (threefold
+    /// repetition and the 50-move rule; proposal on), `limit=N` (plies after which the game is
+    /// drawn, default 600, 0 for none).
+    pub fn new(settings: &Settings) -> Result<SplitBrain, String> {
+        let v = read_settings(
+            "splitbrain",
+            settings,
+            &[
+                ("snap", &["manhattan", "chebyshev"], "manhattan"),
+                ("draws", &["on", "off"], "on"),
+                ("limit", &["0", "200", "400", "600", "1000"], "600"),
+            ],
+        )?;
+        let game = chess::plain_game("losalamos")?;
+        Ok(SplitBrain {
+            pos: Position::startpos(game),
+            marker: Side::King,
+            phase: Phase::Piece,
+            marks: (None, None),
+            manhattan: v[0] == "manhattan",
+            draws: v[1] == "on",
+            limit: v[2].parse().expect("a listed number"),
+            end: None,
+            turns: Vec::new(),
+        })
+    }
+
+    /// [`SplitBrain::new`] behind the table interface.
+    pub fn boxed(settings: &Settings) -> Result<Box<dyn Table>, String> {
+        Ok(Box::new(SplitBrain::new(settings)?))
+    }
+
+    fn team(&self) -> Color {
+        self.pos.side_to_move()
+    }
+
+    fn chooser(&self, team: Color) -> usize {
+        seat_of(team, self.marker)
+    }
+
+    fn mover(&self, team: Color) -> usize {
+        let other = if self.marker == Side::King {
+            Side::Queen
+        } else {
+            Side::King
+        };
+        seat_of(team, other)
+    }
+
+    fn sq(&self, name: &str) -> Result<Square, String> {
+        let g = &self.pos.variant().geometry;
+        g.parse(name)
+            .filter(|&s| g.landable().contains(s))
+            .ok_or_else(|| format!("'{name}' is not a square of the 6x6 board"))
+    }
+
+    fn name(&self, s: Square) -> String {
+        self.pos.variant().geometry.name(s)
+    }
+
+    fn dist(&self, a: Square, b: Square) -> usize {
+        if self.manhattan {
+            chess::manhattan(&self.pos, a, b)
+        } else {
+            chess::chebyshev(&self.pos, a, b)
+        }
+    }
+
+    fn moves(&self) -> Vec<Move> {
+        legal(&mut self.pos.clone())
+    }
+
+    /// Squares holding a piece of the team with a legal move.
+    pub fn valid_pieces(&self) -> Vec<Square> {
+        let mut v: Vec<Square> = self.moves().iter().map(|m| m.from()).collect();
+        v.sort_by_key(|s| s.index());
+        v.dedup();
+        v
+    }
+
+    /// Squares some piece of the team can legally move to.
+    pub fn valid_targets(&self) -> Vec<Square> {
+        let mut v: Vec<Square> = self.moves().iter().map(|m| m.to()).collect();
+        v.sort_by_key(|s| s.index());
+        v.dedup();
+        v
+    }
+
+    /// The valid squares nearest to `mark` (one when the mark is valid).
+    fn nearest(&self, mark: Square, valid: &[Square]) -> Vec<Square> {
+        if valid.contains(&mark) {
+            return vec![mark];
+        }
+        let best = valid.iter().map(|&v| self.dist(v, mark)).min().unwrap_or(0);
+        valid.iter().copied().filter(|&v| self.dist(v, mark) == best).collect()
+    }
+
+    /// The moves a mode allows, nearest first: the (from, to) pairs among which the team picks.
+    pub fn mode_moves(&self, mode: Mode) -> Vec<(Square, Square)> {
+        let (Some(s), Some(t)) = self.marks else {
+            return Vec::new();
+        };
+        let moves = self.moves();
+        let pairs: Vec<(Square, Square, usize)> = match mode {
+            Mode::Piece => moves
+                .iter()
+                .filter(|m| m.from() == s)
+                .map(|m| (m.from(), m.to(), self.dist(m.to(), t)))
+                .collect(),
+            Mode::Target => moves
+                .iter()
+                .filter(|m| m.to() == t)
+                .map(|m| (m.from(), m.to(), self.dist(m.from(), s)))
+                .collect(),
+        };
+        let best = pairs.iter().map(|p| p.2).min().unwrap_or(0);
+        let mut v: Vec<(Square, Square)> = pairs.iter().filter(|p| p.2 == best).map(|p| (p.0, p.1)).collect();
+        v.sort_by_key(|p| (p.0.index(), p.1.index()));
+        v.dedup();
+        v
+    }
+
+    fn actor_now(&self) -> Actor {
+        let team = self.team();
+        match self.phase {
+            Phase::Over => Actor::Over,
+            Phase::Piece => Actor::Seat(self.chooser(team), "piece"),
+            Phase::Target => Actor::Seat(self.mover(team), "target"),
+            Phase::SnapPiece | Phase::SnapTarget => Actor::Seat(self.chooser(!team), "snap"),
+            Phase::Mode => Actor::Seat(self.chooser(!team), "mode"),
+            Phase::Tie(m) => {
+                let seat = if m == Mode::Target {
+                    self.chooser(team)
+                } else {
+                    self.mover(team)
+                };
+                Actor::Seat(seat, "tie")
+            }
+            Phase::Promote(m, ..) => {
+                let seat = if m == Some(Mode::Target) {
+                    self.chooser(team)
+                } else {
+                    self.mover(team)
+                };
+                Actor::Seat(seat, "promote")
+            }
+        }
+    }
+
+    /// After both marks (and any snapping): the direct move, or the mode choice.
+    fn resolve(&mut self, event: &mut String) -> Result<(), String> {
+        let valid_s = self.valid_pieces();
+        let valid_t = self.valid_targets();
+        let (s, t) = (
+            self.marks.0.ok_or("no piece mark")?,
+            self.marks.1.ok_or("no target mark")?,
+        );
+        if !valid_s.contains(&s) {
+            let near = self.nearest(s, &valid_s);
+            if near.len() > 1 {
+                self.phase = Phase::SnapPiece;
+                return Ok(());
+            }
+            self.marks.0 = Some(near[0]);
+            *event += &format!(" snapped {}->{}", self.name(s), self.name(near[0]));
+        }
+        if !valid_t.contains(&t) {
+            let near = self.nearest(t, &valid_t);
+            if near.len() > 1 {
+                self.phase = Phase::SnapTarget;
+                return Ok(());
+            }
+            self.marks.1 = Some(near[0]);
+            *event += &format!(" snapped {}->{}", self.name(t), self.name(near[0]));
+        }
+        let (s, t) = (self.marks.0.unwrap(), self.marks.1.unwrap());
+        if self.moves().iter().any(|m| m.from() == s && m.to() == t) {
+            *event += " direct";
+            return self.complete(None, s, t, event);
+        }
+        self.phase = Phase::Mode;
+        Ok(())
+    }
+
+    /// Plays the move from `s` to `t` (asking for the promotion piece when there is a choice).
+    fn complete(&mut self, mode: Option<Mode>, s: Square, t: Square, event: &mut String) -> Result<(), String> {
+        let candidates: Vec<Move> = self
+            .moves()
+            .into_iter()
+            .filter(|m| m.from() == s && m.to() == t)
+            .collect();
+        if candidates.len() > 1 {
+            self.phase = Phase::Promote(mode, s, t);
+            return Ok(());
+        }
+        let m = *candidates.first().ok_or("no such move")?;
+        self.play(mode, m, event);
+        Ok(())
+    }
+
+    fn play(&mut self, mode: Option<Mode>, m: Move, event: &mut String) {
+        let how = match mode {
+            None => 0,
+            Some(Mode::Piece) => 1,
+            Some(Mode::Target) => 2,
+        };
+        self.turns.push((self.pos.fen(), how, m));
+        *event += &format!(" move {}", chess::text(&self.pos, m));
+        let black = self.team() == Color::Black;
+        self.pos.make_move(m);
+        if black {
+            self.marker = if self.marker == Side::King {
+                Side::Queen
+            } else {
+                Side::King
+            };
+            *event += &format!(" marker {}", if self.marker == Side::King { "k" } else { "q" });
+        }
+        self.marks = (None, None);
+        self.phase = Phase::Piece;
+        let mut end = board_end(&mut self.pos, self.draws);
+        if end.is_none() && self.limit > 0 && self.turns.len() >= self.limit {
+            end = Some((None, "move limit"));
+        }
+        if let Some((winner, reason)) = end {
+            let scores = match winner {
+                Some(Color::White) => vec![1.0, 1.0, 0.0, 0.0],
+                Some(Color::Black) => vec![0.0, 0.0, 1.0, 1.0],
+                None => vec![0.5; 4],
+            };
+            let result = winner.map_or("draw", |c| if c == Color::White { "white" } else { "black" });
+            self.end = Some(Outcome {
+                scores,
+                result: result.into(),
+                reason: reason.into(),
+            });
+            self.phase = Phase::Over;
+            *event += &format!(" end {result} {{{reason}}}");
+        }
+    }
+
+    fn phase_text(&self) -> String {
+        match self.phase {
+            Phase::Piece => "piece".into(),
+            Phase::Target => "target".into(),
+            Phase::SnapPiece => "snap-piece".into(),
+            Phase::SnapTarget => "snap-target".into(),
+            Phase::Mode => "mode".into(),
+            Phase::Tie(Mode::Piece) => "tie-piece".into(),
+            Phase::Tie(Mode::Target) => "tie-target".into(),
+            Phase::Promote(m, s, t) => format!(
+                "promote-{}-{}{}",
+                match m {
+                    None => "direct",
+                    Some(Mode::Piece) => "piece",
+                    Some(Mode::Target) => "target",
+                },
+                self.name(s),
+                self.name(t)
+            ),
+            Phase::Over => "over".into(),
+        }
+    }
+
+    fn text(&self, show_piece_mark: bool) -> String {
+        let mark = |m: Option<Square>, shown: bool| match m {
+            None => "-".to_string(),
+            Some(_) if !shown => "?".to_string(),
+            Some(s) => self.name(s),
+        };
+        format!(
+            "{} {} {} {},{}",
+            self.pos.fen(),
+            if self.marker == Side::King { "k" } else { "q" },
+            self.phase_text(),
+            mark(self.marks.0, show_piece_mark),
+            mark(self.marks.1, true)
+        )
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Squares of the 6x6 board: files a-f, ranks 1-6, index = rank * 6 + file.
+        let name = |s: &Square| format!("{}{}", (b'a' + (s.index() % 6) as u8) as char, s.index() / 6 + 1);
+        match self {
+            Action::Mark(s) => write!(f, "mark {}", name(s)),
+            Action::Snap(s) => write!(f, "snap {}", name(s)),
+            Action::Mode(Mode::Piece) => write!(f, "mode piece"),
+            Action::Mode(Mode::Target) => write!(f, "mode target"),
+            Action::Move(a, b) => write!(f, "move {}{}", name(a), name(b)),
+            Action::Promote(c) => write!(f, "promote {c}"),
+        }
+    }
+}
+
+impl TableGame for SplitBrain {
+    type Action = Action;
+
+    fn name(&self) -> &'static str {
+        "splitbrain"
+    }
+
+    fn seats(&self) -> usize {
+        4
+    }
+
+    fn roles(&self, seat: usize) -> Vec<&'static str> {
+        let team = if seat < 2 { "white" } else { "black" };
+        let side = if seat.is_multiple_of(2) {
+            "kingside"
+        } else {
+            "queenside"
+        };
+        vec![team, side]
+    }
+
+    fn actor(&self) -> Actor {
+        self.actor_now()
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        match self.phase {
+            Phase::Over => Vec::new(),
+            Phase::Piece | Phase::Target => self
+                .pos
+                .variant()
+                .geometry
+                .landable()
+                .into_iter()
+                .map(Action::Mark)
+                .collect(),
+            Phase::SnapPiece => {
+                let m = self.marks.0.expect("marked");
+                self.nearest(m, &self.valid_pieces())
+                    .into_iter()
+                    .map(Action::Snap)
+                    .collect()
+            }
+            Phase::SnapTarget => {
+                let m = self.marks.1.expect("marked");
+                self.nearest(m, &self.valid_targets())
+                    .into_iter()
+                    .map(Action::Snap)
+                    .collect()
+            }
+            Phase::Mode => vec![Action::Mode(Mode::Piece), Action::Mode(Mode::Target)],
+            Phase::Tie(mode) => self
+                .mode_moves(mode)
+                .into_iter()
+                .map(|(a, b)| Action::Move(a, b))
+                .collect(),
+            Phase::Promote(_, s, t) => self
+                .moves()
+                .into_iter()
+                .filter(|m| m.from() == s && m.to() == t)
+                .filter_map(|m| promotion(&self.pos, m).map(Action::Promote))
+                .collect(),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, String> {
+        let (word, arg) = text
+            .split_once(' ')
+            .ok_or("expected 'mark SQ', 'snap SQ', 'mode piece|target', 'move FROMTO' or 'promote q|r|n'")?;
+        let arg = arg.trim();
+        match word {
+            "mark" => Ok(Action::Mark(self.sq(arg)?)),
+            "snap" => Ok(Action::Snap(self.sq(arg)?)),
+            "mode" => match arg {
+                "piece" => Ok(Action::Mode(Mode::Piece)),
+                "target" => Ok(Action::Mode(Mode::Target)),
+                _ => Err(format!("mode '{arg}': expected piece or target")),
+            },
+            "move" => {
+                let split = arg
+                    .char_indices()
+                    .skip(1)
+                    .find(|(_, c)| c.is_ascii_alphabetic())
+                    .map(|x| x.0);
+                let (a, b) = split
+                    .map(|i| arg.split_at(i))
+                    .ok_or_else(|| format!("move '{arg}': expected like e2e3"))?;
+                Ok(Action::Move(self.sq(a)?, self.sq(b)?))
+            }
+            "promote" => match arg {
+                "q" | "r" | "n" | "Q" | "R" | "N" => {
+                    Ok(Action::Promote(arg.to_ascii_lowercase().chars().next().unwrap()))
+                }
+                _ => Err(format!("promote '{arg}': expected q, r or n")),
+            },
+            _ => Err(format!("unknown action '{word}'")),
+        }
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<String, String> {
+        if !self.legal_actions().contains(action) {
+            return Err("illegal action".into());
+        }
+        let before = self.clone();
+        let mut event = String::new();
+        let r = match (*action, self.phase) {
+            (Action::Mark(s), Phase::Piece) => {
+                self.marks.0 = Some(s);
+                self.phase = Phase::Target;
+                event = "piece marked".into();
+                Ok(())
+            }
+            (Action::Mark(t), Phase::Target) => {
+                self.marks.1 = Some(t);
+                event = format!("marks {} {}", self.name(self.marks.0.unwrap()), self.name(t));
+                self.resolve(&mut event)
+            }
+            (Action::Snap(s), Phase::SnapPiece) => {
+                event = format!("snapped {}->{}", self.name(self.marks.0.unwrap()), self.name(s));
+                self.marks.0 = Some(s);
+                self.resolve(&mut event)
+            }
+            (Action::Snap(t), Phase::SnapTarget) => {
+                event = format!("snapped {}->{}", self.name(self.marks.1.unwrap()), self.name(t));
+                self.marks.1 = Some(t);
+                self.resolve(&mut event)
+            }
+            (Action::Mode(mode), Phase::Mode) => {
+                event = format!("mode {}", if mode == Mode::Piece { "piece" } else { "target" });
+                let pairs = self.mode_moves(mode);
+                if pairs.len() > 1 {
+                    self.phase = Phase::Tie(mode);
+                    Ok(())
+                } else {
+                    let (a, b) = pairs[0];
+                    self.complete(Some(mode), a, b, &mut event)
+                }
+            }
+            (Action::Move(a, b), Phase::Tie(mode)) => {
+                event = format!("picked {}{}", self.name(a), self.name(b));
+                self.complete(Some(mode), a, b, &mut event)
+            }
+            (Action::Promote(c), Phase::Promote(mode, s, t)) => {
+                let m = self
+                    .moves()
+                    .into_iter()
+                    .find(|&m| m.from() == s && m.to() == t && promotion(&self.pos, m) == Some(c))
+                    .ok_or("no such promotion")?;
+                event = format!("promote {c}");
+                self.play(mode, m, &mut event);
+                Ok(())
+            }
+            _ => Err("illegal action".into()),
+        };
+        if let Err(e) = r {
+            *self = before;
+            return Err(e);
+        }
+        Ok(event.trim().to_string())
+    }
+
+    fn observe(&self, seat: usize) -> String {
+        // The piece mark is secret until the target mark reveals both: only the chooser sees it.
+        let chooser = matches!(self.phase, Phase::Target) && seat == self.chooser(self.team());
+        self.text(chooser || !matches!(self.phase, Phase::Target))
+    }
+
+    fn state_text(&self) -> String {
+        self.text(true)
+    }
+
+    fn set_state(&mut self, text: &str) -> Result<(), String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.len() != 9 {
+            return Err("expected 'FEN(6 fields) k|q PHASE S,T'".into());
+        }
+        let fen = words[..6].join(" ");
+        let pos = Position::from_fen(std::sync::Arc::clone(self.pos.game()), &fen).map_err(|e| e.to_string())?;
+        let mut next = self.clone();
+        next.pos = pos;
+        next.turns.clear();
+        next.end = None;
+        next.marker = match words[6] {
+            "k" => Side::King,
+            "q" => Side::Queen,
+            m => return Err(format!("marker '{m}': expected k or q")),
+        };
+        let mark =
+            |w: &str| -> Result<Option<Square>, String> { if w == "-" { Ok(None) } else { next.sq(w).map(Some) } };
+        let (a, b) = words[8].split_once(',').ok_or("marks: expected S,T")?;
+        next.marks = (mark(a)?, mark(b)?);
+        let need = |n: usize| -> Result<(), String> {
+            let have = usize::from(next.marks.0.is_some()) + usize::from(next.marks.1.is_some());
+            if have == n {
+                Ok(())
+            } else {
+                Err(format!("phase {} needs {n} marks", words[7]))
+            }
+        };
+        next.phase = match words[7] {
+            "piece" => Phase::Piece,
+            "target" => Phase::Target,
+            "snap-piece" => Phase::SnapPiece,
+            "snap-target" => Phase::SnapTarget,
+            "mode" => Phase::Mode,
+            "tie-piece" => Phase::Tie(Mode::Piece),
+            "tie-target" => Phase::Tie(Mode::Target),
+            "over" => Phase::Over,
+            p if p.starts_with("promote-") => {
+                let rest = &p[8..];
+                let (mode, squares) = rest
+                    .split_once('-')
+                    .ok_or("promote phase: expected promote-MODE-FROMTO")?;
+                let mode = match mode {
+                    "direct" => None,
+                    "piece" => Some(Mode::Piece),
+                    "target" => Some(Mode::Target),
+                    _ => return Err(format!("promote phase: mode '{mode}'")),
+                };
+                let Ok(Action::Move(a, b)) = next.parse_action(&format!("move {squares}")) else {
+                    return Err(format!("promote phase: squares '{squares}'"));
+                };
+                Phase::Promote(mode, a, b)
+            }
+            p => {
+                return Err(format!(
+                    "phase '{p}': expected piece, target, snap-piece, snap-target, mode, tie-piece, tie-target or over"
+                ));
+            }
+        };
+        match next.phase {
+            Phase::Piece | Phase::Over => need(0)?,
+            Phase::Target => {
+                if next.marks.0.is_none() || next.marks.1.is_some() {
+                    return Err("phase target needs the piece mark only".into());
+                }
+            }
+            _ => need(2)?,
+        }
+        if let Some((winner, reason)) = board_end(&mut next.pos, next.draws) {
+            let scores = match winner {
+                Some(Color::White) => vec![1.0, 1.0, 0.0, 0.0],
+                Some(Color::Black) => vec![0.0, 0.0, 1.0, 1.0],
+                None => vec![0.5; 4],
+            };
+            let result = winner.map_or("draw", |c| if c == Color::White { "white" } else { "black" });
+            next.end = Some(Outcome {
+                scores,
+                result: result.into(),
+                reason: reason.into(),
+            });
+            next.phase = Phase::Over;
+        } else if next.phase == Phase::Over {
+            return Err("phase over, but the game on the board goes on".into());
+        }
+        if !next.legal_actions_consistent() {
+            return Err(format!("phase {} does not fit the marks", words[7]));
+        }
+        *self = next;
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.end.clone()
+    }
+
+    fn forfeit(&self, seat: usize, why: &str) -> Outcome {
+        let white_lost = seat < 2;
+        Outcome {
+            scores: if white_lost {
+                vec![0.0, 0.0, 1.0, 1.0]
+            } else {
+                vec![1.0, 1.0, 0.0, 0.0]
+            },
+            result: if white_lost { "black".into() } else { "white".into() },
+            reason: format!("seat {seat} forfeits: {why}"),
+        }
+    }
+
+    fn tally(&self) -> Tally {
+        let mut t: Tally = vec![
+            ("team turns".into(), self.turns.len() as f64),
+            (
+                "resolved directly".into(),
+                self.turns.iter().filter(|x| x.1 == 0).count() as f64,
+            ),
+            (
+                "resolved by piece mode".into(),
+                self.turns.iter().filter(|x| x.1 == 1).count() as f64,
+            ),
+            (
+                "resolved by target mode".into(),
+                self.turns.iter().filter(|x| x.1 == 2).count() as f64,
+            ),
+        ];
+        // How often the move played was the engine's best (a depth-3 search of the position).
+        let mut searcher = chess::searcher();
+        let mut best = 0;
+        for (fen, _, m) in &self.turns {
+            let mut pos = Position::from_fen(std::sync::Arc::clone(self.pos.game()), fen).expect("own FEN");
+            let vals = chess::move_values(&mut searcher, &mut pos, 2);
+            let top = vals.iter().map(|v| v.1).max().unwrap_or(0);
+            if vals.iter().any(|(x, v)| x == m && *v == top) {
+                best += 1;
+            }
+        }
+        t.push(("engine's best move played".into(), best as f64));
+        let o = self.end.clone();
+        let r = o.as_ref().map_or("", |o| o.result.as_str());
+        t.push(("white wins".into(), f64::from(u8::from(r == "white"))));
+        t.push(("black wins".into(), f64::from(u8::from(r == "black"))));
+        t.push(("draws".into(), f64::from(u8::from(r == "draw"))));
+        t.push(("plies".into(), self.turns.len() as f64));
+        t
+    }
+
+    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
+        vec![
+            (
+                "share of team turns resolved directly",
+                "resolved directly",
+                "team turns",
+            ),
+            ("share resolved by piece mode", "resolved by piece mode", "team turns"),
+            ("share resolved by target mode", "resolved by target mode", "team turns"),
+            (
+                "share of moves that were the engine's best",
+                "engine's best move played",
+                "team turns",
+            ),
+        ]
+    }
+
+    fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
+        let _ = seat; // every seat plays by its observation alone
+        Ok(Box::new(Engine::new(self.clone(), options, seed)?))
+    }
+}
+
+impl SplitBrain {
+    fn legal_actions_consistent(&self) -> bool {
+        match self.phase {
+            Phase::SnapPiece => self
+                .marks
+                .0
+                .is_some_and(|m| self.nearest(m, &self.valid_pieces()).len() > 1),
+            Phase::SnapTarget => {
+                self.marks.0.is_some_and(|m| self.valid_pieces().contains(&m))
+                    && self
+                        .marks
+                        .1
+                        .is_some_and(|m| self.nearest(m, &self.valid_targets()).len() > 1)
+            }
+            Phase::Mode => {
+                let (s, t) = (self.marks.0.unwrap(), self.marks.1.unwrap());
+                self.valid_pieces().contains(&s)
+                    && self.valid_targets().contains(&t)
+                    && !self.moves().iter().any(|m| m.from() == s && m.to() == t)
+            }
+            Phase::Tie(mode) => self.mode_moves(mode).len() > 1,
+            Phase::Promote(_, a, b) => self.moves().iter().filter(|m| m.from() == a && m.to() == b).count() > 1,
+            _ => true,
+        }
+    }
+}
+
+/// Menagerie's player of a Split-Brain seat. Chooser and mover never talk: both derive the same
+/// focal move from the same position (the best move, preferring one whose fallback under
+/// either mode is still good) and mark its two squares. The opponents' chooser picks the snap
+/// and the mode that leave the team the worst move. Options: `depth=N` (search plies after each
+/// move, default 2), `noise=CP` (seeded noise on move values, default 0), `robust=PERCENT`
+/// (weight of the fallback, default 25).
+pub struct Engine {
+    view: SplitBrain,
+    depth: u32,
+    noise: i32,
+    robust: i32,
+    rng: StdRng,
+    searcher: Searcher,
+}
+
+impl Engine {
+    fn new(view: SplitBrain, options: &Settings, seed: u64) -> Result<Engine, String> {
+        let mut e = Engine {
+            view,
+            depth: 2,
+            noise: 0,
+            robust: 25,
+            rng: StdRng::seed_from_u64(seed),
+            searcher: chess::searcher(),
+        };
+        for (k, v) in options {
+            let n: i64 = v.parse().map_err(|_| format!("engine option {k}={v}: not a number"))?;
+            match k.as_str() {
+                "depth" if (1..=6).contains(&n) => e.depth = n as u32,
+                "noise" if (0..=1000).contains(&n) => e.noise = n as i32,
+                "robust" if (0..=100).contains(&n) => e.robust = n as i32,
+                "seed" => e.rng = StdRng::seed_from_u64(n as u64),
+                _ => {
+                    return Err(format!(
+                        "engine option {k}={v}: known are depth=1..6, noise=0..1000, robust=0..100, seed=N"
+                    ));
+                }
+            }
+        }
+        Ok(e)
+    }
+
+    /// Values of the team's moves (the side to move of the view), with this seat's noise.
+    fn values(&mut self) -> Vec<(Move, i32)> {
+        let mut pos = self.view.pos.clone();
+        let mut v = chess::move_values(&mut self.searcher, &mut pos, self.depth);
+        if self.noise > 0 {
+            for x in &mut v {
+                x.1 += self.rng.random_range(-self.noise..=self.noise);
+            }
+        }
+        v
+    }
+
+    /// The focal move: best value plus the weighted worst fallback.
+    fn focal(&mut self) -> Option<Move> {
+        let vals = self.values();
+        let best =
+            |f: &dyn Fn(&Move) -> bool, not: Move| vals.iter().filter(|(m, _)| *m != not && f(m)).map(|x| x.1).max();
+        let mut top: Option<(Move, i64)> = None;
+        for &(m, v) in &vals {
+            let by_piece = best(&|x: &Move| x.from() == m.from(), m).unwrap_or(v);
+            let by_target = best(&|x: &Move| x.to() == m.to(), m).unwrap_or(v);
+            let score = i64::from(v) * 100 + i64::from(by_piece.min(by_target)) * i64::from(self.robust);
+            if top.is_none_or(|t| score > t.1) {
+                top = Some((m, score));
+            }
+        }
+        top.map(|t| t.0)
+    }
+
+    /// The team's value of a state the opponents' chooser is considering (the team then plays
+    /// its best move among those allowed).
+    fn team_value(&mut self, state: &SplitBrain, vals: &[(Move, i32)], depth: u32) -> i32 {
+        let value_of = |a: Square, b: Square| {
+            vals.iter()
+                .filter(|(m, _)| m.from() == a && m.to() == b)
+                .map(|x| x.1)
+                .max()
+        };
+        match state.phase {
+            Phase::Mode if depth < 3 => [Mode::Piece, Mode::Target]
+                .iter()
+                .map(|&md| {
+                    state
+                        .mode_moves(md)
+                        .iter()
+                        .filter_map(|&(a, b)| value_of(a, b))
+                        .max()
+                        .unwrap_or(0)
+                })
+                .min()
+                .unwrap_or(0),
+            Phase::Piece | Phase::Over => {
+                // The move was played: its value from the previous state's point of view.
+                let last = state.turns.last().map(|t| t.2);
+                last.and_then(|m| value_of(m.from(), m.to())).unwrap_or(0)
+            }
+            Phase::Tie(md) => state
+                .mode_moves(md)
+                .iter()
+                .filter_map(|&(a, b)| value_of(a, b))
+                .max()
+                .unwrap_or(0),
+            Phase::Promote(..) => vals.iter().map(|x| x.1).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+        let pick = match self.view.phase {
+            Phase::Piece | Phase::Target => {
+                let m = self.focal().ok_or("no legal move")?;
+                let sq = if self.view.phase == Phase::Piece {
+                    m.from()
+                } else {
+                    m.to()
+                };
+                Action::Mark(sq).to_string()
+            }
+            Phase::SnapPiece | Phase::SnapTarget | Phase::Mode => {
+                let vals = self.values();
+                let mut worst: Option<(String, i32)> = None;
+                for a in legal {
+                    let mut s = self.view.clone();
+                    if s.act(a).is_err() {
+                        continue;
+                    }
+                    let v = self.team_value(&s, &vals, 0);
+                    if worst.as_ref().is_none_or(|w| v < w.1) {
+                        worst = Some((a.clone(), v));
+                    }
+                }
+                worst.map(|w| w.0).ok_or("no choice")?
+            }
+            Phase::Tie(md) => {
+                let vals = self.values();
+                let pairs = self.view.mode_moves(md);
+                let value_of = |a: Square, b: Square| {
+                    vals.iter()
+                        .filter(|(m, _)| m.from() == a && m.to() == b)
+                        .map(|x| x.1)
+                        .max()
+                        .unwrap_or(i32::MIN)
+                };
+                let (a, b) = *pairs
+                    .iter()
+                    .max_by_key(|&&(a, b)| value_of(a, b))
+                    .ok_or("no tie move")?;
+                Action::Move(a, b).to_string()
+            }
+            Phase::Promote(..) => {
+                if legal.iter().any(|l| l == "promote q") {
+                    "promote q".into()
+                } else {
+                    legal.first().cloned().ok_or("no promotion")?
+                }
+            }
+            Phase::Over => return Err("the game is over".into()),
+        };
+        Ok(pick)
+    }
+}
+
+impl Seat for Engine {
+    fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        // A mark this seat may not see (`?`) is never used by its decisions: stand in the first
+        // valid square so the view reads as a state.
+        let mut text = observation.to_string();
+        if text.contains('?') {
+            let mut probe = self.view.clone();
+            let words: Vec<&str> = observation.split_whitespace().collect();
+            let fen = words.get(..6).map(|w| w.join(" ")).unwrap_or_default();
+            probe.pos =
+                Position::from_fen(std::sync::Arc::clone(self.view.pos.game()), &fen).map_err(|e| e.to_string())?;
+            let stand_in = probe
+                .valid_pieces()
+                .first()
+                .map(|&s| probe.name(s))
+                .unwrap_or_else(|| "a1".into());
+            text = text.replace('?', &stand_in);
+        }
+        TableGame::set_state(&mut self.view, &text)
+    }
+
+    fn event(&mut self, _: &str) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<String, String> {
+        self.decide(legal)
+    }
+
+    fn refused(&mut self, message: &str) -> Result<(), String> {
+        Err(format!("engine seat refused: {message}"))
+    }
+
+    fn end(&mut self, _: &Outcome) {}
+}

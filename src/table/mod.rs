@@ -1,0 +1,296 @@
+//! The turn layer of the table games (the Chess Kit games): games whose turn is not one chess
+//! move, with seats, roles, cards, chance and hidden information. It knows no game by name;
+//! each game lives in `kit/` and plugs in through [`TableGame`]. Shaped like OpenSpiel's
+//! `State`: who acts, the legal actions, applying one, what each seat may observe, the end with
+//! a score per seat. `docs/table-games.md` has the design, `../shared/protocol.md` §5 the
+//! contract.
+
+pub mod console;
+pub mod json;
+pub mod playtest;
+pub mod referee;
+pub mod seats;
+
+use rand::rngs::StdRng;
+use std::fmt;
+
+/// Who acts next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Actor {
+    /// A seat, with the kind of action asked (`mark`, `predict`, `move`, ...).
+    Seat(usize, &'static str),
+    /// The referee draws from [`TableGame::chance_outcomes`].
+    Chance,
+    /// The game is over.
+    Over,
+}
+
+impl fmt::Display for Actor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Actor::Seat(s, kind) => write!(f, "seat {s} {kind}"),
+            Actor::Chance => write!(f, "chance"),
+            Actor::Over => write!(f, "none"),
+        }
+    }
+}
+
+/// The end of a game: a score for every seat, the result word and the reason.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// One score per seat (1 win, 0 loss, 0.5 draw in the two-team games).
+    pub scores: Vec<f64>,
+    /// Short result (`white`, `black`, `draw`, or a game's own word).
+    pub result: String,
+    /// Why the game ended, in words.
+    pub reason: String,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "result {} scores {} {{{}}}",
+            self.result,
+            scores_text(&self.scores),
+            self.reason
+        )
+    }
+}
+
+/// Scores as `1,0,1,0`.
+pub fn scores_text(scores: &[f64]) -> String {
+    scores.iter().map(|s| format!("{s}")).collect::<Vec<_>>().join(",")
+}
+
+/// A game's settings: `key=value` words, each checked by the game.
+pub type Settings = Vec<(String, String)>;
+
+/// Named measurements of one finished game, summed and averaged by `playtest`.
+pub type Tally = Vec<(String, f64)>;
+
+/// One table game: its true state and rules. Implementors live in `kit/`, one file per game.
+pub trait TableGame: Clone + Send + 'static {
+    /// An action (typed; `Display` gives its text form).
+    type Action: Clone + PartialEq + fmt::Display + Send;
+
+    /// The game's name (`splitbrain`).
+    fn name(&self) -> &'static str;
+    /// Number of seats.
+    fn seats(&self) -> usize;
+    /// The roles of a seat now (`white`, `chooser`, ...), for `kit-game`.
+    fn roles(&self, seat: usize) -> Vec<&'static str>;
+    /// Who acts next.
+    fn actor(&self) -> Actor;
+    /// The legal actions of the actor (empty when the game is over).
+    fn legal_actions(&self) -> Vec<Self::Action>;
+    /// Reads an action's text (syntax only; legality is [`TableGame::apply`]'s).
+    fn parse_action(&self, text: &str) -> Result<Self::Action, String>;
+    /// Applies a legal action of the actor; returns the public event text. On error the state
+    /// is untouched.
+    fn apply(&mut self, action: &Self::Action) -> Result<String, String>;
+    /// At a chance node: each outcome with its probability.
+    fn chance_outcomes(&self) -> Vec<(Self::Action, f64)> {
+        Vec::new()
+    }
+    /// What `seat` may know now: the state text with hidden parts written `?`. The only gate
+    /// between the true state and a seat.
+    fn observe(&self, seat: usize) -> String;
+    /// The whole true state in the game's notation.
+    fn state_text(&self) -> String;
+    /// Sets the state from its text; the state is untouched on error.
+    fn set_state(&mut self, text: &str) -> Result<(), String>;
+    /// The end, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The outcome when `seat` forfeits (a seat program that died or answered garbage).
+    fn forfeit(&self, seat: usize, why: &str) -> Outcome;
+    /// The game's measurements for `playtest` (called at the end).
+    fn tally(&self) -> Tally {
+        Vec::new()
+    }
+    /// Ratios of tally sums that `playtest` reports: (label, numerator key, denominator key).
+    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
+        Vec::new()
+    }
+    /// Menagerie's own player for `seat` (options from `engine:KEY=VALUE`).
+    fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String>;
+}
+
+/// A table game behind a trait object that speaks text: what the referee, the console and the
+/// seats use.
+pub trait Table: Send {
+    /// The game's name.
+    fn name(&self) -> &'static str;
+    /// Number of seats.
+    fn seats(&self) -> usize;
+    /// Roles of a seat now.
+    fn roles(&self, seat: usize) -> Vec<&'static str>;
+    /// Who acts next.
+    fn actor(&self) -> Actor;
+    /// The actor's legal actions as text, sorted.
+    fn actions(&self) -> Vec<String>;
+    /// Applies an action given as text; `Err(reason)` leaves the state untouched.
+    fn act(&mut self, text: &str) -> Result<String, String>;
+    /// Draws a chance outcome with `rng` and applies it; returns (action text, event).
+    fn draw_chance(&mut self, rng: &mut StdRng) -> Result<(String, String), String>;
+    /// The chance outcomes as text with their probabilities.
+    fn chances(&self) -> Vec<(String, f64)>;
+    /// Applies the chance outcome written `text` (a record being replayed, the console).
+    fn act_chance(&mut self, text: &str) -> Result<String, String>;
+    /// Ratios `playtest` reports: (label, numerator key, denominator key) of the tally.
+    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)>;
+    /// What `seat` may know now.
+    fn observe(&self, seat: usize) -> String;
+    /// The whole true state.
+    fn state_text(&self) -> String;
+    /// Sets the state; untouched on error.
+    fn set_state(&mut self, text: &str) -> Result<(), String>;
+    /// The end, once over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The outcome when `seat` forfeits.
+    fn forfeit(&self, seat: usize, why: &str) -> Outcome;
+    /// Measurements of the finished game.
+    fn tally(&self) -> Tally;
+    /// Menagerie's player for a seat.
+    fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String>;
+    /// A copy of the game.
+    fn clone_box(&self) -> Box<dyn Table>;
+}
+
+impl<G: TableGame> Table for G {
+    fn name(&self) -> &'static str {
+        TableGame::name(self)
+    }
+    fn seats(&self) -> usize {
+        TableGame::seats(self)
+    }
+    fn roles(&self, seat: usize) -> Vec<&'static str> {
+        TableGame::roles(self, seat)
+    }
+    fn actor(&self) -> Actor {
+        TableGame::actor(self)
+    }
+    fn actions(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.legal_actions().iter().map(|a| a.to_string()).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+    fn act(&mut self, text: &str) -> Result<String, String> {
+        match TableGame::actor(self) {
+            Actor::Over => return Err("the game is over".into()),
+            Actor::Chance => return Err("chance acts now".into()),
+            Actor::Seat(..) => {}
+        }
+        let a = self.parse_action(text.trim())?;
+        if !self.legal_actions().contains(&a) {
+            return Err("illegal action".into());
+        }
+        self.apply(&a)
+    }
+    fn draw_chance(&mut self, rng: &mut StdRng) -> Result<(String, String), String> {
+        use rand::RngExt;
+        let outcomes = self.chance_outcomes();
+        let total: f64 = outcomes.iter().map(|o| o.1).sum();
+        if outcomes.is_empty() || total <= 0.0 {
+            return Err("no chance outcome".into());
+        }
+        let mut x = rng.random_range(0.0..total);
+        let mut pick = &outcomes[outcomes.len() - 1].0;
+        for (a, p) in &outcomes {
+            if x < *p {
+                pick = a;
+                break;
+            }
+            x -= p;
+        }
+        let pick = pick.clone();
+        let event = self.apply(&pick)?;
+        Ok((pick.to_string(), event))
+    }
+    fn chances(&self) -> Vec<(String, f64)> {
+        self.chance_outcomes()
+            .into_iter()
+            .map(|(a, p)| (a.to_string(), p))
+            .collect()
+    }
+    fn act_chance(&mut self, text: &str) -> Result<String, String> {
+        if TableGame::actor(self) != Actor::Chance {
+            return Err("no chance step now".into());
+        }
+        let a = self.parse_action(text.trim())?;
+        if !self.chance_outcomes().iter().any(|(o, _)| *o == a) {
+            return Err("not a chance outcome here".into());
+        }
+        self.apply(&a)
+    }
+    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
+        TableGame::ratios(self)
+    }
+    fn observe(&self, seat: usize) -> String {
+        TableGame::observe(self, seat)
+    }
+    fn state_text(&self) -> String {
+        TableGame::state_text(self)
+    }
+    fn set_state(&mut self, text: &str) -> Result<(), String> {
+        TableGame::set_state(self, text)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        TableGame::outcome(self)
+    }
+    fn forfeit(&self, seat: usize, why: &str) -> Outcome {
+        TableGame::forfeit(self, seat, why)
+    }
+    fn tally(&self) -> Tally {
+        TableGame::tally(self)
+    }
+    fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String> {
+        TableGame::engine_seat(self, seat, options, seed)
+    }
+    fn clone_box(&self) -> Box<dyn Table> {
+        Box::new(self.clone())
+    }
+}
+
+/// Reads `key=value` words into settings; anything else is an error.
+pub fn parse_settings(words: &[String]) -> Result<Settings, String> {
+    words
+        .iter()
+        .map(|w| match w.split_once('=') {
+            Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+            _ => Err(format!("'{w}' is not a setting (expected KEY=VALUE)")),
+        })
+        .collect()
+}
+
+/// Takes the settings a game knows out of `settings`: each key in `known` with its default,
+/// an unknown key is an error naming the known ones.
+pub fn read_settings(game: &str, settings: &Settings, known: &[(&str, &[&str], &str)]) -> Result<Vec<String>, String> {
+    for (k, v) in settings {
+        let Some((_, values, _)) = known.iter().find(|(name, _, _)| name == k) else {
+            let names: Vec<&str> = known.iter().map(|x| x.0).collect();
+            return Err(format!(
+                "unknown setting '{k}' for {game} (known: {})",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ));
+        };
+        if !values.contains(&v.as_str()) {
+            return Err(format!("setting {k}={v}: expected one of {}", values.join(", ")));
+        }
+    }
+    Ok(known
+        .iter()
+        .map(|(name, _, default)| {
+            settings
+                .iter()
+                .rev()
+                .find(|(k, _)| k == name)
+                .map_or(default.to_string(), |(_, v)| v.clone())
+        })
+        .collect())
+}

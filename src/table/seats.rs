@@ -1,0 +1,252 @@
+//! Seats: who plays a seat of a table game. Every seat gets the same lines (`kit-game`,
+//! `kit-see`, `kit-event`, `kit-ask`, `kit-end`, `../shared/protocol.md` §5), in the form of
+//! method calls; a `cmd:` seat gets them as text. An `Err` from any call means the seat is lost
+//! (a program that died, stayed silent or kept answering garbage).
+
+use super::{Outcome, Settings, scores_text};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// One seat's player.
+pub trait Seat: Send {
+    /// Once, before anything else: the game, this seat, the seat count, its roles, settings.
+    fn start(
+        &mut self,
+        game: &str,
+        seat: usize,
+        seats: usize,
+        roles: &[&str],
+        settings: &Settings,
+    ) -> Result<(), String>;
+    /// What the seat may see now (sent whenever it changes).
+    fn see(&mut self, observation: &str) -> Result<(), String>;
+    /// A public happening.
+    fn event(&mut self, text: &str) -> Result<(), String>;
+    /// Asks for one action of `kind`; `legal` are the seat's legal actions.
+    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<String, String>;
+    /// The last answer was refused with this one-line message; the same question follows.
+    fn refused(&mut self, message: &str) -> Result<(), String>;
+    /// The end of the game.
+    fn end(&mut self, outcome: &Outcome);
+    /// True for a seat that may answer badly any number of times (a person); others lose the
+    /// seat after three bad answers.
+    fn patient(&self) -> bool {
+        false
+    }
+}
+
+/// Uniform over the legal actions, seeded.
+pub struct RandomSeat {
+    rng: StdRng,
+}
+
+impl RandomSeat {
+    /// A random seat drawing from a generator seeded with `seed`.
+    pub fn new(seed: u64) -> RandomSeat {
+        RandomSeat {
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Seat for RandomSeat {
+    fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), String> {
+        Ok(())
+    }
+    fn see(&mut self, _: &str) -> Result<(), String> {
+        Ok(())
+    }
+    fn event(&mut self, _: &str) -> Result<(), String> {
+        Ok(())
+    }
+    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<String, String> {
+        if legal.is_empty() {
+            return Err("no legal action".into());
+        }
+        Ok(legal[self.rng.random_range(0..legal.len())].clone())
+    }
+    fn refused(&mut self, message: &str) -> Result<(), String> {
+        Err(format!("random seat refused: {message}"))
+    }
+    fn end(&mut self, _: &Outcome) {}
+}
+
+/// A person at this terminal: shows what the seat sees and its legal actions, reads one action
+/// a line from standard input, and asks again after a bad one.
+pub struct HumanSeat {
+    seat: usize,
+    input: Box<dyn BufRead + Send>,
+    out: Box<dyn Write + Send>,
+}
+
+impl HumanSeat {
+    /// A person on standard input and output.
+    pub fn stdio() -> HumanSeat {
+        HumanSeat::new(Box::new(BufReader::new(std::io::stdin())), Box::new(std::io::stdout()))
+    }
+
+    /// A person behind the given streams.
+    pub fn new(input: Box<dyn BufRead + Send>, out: Box<dyn Write + Send>) -> HumanSeat {
+        HumanSeat { seat: 0, input, out }
+    }
+
+    fn say(&mut self, text: &str) -> Result<(), String> {
+        writeln!(self.out, "{text}")
+            .and_then(|_| self.out.flush())
+            .map_err(|e| format!("terminal: {e}"))
+    }
+}
+
+impl Seat for HumanSeat {
+    fn start(&mut self, game: &str, seat: usize, seats: usize, roles: &[&str], _: &Settings) -> Result<(), String> {
+        self.seat = seat;
+        self.say(&format!(
+            "[seat {seat}] {game}: you are seat {seat} of {seats} ({})",
+            roles.join(" ")
+        ))
+    }
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        self.say(&format!("[seat {}] you see: {observation}", self.seat))
+    }
+    fn event(&mut self, text: &str) -> Result<(), String> {
+        self.say(&format!("[seat {}] event: {text}", self.seat))
+    }
+    fn ask(&mut self, _: u64, kind: &str, _: f64, legal: &[String]) -> Result<String, String> {
+        self.say(&format!("[seat {}] legal: {}", self.seat, legal.join(" ")))?;
+        self.say(&format!("[seat {}] your {kind}?", self.seat))?;
+        let mut line = String::new();
+        match self.input.read_line(&mut line) {
+            Ok(0) => Err("the terminal closed".into()),
+            Ok(_) => Ok(line.trim().to_string()),
+            Err(e) => Err(format!("terminal: {e}")),
+        }
+    }
+    fn refused(&mut self, message: &str) -> Result<(), String> {
+        self.say(&format!("[seat {}] {message}", self.seat))
+    }
+    fn end(&mut self, outcome: &Outcome) {
+        let _ = self.say(&format!("[seat {}] {outcome}", self.seat));
+    }
+    fn patient(&self) -> bool {
+        true
+    }
+}
+
+/// A child process speaking the seat lines on its standard input and output.
+pub struct CmdSeat {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: mpsc::Receiver<String>,
+    /// Longest wait for one answer.
+    pub timeout: Duration,
+}
+
+impl CmdSeat {
+    /// Starts `command` (a program and its arguments, separated by spaces).
+    pub fn spawn(command: &str, timeout: Duration) -> Result<CmdSeat, String> {
+        let mut words = command.split_whitespace();
+        let program = words.next().ok_or("cmd: needs a program")?;
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start '{program}': {e}"))?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(l) = line else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(CmdSeat {
+            child,
+            stdin: Some(stdin),
+            lines: rx,
+            timeout,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        let stdin = self.stdin.as_mut().ok_or("the seat is closed")?;
+        writeln!(stdin, "{line}")
+            .and_then(|_| stdin.flush())
+            .map_err(|_| "the seat program has exited".to_string())
+    }
+}
+
+impl Seat for CmdSeat {
+    fn start(
+        &mut self,
+        game: &str,
+        seat: usize,
+        seats: usize,
+        roles: &[&str],
+        settings: &Settings,
+    ) -> Result<(), String> {
+        let mut line = format!("kit-game {game} {seat} {seats} {}", roles.join(" "));
+        for (k, v) in settings {
+            line += &format!(" {k}={v}");
+        }
+        self.send(&line)
+    }
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        self.send(&format!("kit-see {observation}"))
+    }
+    fn event(&mut self, text: &str) -> Result<(), String> {
+        self.send(&format!("kit-event {text}"))
+    }
+    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<String, String> {
+        // Our extension (docs/table-games.md): the legal actions, one `|`-separated line, so
+        // that a seat program need not know the rules to answer.
+        self.send(&format!("kit-legal {}", legal.join("|")))?;
+        self.send(&format!("kit-ask {id} {kind} {seconds_left:.1}"))?;
+        let line = match self.lines.recv_timeout(self.timeout) {
+            Ok(l) => l,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                return Err(format!("no answer in {} s", self.timeout.as_secs_f64()));
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Err("the seat program has exited".into()),
+        };
+        // `kit-act ID ACTION`; anything else is answered as a bad action (three forfeit).
+        let prefix = format!("kit-act {id} ");
+        Ok(line
+            .strip_prefix(&prefix)
+            .map_or(line.clone(), |a| a.trim().to_string()))
+    }
+    fn refused(&mut self, message: &str) -> Result<(), String> {
+        self.send(message)
+    }
+    fn end(&mut self, outcome: &Outcome) {
+        let _ = self.send(&format!(
+            "kit-end {} {} {{{}}}",
+            outcome.result,
+            scores_text(&outcome.scores),
+            outcome.reason
+        ));
+    }
+}
+
+impl Drop for CmdSeat {
+    fn drop(&mut self) {
+        // Closing stdin asks the program to end; it gets a moment, then it is killed.
+        drop(self.stdin.take());
+        for _ in 0..20 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

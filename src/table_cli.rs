@@ -1,0 +1,315 @@
+//! The table-game subcommands: `referee`, `play` and `playtest` (`../shared/protocol.md` §5).
+
+use crate::cli::CliError;
+use crate::kit;
+use crate::table::playtest::Summary;
+use crate::table::referee::{self, Played};
+use crate::table::seats::{CmdSeat, HumanSeat, RandomSeat, Seat};
+use crate::table::{Settings, Table, parse_settings, scores_text};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// Options common to the subcommands, read from the arguments after GAME.
+struct Opts {
+    seed: u64,
+    games: usize,
+    seats: Option<Vec<String>>,
+    record: Option<String>,
+    replay: Option<String>,
+    csv: Option<String>,
+    move_seconds: f64,
+    settings: Settings,
+}
+
+fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
+    let mut o = Opts {
+        seed: 1,
+        games: 1,
+        seats: None,
+        record: None,
+        replay: None,
+        csv: None,
+        move_seconds: 30.0,
+        settings: Vec::new(),
+    };
+    let mut words = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a.starts_with("--") {
+            if !allowed.contains(&a) {
+                return Err(CliError(format!(
+                    "unknown option '{a}' here (options: {})",
+                    allowed.join(" ")
+                )));
+            }
+            let v = args
+                .get(i + 1)
+                .ok_or_else(|| CliError(format!("{a} needs a value")))?
+                .clone();
+            let num = |what: &str| {
+                v.parse::<u64>()
+                    .map_err(|_| CliError(format!("{a}: '{v}' is not {what}")))
+            };
+            match a {
+                "--seed" => o.seed = num("a number")?,
+                "--games" => o.games = num("a number of games")?.max(1) as usize,
+                "--seats" => o.seats = Some(v.split(',').map(|s| s.trim().to_string()).collect()),
+                "--record" => o.record = Some(v),
+                "--replay" => o.replay = Some(v),
+                "--csv" => o.csv = Some(v),
+                "--move-seconds" => {
+                    o.move_seconds = v
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
+                        .ok_or_else(|| CliError(format!("{a}: '{v}' is not a number of seconds")))?
+                }
+                _ => unreachable!("checked against allowed"),
+            }
+            i += 2;
+        } else {
+            words.push(args[i].clone());
+            i += 1;
+        }
+    }
+    o.settings = parse_settings(&words).map_err(CliError)?;
+    Ok(o)
+}
+
+fn game_arg(args: &[String], cmd: &str) -> Result<String, CliError> {
+    args.first()
+        .filter(|a| !a.starts_with("--"))
+        .cloned()
+        .ok_or_else(|| CliError(format!("{cmd} needs a game ({})", kit::names().join(", "))))
+}
+
+/// `menagerie referee GAME [--seed N] [SETTINGS]`: the rules console.
+pub fn referee(args: &[String]) -> Result<(), CliError> {
+    let name = game_arg(args, "referee")?;
+    let o = opts(&args[1..], &["--seed"])?;
+    let mut table = kit::new_table(&name, &o.settings).map_err(CliError)?;
+    crate::table::console::run(
+        table.as_mut(),
+        o.seed,
+        std::io::stdin().lock(),
+        std::io::stdout().lock(),
+    );
+    Ok(())
+}
+
+/// Makes the seats of one game from their specs.
+fn make_seats(table: &dyn Table, specs: &[String], seed: u64, move_seconds: f64) -> Result<Vec<Box<dyn Seat>>, String> {
+    if specs.len() != table.seats() {
+        return Err(format!(
+            "{} has {} seats, --seats gives {}",
+            table.name(),
+            table.seats(),
+            specs.len()
+        ));
+    }
+    let mut out: Vec<Box<dyn Seat>> = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let seat_seed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(i as u64 + 1);
+        let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+        out.push(match kind {
+            "engine" => {
+                let options = if rest.is_empty() {
+                    Vec::new()
+                } else {
+                    parse_settings(&rest.split(':').map(String::from).collect::<Vec<_>>())?
+                };
+                table.engine_seat(i, &options, seat_seed)?
+            }
+            "random" if rest.is_empty() => Box::new(RandomSeat::new(seat_seed)),
+            "human" if rest.is_empty() => Box::new(HumanSeat::stdio()),
+            "cmd" if !rest.trim().is_empty() => Box::new(
+                CmdSeat::spawn(rest, Duration::from_secs_f64(move_seconds)).map_err(|e| format!("seat {i}: {e}"))?,
+            ),
+            _ => {
+                return Err(format!(
+                    "seat {i}: '{spec}' is not engine[:KEY=VALUE...], random, human or cmd:PROGRAM"
+                ));
+            }
+        });
+    }
+    Ok(out)
+}
+
+fn result_line(i: usize, p: &Played) -> String {
+    format!("game {}: {} ({} steps)", i + 1, p.outcome, p.steps)
+}
+
+/// `menagerie play GAME --seats S,S,.. [--seed N] [--games N] [--record FILE] [SETTINGS]`, or
+/// `menagerie play --replay FILE`.
+pub fn play(args: &[String]) -> Result<(), CliError> {
+    if args.first().is_some_and(|a| a == "--replay") {
+        let o = opts(args, &["--replay"])?;
+        return replay(o.replay.as_deref().unwrap_or(""));
+    }
+    let name = game_arg(args, "play")?;
+    let o = opts(
+        &args[1..],
+        &["--seats", "--seed", "--games", "--record", "--move-seconds", "--replay"],
+    )?;
+    if let Some(file) = &o.replay {
+        return replay(file);
+    }
+    let specs = o
+        .seats
+        .clone()
+        .ok_or_else(|| CliError("play needs --seats S,S,... (engine, random, human, cmd:PROGRAM)".into()))?;
+    let mut record_out = match &o.record {
+        Some(f) => Some(std::fs::File::create(f).map_err(|e| CliError(format!("--record {f}: {e}")))?),
+        None => None,
+    };
+    let mut totals = vec![0.0; specs.len()];
+    let mut results: Vec<(String, usize)> = Vec::new();
+    for g in 0..o.games {
+        let seed = o.seed + g as u64;
+        let mut table = kit::new_table(&name, &o.settings).map_err(CliError)?;
+        let mut seats = make_seats(table.as_ref(), &specs, seed, o.move_seconds).map_err(CliError)?;
+        let p = referee::play(
+            table.as_mut(),
+            &mut seats,
+            seed,
+            &specs,
+            &o.settings,
+            record_out.is_some(),
+            o.move_seconds,
+        );
+        println!("{}", result_line(g, &p));
+        if let Some(f) = record_out.as_mut() {
+            for l in &p.record {
+                writeln!(f, "{l}").map_err(|e| CliError(format!("--record: {e}")))?;
+            }
+        }
+        for (t, s) in totals.iter_mut().zip(&p.outcome.scores) {
+            *t += s;
+        }
+        match results.iter_mut().find(|r| r.0 == p.outcome.result) {
+            Some(r) => r.1 += 1,
+            None => results.push((p.outcome.result.clone(), 1)),
+        }
+    }
+    let counts: Vec<String> = results.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    println!(
+        "summary: {} games; results: {}; total scores by seat: {}",
+        o.games,
+        counts.join(", "),
+        scores_text(&totals)
+    );
+    Ok(())
+}
+
+/// Replays a record file: every game in it, checked step by step.
+fn replay(file: &str) -> Result<(), CliError> {
+    let text = std::fs::read_to_string(file).map_err(|e| CliError(format!("--replay {file}: {e}")))?;
+    let lines: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(String::from)
+        .collect();
+    let mut games = 0;
+    let mut i = 0;
+    while i < lines.len() {
+        let head =
+            crate::table::json::Json::parse(&lines[i]).map_err(|e| CliError(format!("{file}:{}: {e}", i + 1)))?;
+        let game = head
+            .get("game")
+            .and_then(|g| g.as_str())
+            .ok_or_else(|| CliError(format!("{file}:{}: not a game header", i + 1)))?;
+        let settings: Settings = match head.get("settings") {
+            Some(crate::table::json::Json::Obj(kv)) => kv
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let end = (i + 1..lines.len())
+            .find(|&j| lines[j].contains("\"result\""))
+            .ok_or_else(|| CliError(format!("{file}:{}: the game has no result line", i + 1)))?;
+        let mut table = kit::new_table(game, &settings).map_err(CliError)?;
+        let o = referee::replay(table.as_mut(), &lines[i..=end])
+            .map_err(|e| CliError(format!("{file}: game at line {}: {e}", i + 1)))?;
+        games += 1;
+        println!("game {games}: {o} (replayed, {} steps agree)", end - i - 1);
+        i = end + 1;
+    }
+    println!("replay: {games} games agree with the record");
+    Ok(())
+}
+
+/// `menagerie playtest GAME --games N [--seed N] [--seats ...] [--csv FILE] [SETTINGS]`:
+/// self-play statistics.
+pub fn playtest(args: &[String]) -> Result<(), CliError> {
+    let name = game_arg(args, "playtest")?;
+    let o = opts(&args[1..], &["--games", "--seed", "--seats", "--csv"])?;
+    let probe = kit::new_table(&name, &o.settings).map_err(CliError)?;
+    let specs = o
+        .seats
+        .clone()
+        .unwrap_or_else(|| vec!["engine".to_string(); probe.seats()]);
+    let ratios = probe.ratios();
+    let mut summary = Summary::default();
+    let mut csv = Vec::new();
+    let start = Instant::now();
+    let mut last = Instant::now();
+    for g in 0..o.games {
+        let seed = o.seed + g as u64;
+        let mut table = kit::new_table(&name, &o.settings).map_err(CliError)?;
+        let mut seats = make_seats(table.as_ref(), &specs, seed, o.move_seconds).map_err(CliError)?;
+        let p = referee::play(
+            table.as_mut(),
+            &mut seats,
+            seed,
+            &specs,
+            &o.settings,
+            false,
+            o.move_seconds,
+        );
+        let tally = table.tally();
+        if o.csv.is_some() {
+            csv.push(tally.clone());
+        }
+        summary.add(tally);
+        if last.elapsed() > Duration::from_secs(2) || g + 1 == o.games {
+            last = Instant::now();
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!(
+                "playtest {name}: {}/{} games, {secs:.1} s, last: {}",
+                g + 1,
+                o.games,
+                p.outcome
+            );
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "playtest {name}: {} games, seeds {}..{}, seats {}, {secs:.1} s",
+        o.games,
+        o.seed,
+        o.seed + o.games as u64 - 1,
+        specs.join(",")
+    );
+    print!("{}", summary.report(&ratios));
+    if let Some(f) = o.csv {
+        let keys = summary.keys();
+        let mut text = keys.join(",") + "\n";
+        for t in &csv {
+            let row: Vec<String> = keys
+                .iter()
+                .map(|k| {
+                    t.iter()
+                        .filter(|(x, _)| x == k)
+                        .map(|(_, v)| v)
+                        .sum::<f64>()
+                        .to_string()
+                })
+                .collect();
+            text += &(row.join(",") + "\n");
+        }
+        std::fs::write(&f, text).map_err(|e| CliError(format!("--csv {f}: {e}")))?;
+    }
+    Ok(())
+}

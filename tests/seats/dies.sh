@@ -1,0 +1,3 @@
+#!/bin/sh
+# A seat program for tests that exits at once.
+exit 3

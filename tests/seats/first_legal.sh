@@ -1,0 +1,15 @@
+#!/bin/sh
+# A seat program for tests: answers every kit-ask with the first action of the kit-legal line
+# before it, and logs nothing else.
+legal=""
+while IFS= read -r line; do
+    case "$line" in
+        kit-legal\ *) legal="${line#kit-legal }" ;;
+        kit-ask\ *)
+            rest="${line#kit-ask }"
+            id="${rest%% *}"
+            echo "kit-act $id ${legal%%|*}"
+            ;;
+        kit-end*) exit 0 ;;
+    esac
+done

@@ -1,0 +1,497 @@
+//! The table-game layer and its first two games, Split-Brain and Telepathy
+//! (`../shared/rules/chess-kit.md` sections 2, 3 and 10): the rules on hand-worked states, the
+//! observation gate along random games, records that replay, and every kind of seat.
+
+use menagerie::kit::new_table;
+use menagerie::table::referee::{self, Played};
+use menagerie::table::seats::{RandomSeat, Seat};
+use menagerie::table::{Actor, Outcome, Settings, Table};
+use std::sync::{Arc, Mutex};
+
+fn game(name: &str, settings: &[(&str, &str)]) -> Box<dyn Table> {
+    let s: Settings = settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    new_table(name, &s).unwrap()
+}
+
+fn at(name: &str, state: &str) -> Box<dyn Table> {
+    let mut t = game(name, &[]);
+    t.set_state(state).unwrap_or_else(|e| panic!("{state}: {e}"));
+    t
+}
+
+fn act(t: &mut Box<dyn Table>, a: &str) -> String {
+    t.act(a).unwrap_or_else(|e| panic!("{a}: {e} in {}", t.state_text()))
+}
+
+// ---------------------------------------------------------------- Split-Brain
+
+const LA_START: &str = "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1";
+
+#[test]
+fn splitbrain_direct_move_and_roles() {
+    let mut t = game("splitbrain", &[]);
+    assert_eq!(t.state_text(), format!("{LA_START} k piece -,-"));
+    // Round 1: the king-side players choose (White's seat 0 marks, seat 1 moves).
+    assert_eq!(t.actor(), Actor::Seat(0, "piece"));
+    assert_eq!(act(&mut t, "mark b2"), "piece marked");
+    assert_eq!(t.actor(), Actor::Seat(1, "target"));
+    assert_eq!(act(&mut t, "mark b3"), "marks b2 b3 direct move b2b3");
+    // Black: seat 2 chooses, seat 3 moves; after Black's move the marker goes to the queen side.
+    assert_eq!(t.actor(), Actor::Seat(2, "piece"));
+    act(&mut t, "mark e5");
+    assert_eq!(act(&mut t, "mark e4"), "marks e5 e4 direct move e5e4 marker q");
+    // Round 2: the queen-side players choose.
+    assert_eq!(t.actor(), Actor::Seat(1, "piece"));
+    act(&mut t, "mark a2");
+    assert_eq!(t.actor(), Actor::Seat(0, "target"));
+}
+
+#[test]
+fn splitbrain_invalid_marks_snap_to_the_nearest_valid_square() {
+    // The king on d1 has no move: the nearest pieces that can move are d2 and e1 (Manhattan 1
+    // each), so the opponents' chooser (seat 2: Black on the marker's king side) picks.
+    let mut t = game("splitbrain", &[]);
+    act(&mut t, "mark d1");
+    assert_eq!(act(&mut t, "mark d3"), "marks d1 d3");
+    assert_eq!(t.actor(), Actor::Seat(2, "snap"));
+    assert_eq!(t.actions(), ["snap d2", "snap e1"]);
+    // d2 can go to d3: direct.
+    assert_eq!(act(&mut t, "snap d2"), "snapped d1->d2 direct move d2d3");
+    // One nearest square snaps without asking: a6 (Black's rook) is no piece of White's; a2 is
+    // the only valid square at Manhattan 4 (b2 is 5 away, b1 6). The target a4 nobody can
+    // reach snaps to a3 (a5 is not reachable either).
+    let mut t = game("splitbrain", &[]);
+    act(&mut t, "mark a6");
+    assert_eq!(
+        act(&mut t, "mark a4"),
+        "marks a6 a4 snapped a6->a2 snapped a4->a3 direct move a2a3"
+    );
+}
+
+#[test]
+fn splitbrain_chebyshev_setting_snaps_differently() {
+    // From d1, Chebyshev distance 1 reaches c2, d2, e2 and e1 (c1 and the king cannot move).
+    let mut t = game("splitbrain", &[("snap", "chebyshev")]);
+    act(&mut t, "mark d1");
+    act(&mut t, "mark d3");
+    assert_eq!(t.actions(), ["snap c2", "snap d2", "snap e1", "snap e2"]);
+    assert!(new_table("splitbrain", &vec![("snap".into(), "euclid".into())]).is_err());
+    assert!(new_table("splitbrain", &vec![("bogus".into(), "1".into())]).is_err());
+}
+
+#[test]
+fn splitbrain_modes_and_ties_by_hand() {
+    // Piece a2, target c3: a2 cannot go to c3. Piece mode: a2's only move a2a3. Target mode:
+    // c2c3 and b1c3 reach c3, both at Manhattan 2 from a2: a tie the team's chooser breaks.
+    let mut t = game("splitbrain", &[]);
+    act(&mut t, "mark a2");
+    assert_eq!(act(&mut t, "mark c3"), "marks a2 c3");
+    assert_eq!(t.actor(), Actor::Seat(2, "mode"));
+    let mut piece = t.clone_box();
+    assert_eq!(act(&mut piece, "mode piece"), "mode piece move a2a3");
+    assert_eq!(act(&mut t, "mode target"), "mode target");
+    assert_eq!(t.actor(), Actor::Seat(0, "tie"));
+    assert_eq!(t.actions(), ["move b1c3", "move c2c3"]);
+    assert_eq!(act(&mut t, "move b1c3"), "picked b1c3 move b1c3");
+    // Piece mode with a tie: the knight on b1 marked, target e3. Its moves a3 (4 from e3) and
+    // c3 (2): c3 alone, no tie. With the target d4 (empty, reachable by d2? no: d2-d3 only):
+    // d4 is invalid and snaps to d3 (1) alone.
+    let mut t = game("splitbrain", &[]);
+    act(&mut t, "mark b1");
+    assert_eq!(act(&mut t, "mark e3"), "marks b1 e3");
+    assert_eq!(act(&mut t, "mode piece"), "mode piece move b1c3");
+}
+
+#[test]
+fn splitbrain_promotion_is_chosen_by_the_partner_who_completes_the_move() {
+    let mut t = at("splitbrain", "3k2/1P4/6/6/6/3K2 w - - 0 1 k piece -,-");
+    act(&mut t, "mark b5");
+    act(&mut t, "mark b6");
+    // Direct: the mover (seat 1) picks among Q, R and N.
+    assert_eq!(t.actor(), Actor::Seat(1, "promote"));
+    assert_eq!(t.actions(), ["promote n", "promote q", "promote r"]);
+    assert_eq!(act(&mut t, "promote n"), "promote n move b5b6n");
+    assert!(t.state_text().starts_with("1N1k2/"), "{}", t.state_text());
+}
+
+#[test]
+fn splitbrain_ends_by_mate_stalemate_repetition_and_the_fifty_move_rule() {
+    // Mate: the rook goes to a6 (the black king on d6 is boxed in by the white king on d4).
+    let mut t = at("splitbrain", "3k2/6/3K2/6/6/R5 w - - 0 1 k piece -,-");
+    act(&mut t, "mark a1");
+    let e = act(&mut t, "mark a6");
+    assert!(e.ends_with("end white {White mates}"), "{e}");
+    assert_eq!(t.actor(), Actor::Over);
+    assert_eq!(t.outcome().unwrap().scores, [1.0, 1.0, 0.0, 0.0]);
+    // Stalemate: Qc4-c5 leaves the black king on a6 without a move, not in check.
+    let mut t = at("splitbrain", "k5/6/2K3/2Q3/6/6 w - - 0 1 k piece -,-");
+    act(&mut t, "mark c3");
+    let e = act(&mut t, "mark b4");
+    assert!(e.ends_with("end draw {stalemate}"), "{e}");
+    // Threefold repetition: both knights go out and back twice.
+    let mut t = game("splitbrain", &[]);
+    for (a, b) in [("b1", "a3"), ("b6", "a4"), ("a3", "b1"), ("a4", "b6")].repeat(2) {
+        act(&mut t, &format!("mark {a}"));
+        act(&mut t, &format!("mark {b}"));
+    }
+    assert_eq!(t.outcome().map(|o| o.reason), Some("threefold repetition".to_string()));
+    // Off by setting.
+    let mut t = game("splitbrain", &[("draws", "off")]);
+    for (a, b) in [("b1", "a3"), ("b6", "a4"), ("a3", "b1"), ("a4", "b6")].repeat(2) {
+        act(&mut t, &format!("mark {a}"));
+        act(&mut t, &format!("mark {b}"));
+    }
+    assert_eq!(t.outcome(), None);
+    // The 50-move rule: 99 quiet half-moves, then one more.
+    let mut t = at("splitbrain", "3k2/6/6/6/6/R2K2 w - - 99 80 k piece -,-");
+    act(&mut t, "mark a1");
+    let e = act(&mut t, "mark a2");
+    assert!(e.ends_with("end draw {50-move rule}"), "{e}");
+}
+
+#[test]
+fn splitbrain_bad_input_changes_nothing() {
+    let mut t = game("splitbrain", &[]);
+    act(&mut t, "mark b2");
+    let before = t.state_text();
+    for bad in [
+        "mark z9",
+        "mark",
+        "mode piece",
+        "snap b2",
+        "promote q",
+        "move b2b3",
+        "fly away",
+        "",
+    ] {
+        assert!(t.act(bad).is_err(), "{bad}");
+        assert_eq!(t.state_text(), before, "{bad}");
+    }
+    for bad in [
+        "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1 x piece -,-",
+        "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1 k mode -,-",
+        "rnqknr/pppppp/6 w - - 0 1 k piece -,-",
+        "not a state",
+    ] {
+        assert!(t.set_state(bad).is_err(), "{bad}");
+        assert_eq!(t.state_text(), before);
+    }
+}
+
+// ---------------------------------------------------------------- Telepathy
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn telepathy_turn_marker_and_hand_off() {
+    let mut t = game("telepathy", &[]);
+    assert_eq!(t.state_text(), format!("{START} 0 P,P NBRQKC,NBRQKC 0,2 - predict"));
+    assert_eq!(t.actor(), Actor::Seat(0, "predict"));
+    assert_eq!(
+        t.actions(),
+        ["card B", "card C", "card K", "card N", "card Q", "card R"]
+    );
+    assert_eq!(act(&mut t, "card N"), "predicted");
+    assert_eq!(t.actor(), Actor::Seat(1, "move"));
+    // A hit moves the marker one step towards Black's side (-1); the mover takes the hand and
+    // the old face-up card (no checker on the table); N is the new face-up card; seat 1 predicts.
+    assert_eq!(act(&mut t, "g1f3"), "move g1f3 N card N hit marker -1");
+    assert!(
+        t.state_text().ends_with(" -1 N,P BRQKCP,NBRQKC 1,2 - predict"),
+        "{}",
+        t.state_text()
+    );
+    // Black bets the checker on the face-up type (P) and moves a pawn: a hit, towards White.
+    act(&mut t, "card C");
+    assert_eq!(act(&mut t, "e7e5"), "move e7e5 P card C hit marker 0");
+    // The checker goes back to the hand; the face-up card stays P.
+    assert!(
+        t.state_text().ends_with(" 0 N,P BRQKCP,NBRQKC 1,3 - predict"),
+        "{}",
+        t.state_text()
+    );
+    // White: a knight is face up; predicting a bishop and moving the knight is "same".
+    act(&mut t, "card B");
+    assert_eq!(act(&mut t, "f3g5"), "move f3g5 N card B same marker 0");
+    // A miss moves the marker towards the mover's own side.
+    act(&mut t, "card Q");
+    assert_eq!(act(&mut t, "b8c6"), "move b8c6 N card Q miss marker -1");
+}
+
+#[test]
+fn telepathy_overflow_makes_the_team_on_that_side_remove_a_piece() {
+    // The marker on White's side (1) and White misses: White removes one of its own pieces,
+    // never the king while it has another; the marker returns to the middle.
+    let mut t = at("telepathy", &format!("{START} 1 P,P NBRQKC,NBRQKC 0,2 - predict"));
+    act(&mut t, "card Q");
+    assert_eq!(act(&mut t, "g1f3"), "move g1f3 N card Q miss marker 0 overflow white");
+    // Seat 0 predicted; seat 1 moved and now predicts; the removal falls to seat 0.
+    assert_eq!(t.actor(), Actor::Seat(0, "remove"));
+    let acts = t.actions();
+    assert_eq!(acts.len(), 15, "{acts:?}");
+    assert!(!acts.contains(&"remove e1".to_string()));
+    assert_eq!(act(&mut t, "remove a1"), "removed a1 by white");
+    assert_eq!(t.actor(), Actor::Seat(2, "predict"));
+    // The rook is gone and so is White's queen-side castling right.
+    assert!(
+        t.state_text()
+            .starts_with("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/1NBQKB1R b Kkq"),
+        "{}",
+        t.state_text()
+    );
+    // A success of Black's with the marker on White's side also costs White a piece.
+    let mut t = at("telepathy", &format!("{START} 1 P,P NBRQKC,NBRQKC 0,2 - predict"));
+    act(&mut t, "card Q");
+    assert_eq!(act(&mut t, "e2e4"), "move e2e4 P card Q same marker 1");
+    act(&mut t, "card C");
+    assert_eq!(act(&mut t, "e7e5"), "move e7e5 P card C hit marker 0 overflow white");
+}
+
+#[test]
+fn telepathy_castling_is_a_king_move_and_promotion_a_pawn_move() {
+    let mut t = at(
+        "telepathy",
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
+    );
+    act(&mut t, "card K");
+    assert_eq!(act(&mut t, "e1g1"), "move e1g1 K card K hit marker -1");
+    let mut t = at(
+        "telepathy",
+        "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1 0 N,P PBRQKC,NBRQKC 0,2 - predict",
+    );
+    act(&mut t, "card P");
+    assert_eq!(act(&mut t, "b7b8q"), "move b7b8q P card P hit marker -1");
+    // En passant is a pawn move too.
+    let mut t = at(
+        "telepathy",
+        "4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1 0 N,P PBRQKC,NBRQKC 0,2 - predict",
+    );
+    act(&mut t, "card P");
+    assert_eq!(act(&mut t, "d5e6"), "move d5e6 P card P hit marker -1");
+}
+
+#[test]
+fn telepathy_king_capture_after_an_exposed_king() {
+    // White must remove a piece; only the rook shields its king from the black rook, and the
+    // bishop cannot go: removing the rook exposes the king, Black may take it and wins.
+    let mut t = at(
+        "telepathy",
+        "4r1k1/8/8/8/8/8/4R3/4K2B w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict",
+    );
+    act(&mut t, "card Q");
+    assert!(act(&mut t, "h1g2").ends_with("overflow white"));
+    assert_eq!(t.actions(), ["remove e2", "remove g2"]);
+    act(&mut t, "remove e2");
+    act(&mut t, "card K");
+    assert!(t.actions().contains(&"e8e1".to_string()), "{:?}", t.actions());
+    let e = act(&mut t, "e8e1");
+    assert!(e.ends_with(" end"), "{e}");
+    assert_eq!(t.outcome().unwrap().reason, "Black captures the king");
+    // A team with only its king must remove it, and loses.
+    let mut t = at(
+        "telepathy",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict",
+    );
+    act(&mut t, "card Q");
+    act(&mut t, "e1d1");
+    assert_eq!(t.actions(), ["remove d1"]);
+    act(&mut t, "remove d1");
+    assert_eq!(t.outcome().unwrap().result, "black");
+}
+
+#[test]
+fn telepathy_bad_input_changes_nothing() {
+    let mut t = game("telepathy", &[]);
+    let before = t.state_text();
+    for bad in ["card X", "card", "e2e4", "remove e2", "card PP", ""] {
+        assert!(t.act(bad).is_err(), "{bad}");
+        assert_eq!(t.state_text(), before);
+    }
+    act(&mut t, "card N");
+    let before = t.state_text();
+    for bad in ["e2e5", "card B", "z9z9", "remove e2"] {
+        assert!(t.act(bad).is_err(), "{bad}");
+        assert_eq!(t.state_text(), before);
+    }
+    for bad in [
+        format!("{START} 0 C,P NBRQKP,NBRQKC 0,2 - predict"),
+        format!("{START} 0 P,P NBRQK,NBRQKC 0,2 - predict"),
+        format!("{START} 3 P,P NBRQKC,NBRQKC 0,2 - predict"),
+        format!("{START} 0 P,P NBRQKC,NBRQKC 2,2 - predict"),
+        format!("{START} 0 P,P NBRQKC,NBRQKC 0,2 Q predict"),
+    ] {
+        assert!(t.set_state(&bad).is_err(), "{bad}");
+        assert_eq!(t.state_text(), before);
+    }
+}
+
+// ---------------------------------------------------------------- the layer, every game
+
+/// A seat that plays at random and keeps every line it is sent.
+struct Spy {
+    inner: RandomSeat,
+    seat: usize,
+    log: Arc<Mutex<Vec<(usize, String)>>>,
+}
+
+impl Seat for Spy {
+    fn start(&mut self, g: &str, seat: usize, n: usize, roles: &[&str], s: &Settings) -> Result<(), String> {
+        self.seat = seat;
+        self.inner.start(g, seat, n, roles, s)
+    }
+    fn see(&mut self, o: &str) -> Result<(), String> {
+        self.log.lock().unwrap().push((self.seat, format!("see {o}")));
+        Ok(())
+    }
+    fn event(&mut self, e: &str) -> Result<(), String> {
+        self.log.lock().unwrap().push((self.seat, format!("event {e}")));
+        Ok(())
+    }
+    fn ask(&mut self, id: u64, kind: &str, s: f64, legal: &[String]) -> Result<String, String> {
+        self.inner.ask(id, kind, s, legal)
+    }
+    fn refused(&mut self, m: &str) -> Result<(), String> {
+        Err(m.to_string())
+    }
+    fn end(&mut self, _: &Outcome) {}
+}
+
+fn spied_game(name: &str, seed: u64) -> (Played, Vec<(usize, String)>) {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut t = game(name, &[]);
+    let mut seats: Vec<Box<dyn Seat>> = (0..4)
+        .map(|i| {
+            Box::new(Spy {
+                inner: RandomSeat::new(seed * 10 + i),
+                seat: 0,
+                log: Arc::clone(&log),
+            }) as Box<dyn Seat>
+        })
+        .collect();
+    let names = vec!["random".to_string(); 4];
+    let p = referee::play(t.as_mut(), &mut seats, seed, &names, &Vec::new(), true, 30.0);
+    let lines = log.lock().unwrap().clone();
+    (p, lines)
+}
+
+/// Split-Brain: the piece mark is secret until the target mark reveals both; only its chooser
+/// sees it. Telepathy: the face-down card (and the hand it left) only its predictor sees.
+#[test]
+fn observation_gate_along_random_games() {
+    let (mut checked_sb, mut checked_tp) = (0, 0);
+    for seed in 1..=12 {
+        let (p, lines) = spied_game("splitbrain", seed);
+        assert!(p.steps > 20);
+        for (seat, l) in &lines {
+            if let Some(o) = l.strip_prefix("see ") {
+                let w: Vec<&str> = o.split_whitespace().collect();
+                if w[7] == "target" {
+                    let team = usize::from(w[1] == "b");
+                    let chooser = team * 2 + usize::from(w[6] == "q");
+                    let (mark, rest) = w[8].split_once(',').unwrap();
+                    assert_eq!(rest, "-", "{o}");
+                    assert_eq!(mark == "?", *seat != chooser, "seat {seat} sees {o}");
+                    checked_sb += 1;
+                }
+            } else if l.contains("piece marked") {
+                assert_eq!(l, "event piece marked");
+            }
+        }
+        let (p, lines) = spied_game("telepathy", seed);
+        assert!(p.steps > 20);
+        for (seat, l) in &lines {
+            if let Some(o) = l.strip_prefix("see ") {
+                let w: Vec<&str> = o.split_whitespace().collect();
+                if w[11] == "move" {
+                    let side = usize::from(w[1] == "b");
+                    let predictor: usize = w[9].split(',').nth(side).unwrap().parse().unwrap();
+                    let hand = w[8].split(',').nth(side).unwrap();
+                    let hidden = *seat != predictor;
+                    assert_eq!(w[10] == "?", hidden, "seat {seat} sees {o}");
+                    assert_eq!(hand == "?", hidden, "seat {seat} sees {o}");
+                    checked_tp += 1;
+                }
+            } else if l.starts_with("event predicted") {
+                assert_eq!(l, "event predicted");
+            }
+        }
+    }
+    assert!(checked_sb > 500 && checked_tp > 500, "{checked_sb} {checked_tp}");
+}
+
+/// Telepathy's invariants along random games: six cards in hand when no card is face down,
+/// the checker never face up, the marker within -1..1.
+#[test]
+fn telepathy_invariants_along_random_games() {
+    for seed in 1..=10 {
+        let (p, lines) = spied_game("telepathy", seed);
+        assert!(p.steps > 20);
+        for (_, l) in lines.iter().filter(|l| l.0 == 0) {
+            let Some(o) = l.strip_prefix("see ") else { continue };
+            let w: Vec<&str> = o.split_whitespace().collect();
+            let marker: i32 = w[6].parse().unwrap();
+            assert!((-1..=1).contains(&marker), "{o}");
+            assert!(!w[7].contains('C'), "{o}");
+            if w[10] == "-" {
+                assert!(w[8].split(',').all(|h| h.len() == 6), "{o}");
+            }
+        }
+    }
+}
+
+#[test]
+fn records_replay_to_the_same_game() {
+    for name in ["splitbrain", "telepathy"] {
+        for seed in [4, 5] {
+            let mut t = game(name, &[]);
+            let mut seats: Vec<Box<dyn Seat>> = (0..4)
+                .map(|i| {
+                    if i % 2 == 0 {
+                        t.engine_seat(i, &Vec::new(), seed + i as u64).unwrap()
+                    } else {
+                        Box::new(RandomSeat::new(seed + i as u64)) as Box<dyn Seat>
+                    }
+                })
+                .collect();
+            let names: Vec<String> = ["engine", "random", "engine", "random"].map(String::from).to_vec();
+            let p = referee::play(t.as_mut(), &mut seats, seed, &names, &Vec::new(), true, 30.0);
+            let mut fresh = game(name, &[]);
+            let o = referee::replay(fresh.as_mut(), &p.record).unwrap();
+            assert_eq!(o, p.outcome);
+            assert_eq!(fresh.state_text(), t.state_text());
+            // A changed event is caught.
+            let mut bad = p.record.clone();
+            let i = bad
+                .iter()
+                .position(|l| l.contains("\"event\":\"marks ") || l.contains("\"event\":\"move "))
+                .unwrap();
+            bad[i] = bad[i].replacen("\"event\":\"", "\"event\":\"x", 1);
+            let mut fresh = game(name, &[]);
+            assert!(referee::replay(fresh.as_mut(), &bad).is_err(), "{name}");
+        }
+    }
+}
+
+/// The same seed, seats and settings give the same game.
+#[test]
+fn seeded_games_repeat() {
+    for name in ["splitbrain", "telepathy"] {
+        let run = |seed: u64| {
+            let mut t = game(name, &[]);
+            let mut seats: Vec<Box<dyn Seat>> = (0..4)
+                .map(|i| t.engine_seat(i, &Vec::new(), seed * 7 + i as u64).unwrap())
+                .collect();
+            referee::play(
+                t.as_mut(),
+                &mut seats,
+                seed,
+                &vec!["engine".to_string(); 4],
+                &Vec::new(),
+                true,
+                30.0,
+            )
+            .record
+        };
+        assert_eq!(run(3), run(3), "{name}");
+    }
+}

@@ -1,0 +1,232 @@
+//! The table-game subcommands against the real binary: the rules console, `play` with every
+//! kind of seat (a scripted person at the terminal, seat programs that play, babble, fall
+//! silent or die), records and their replay, `playtest`, and bad command lines.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn the_rules_console_answers_one_line_per_command() {
+    let script = "state\nactor\nact mark b2\nobserve 1\nobserve 0\nact mark b3\nend\nact mark z9\nact\nfrobnicate\nobserve 9\nstate nonsense\nactor\nquit\nactor\n";
+    let out = run(&["referee", "splitbrain"], script);
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(
+        lines,
+        [
+            "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1 k piece -,-",
+            "seat 0 piece",
+            "ok piece marked",
+            "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1 k target ?,-",
+            "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1 k target b2,-",
+            "ok marks b2 b3 direct move b2b3",
+            "none",
+            "Error ('z9' is not a square of the 6x6 board): act mark z9",
+            "Error (act needs an action): act",
+            "Error (unknown command): frobnicate",
+            "Error (no seat '9' (0..3)): observe 9",
+            "Error (expected 'FEN(6 fields) k|q PHASE S,T'): state nonsense",
+            "seat 2 piece",
+        ]
+    );
+    assert!(out.status.success());
+}
+
+#[test]
+fn bad_command_lines_are_one_line_and_exit_2() {
+    for (args, want) in [
+        (vec!["referee", "nosuchgame"], "unknown game 'nosuchgame'"),
+        (vec!["referee"], "referee needs a game"),
+        (
+            vec!["play", "telepathy", "--seats", "random,random"],
+            "telepathy has 4 seats, --seats gives 2",
+        ),
+        (
+            vec!["play", "telepathy", "--seats", "random,random,random,wizard"],
+            "seat 3: 'wizard'",
+        ),
+        (vec!["play", "telepathy"], "play needs --seats"),
+        (
+            vec![
+                "play",
+                "telepathy",
+                "--seats",
+                "random,random,random,random",
+                "colour=green",
+            ],
+            "unknown setting 'colour'",
+        ),
+        (
+            vec!["play", "splitbrain", "--seats", "engine:depth=99,random,random,random"],
+            "engine option depth=99",
+        ),
+        (
+            vec![
+                "play",
+                "splitbrain",
+                "--seats",
+                "cmd:/no/such/program,random,random,random",
+            ],
+            "cannot start",
+        ),
+        (vec!["playtest", "splitbrain", "--games", "many"], "--games: 'many'"),
+        (vec!["play", "--replay", "/no/such/file"], "--replay /no/such/file"),
+    ] {
+        let out = run(&args, "");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_person_plays_a_seat_at_the_terminal() {
+    // Seat 0 is a person: the first answer is refused and asked again, the second is taken;
+    // then the input ends and the seat is lost, which ends the game with the reason.
+    let out = run(
+        &[
+            "play",
+            "splitbrain",
+            "--seats",
+            "human,random,random,random",
+            "--seed",
+            "3",
+        ],
+        "fly away\nmark b2\n",
+    );
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "{o}");
+    assert!(
+        o.contains("[seat 0] splitbrain: you are seat 0 of 4 (white kingside)"),
+        "{o}"
+    );
+    assert!(
+        o.contains("[seat 0] you see: rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1 k piece -,-"),
+        "{o}"
+    );
+    assert!(o.contains("[seat 0] legal: mark a1 mark a2"), "{o}");
+    assert!(o.contains("[seat 0] Error (unknown action 'fly'): fly away"), "{o}");
+    assert!(o.contains("[seat 0] event: piece marked"), "{o}");
+    assert!(o.contains("seat 0 forfeits: the terminal closed"), "{o}");
+    assert!(o.contains("game 1: result black scores 0,0,1,1"), "{o}");
+}
+
+#[test]
+fn seat_programs_play_and_lose_their_seat_when_they_fail() {
+    let good = "cmd:sh tests/seats/first_legal.sh";
+    for game in ["splitbrain", "telepathy"] {
+        let seats = format!("{good},random,{good},random");
+        let out = run(&["play", game, "--seats", &seats, "--seed", "2"], "");
+        let o = text(&out.stdout);
+        assert!(out.status.success(), "{o}{}", text(&out.stderr));
+        assert!(o.starts_with("game 1: result "), "{o}");
+        assert!(!o.contains("forfeits"), "{o}");
+    }
+    for (prog, why) in [
+        ("garbage.sh", "3 bad answers, the last: kit-act 0 flap your wings"),
+        ("silent.sh", "no answer in 1 s"),
+        ("dies.sh", "the seat program has exited"),
+    ] {
+        let seats = format!("random,cmd:sh tests/seats/{prog},random,random");
+        let out = run(&["play", "telepathy", "--seats", &seats, "--move-seconds", "1"], "");
+        let o = text(&out.stdout);
+        assert!(out.status.success(), "{prog}: {o}");
+        assert!(
+            o.contains(&format!(
+                "game 1: result black scores 0,0,1,1 {{seat 1 forfeits: {why}}}"
+            )),
+            "{prog}: {o}"
+        );
+    }
+}
+
+#[test]
+fn records_replay_through_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("menagerie-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.jsonl");
+    let f = file.to_str().unwrap();
+    let out = run(
+        &[
+            "play",
+            "splitbrain",
+            "--seats",
+            "engine,random,engine:noise=40,random",
+            "--games",
+            "2",
+            "--record",
+            f,
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let played: Vec<String> = text(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .map(|l| l.split(" (").next().unwrap().to_string())
+        .collect();
+    let out = run(&["play", "--replay", f], "");
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "{o}{}", text(&out.stderr));
+    let replayed: Vec<String> = o
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .map(|l| l.split(" (").next().unwrap().to_string())
+        .collect();
+    assert_eq!(played, replayed);
+    assert!(o.contains("replay: 2 games agree with the record"), "{o}");
+    // A record that says something else is refused with its line.
+    let t = std::fs::read_to_string(&file)
+        .unwrap()
+        .replacen("\"action\":\"mark ", "\"action\":\"mark z", 1);
+    std::fs::write(&file, t).unwrap();
+    let out = run(&["play", "--replay", f], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("record line 2"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn playtest_prints_statistics_and_progress() {
+    let out = run(
+        &[
+            "playtest",
+            "telepathy",
+            "--games",
+            "6",
+            "--seats",
+            "random,random,random,random",
+        ],
+        "",
+    );
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "{o}");
+    assert!(o.contains("playtest telepathy: 6 games"), "{o}");
+    assert!(o.contains("hit rate, all predictions"), "{o}");
+    assert!(o.contains("forced removals"), "{o}");
+    assert!(
+        text(&out.stderr).contains("playtest telepathy: 6/6 games"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&["playtest", "splitbrain", "--games", "3"], "");
+    let o = text(&out.stdout);
+    assert!(o.contains("share of team turns resolved directly"), "{o}");
+    assert!(o.contains("share of moves that were the engine's best"), "{o}");
+}
