@@ -29,6 +29,16 @@ impl<R: Rules> Position<R> {
     /// Parses a FEN of this game. Castling rights whose king or rook is missing are dropped;
     /// everything else that does not fit the variant is an error.
     pub fn from_fen(game: Arc<Game<R>>, fen: &str) -> Result<Position<R>, FenError> {
+        Position::parse_fen(game, fen, false)
+    }
+
+    /// [`Position::from_fen`] for games in which a king can be left attacked with the other
+    /// side to move (Telepathy's removals): the side not to move may stand in check.
+    pub fn from_fen_exposed(game: Arc<Game<R>>, fen: &str) -> Result<Position<R>, FenError> {
+        Position::parse_fen(game, fen, true)
+    }
+
+    fn parse_fen(game: Arc<Game<R>>, fen: &str, exposed: bool) -> Result<Position<R>, FenError> {
         let mut pos = Position::empty(game);
         let game = Arc::clone(&pos.game);
         let v = &game.variant;
@@ -210,12 +220,12 @@ impl<R: Rules> Position<R> {
         if pos.st.halfmove > 10_000 || pos.fullmove > 100_000 {
             return bad("move counters out of range");
         }
-        pos.validate()?;
+        pos.validate(exposed)?;
         pos.st.key = pos.compute_key();
         Ok(pos)
     }
 
-    fn validate(&self) -> Result<(), FenError> {
+    fn validate(&self, exposed: bool) -> Result<(), FenError> {
         let game = &self.game;
         let v = &game.variant;
         let g = &v.geometry;
@@ -234,7 +244,7 @@ impl<R: Rules> Position<R> {
             }
         }
         game.rules.validate(self).map_err(FenError)?;
-        if v.check {
+        if v.check && !exposed {
             let them = !self.side;
             if self.royal_in_danger(them) {
                 return bad(format!(

@@ -136,6 +136,29 @@ fn make_seats(table: &dyn Table, specs: &[String], seed: u64, move_seconds: f64)
     Ok(out)
 }
 
+/// Plays one game of `name` with seats made from `specs`; returns how it went and the final
+/// state.
+fn play_one(
+    name: &str,
+    o: &Opts,
+    specs: &[String],
+    seed: u64,
+    keep: bool,
+) -> Result<(Played, Box<dyn Table>), CliError> {
+    let mut table = kit::new_table(name, &o.settings).map_err(CliError)?;
+    let mut seats = make_seats(table.as_ref(), specs, seed, o.move_seconds).map_err(CliError)?;
+    let p = referee::play(
+        table.as_mut(),
+        &mut seats,
+        seed,
+        specs,
+        &o.settings,
+        keep,
+        o.move_seconds,
+    );
+    Ok((p, table))
+}
+
 fn result_line(i: usize, p: &Played) -> String {
     format!("game {}: {} ({} steps)", i + 1, p.outcome, p.steps)
 }
@@ -167,17 +190,7 @@ pub fn play(args: &[String]) -> Result<(), CliError> {
     let mut results: Vec<(String, usize)> = Vec::new();
     for g in 0..o.games {
         let seed = o.seed + g as u64;
-        let mut table = kit::new_table(&name, &o.settings).map_err(CliError)?;
-        let mut seats = make_seats(table.as_ref(), &specs, seed, o.move_seconds).map_err(CliError)?;
-        let p = referee::play(
-            table.as_mut(),
-            &mut seats,
-            seed,
-            &specs,
-            &o.settings,
-            record_out.is_some(),
-            o.move_seconds,
-        );
+        let (p, _) = play_one(&name, &o, &specs, seed, record_out.is_some())?;
         println!("{}", result_line(g, &p));
         if let Some(f) = record_out.as_mut() {
             for l in &p.record {
@@ -257,18 +270,11 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
     let mut last = Instant::now();
     for g in 0..o.games {
         let seed = o.seed + g as u64;
-        let mut table = kit::new_table(&name, &o.settings).map_err(CliError)?;
-        let mut seats = make_seats(table.as_ref(), &specs, seed, o.move_seconds).map_err(CliError)?;
-        let p = referee::play(
-            table.as_mut(),
-            &mut seats,
-            seed,
-            &specs,
-            &o.settings,
-            false,
-            o.move_seconds,
-        );
-        let tally = table.tally();
+        let (p, table) = play_one(&name, &o, &specs, seed, false)?;
+        let mut tally = table.tally();
+        // Results and how games ended, forfeits included (the referee's outcome).
+        tally.push((format!("result: {}", p.outcome.result), 1.0));
+        tally.push((format!("ended: {}", p.outcome.reason), 1.0));
         if o.csv.is_some() {
             csv.push(tally.clone());
         }

@@ -287,6 +287,19 @@ fn telepathy_king_capture_after_an_exposed_king() {
     let e = act(&mut t, "e8e1");
     assert!(e.ends_with(" end"), "{e}");
     assert_eq!(t.outcome().unwrap().reason, "Black captures the king");
+    // The same exposed king set up as a state (the side not to move stands attacked), and an
+    // engine seat reads it as its observation.
+    let exposed = "4r1k1/8/8/8/8/8/8/4K2B b - - 0 1 0 P,P NBRQKC,NBRQKC 1,2 - predict";
+    let mut t = at("telepathy", exposed);
+    act(&mut t, "card R");
+    act(&mut t, "e8e1");
+    assert_eq!(t.outcome().unwrap().reason, "Black captures the king");
+    let mut engine = game("telepathy", &[]).engine_seat(2, &Vec::new(), 1).unwrap();
+    engine.see(exposed).unwrap();
+    assert_eq!(
+        engine.ask(1, "predict", 30.0, &[]).map(|c| c.starts_with("card ")),
+        Ok(true)
+    );
     // A team with only its king must remove it, and loses.
     let mut t = at(
         "telepathy",

@@ -5,7 +5,8 @@ mod chess;
 pub mod splitbrain;
 pub mod telepathy;
 
-use crate::table::{Settings, Table};
+use crate::Color;
+use crate::table::{Outcome, Settings, Table};
 
 /// A table game's constructor from its settings.
 type Make = fn(&Settings) -> Result<Box<dyn Table>, String>;
@@ -36,4 +37,29 @@ pub fn new_table(name: &str, settings: &Settings) -> Result<Box<dyn Table>, Stri
         .find(|g| g.0 == name)
         .ok_or_else(|| format!("unknown game '{name}' (table games: {})", names().join(", ")))?;
     make(settings)
+}
+
+/// The outcome of a game between White's team (the first `per_team` seats) and Black's (the
+/// rest); `winner` `None` is a draw.
+pub(crate) fn team_outcome(per_team: usize, winner: Option<Color>, reason: &str) -> Outcome {
+    let score = |c: Color| match winner {
+        Some(w) if w == c => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    let mut scores = vec![score(Color::White); per_team];
+    scores.extend(vec![score(Color::Black); per_team]);
+    Outcome {
+        scores,
+        result: winner
+            .map_or("draw", |c| if c == Color::White { "white" } else { "black" })
+            .into(),
+        reason: reason.into(),
+    }
+}
+
+/// The outcome when `seat` forfeits: its team loses.
+pub(crate) fn team_forfeit(per_team: usize, seat: usize, why: &str) -> Outcome {
+    let loser = if seat < per_team { Color::White } else { Color::Black };
+    team_outcome(per_team, Some(!loser), &format!("seat {seat} forfeits: {why}"))
 }

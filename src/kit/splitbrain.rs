@@ -4,6 +4,7 @@
 //! side, 3 Black queen side. Notation: `docs/table-games.md`.
 
 use super::chess::{self, board_end, legal, promotion};
+use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::moves::Move;
 use crate::position::Position;
@@ -321,19 +322,10 @@ impl SplitBrain {
             end = Some((None, "move limit"));
         }
         if let Some((winner, reason)) = end {
-            let scores = match winner {
-                Some(Color::White) => vec![1.0, 1.0, 0.0, 0.0],
-                Some(Color::Black) => vec![0.0, 0.0, 1.0, 1.0],
-                None => vec![0.5; 4],
-            };
-            let result = winner.map_or("draw", |c| if c == Color::White { "white" } else { "black" });
-            self.end = Some(Outcome {
-                scores,
-                result: result.into(),
-                reason: reason.into(),
-            });
+            let o = team_outcome(2, winner, reason);
+            *event += &format!(" end {} {{{reason}}}", o.result);
+            self.end = Some(o);
             self.phase = Phase::Over;
-            *event += &format!(" end {result} {{{reason}}}");
         }
     }
 
@@ -632,17 +624,7 @@ impl TableGame for SplitBrain {
             _ => need(2)?,
         }
         if let Some((winner, reason)) = board_end(&mut next.pos, next.draws) {
-            let scores = match winner {
-                Some(Color::White) => vec![1.0, 1.0, 0.0, 0.0],
-                Some(Color::Black) => vec![0.0, 0.0, 1.0, 1.0],
-                None => vec![0.5; 4],
-            };
-            let result = winner.map_or("draw", |c| if c == Color::White { "white" } else { "black" });
-            next.end = Some(Outcome {
-                scores,
-                result: result.into(),
-                reason: reason.into(),
-            });
+            next.end = Some(team_outcome(2, winner, reason));
             next.phase = Phase::Over;
         } else if next.phase == Phase::Over {
             return Err("phase over, but the game on the board goes on".into());
@@ -659,16 +641,7 @@ impl TableGame for SplitBrain {
     }
 
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
-        let white_lost = seat < 2;
-        Outcome {
-            scores: if white_lost {
-                vec![0.0, 0.0, 1.0, 1.0]
-            } else {
-                vec![1.0, 1.0, 0.0, 0.0]
-            },
-            result: if white_lost { "black".into() } else { "white".into() },
-            reason: format!("seat {seat} forfeits: {why}"),
-        }
+        team_forfeit(2, seat, why)
     }
 
     fn tally(&self) -> Tally {
@@ -699,11 +672,6 @@ impl TableGame for SplitBrain {
             }
         }
         t.push(("engine's best move played".into(), best as f64));
-        let o = self.end.clone();
-        let r = o.as_ref().map_or("", |o| o.result.as_str());
-        t.push(("white wins".into(), f64::from(u8::from(r == "white"))));
-        t.push(("black wins".into(), f64::from(u8::from(r == "black"))));
-        t.push(("draws".into(), f64::from(u8::from(r == "draw"))));
         t.push(("plies".into(), self.turns.len() as f64));
         t
     }
@@ -762,7 +730,8 @@ impl SplitBrain {
 /// focal move from the same position (the best move, preferring one whose fallback under
 /// either mode is still good) and mark its two squares. The opponents' chooser picks the snap
 /// and the mode that leave the team the worst move. Options: `depth=N` (search plies after each
-/// move, default 2), `noise=CP` (seeded noise on move values, default 0), `robust=PERCENT`
+/// move, default 2), `noise=CP` (seeded noise on move values, default 10: two partners agree on
+/// clear moves and differ on close ones, as people do), `robust=PERCENT`
 /// (weight of the fallback, default 25).
 pub struct Engine {
     view: SplitBrain,
@@ -778,7 +747,7 @@ impl Engine {
         let mut e = Engine {
             view,
             depth: 2,
-            noise: 0,
+            noise: 10,
             robust: 25,
             rng: StdRng::seed_from_u64(seed),
             searcher: chess::searcher(),

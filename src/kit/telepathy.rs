@@ -4,6 +4,7 @@
 //! and 3 Black's. Notation: `docs/table-games.md`.
 
 use super::chess::{self, legal};
+use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::moves::{Move, MoveList};
 use crate::position::{Game, Position};
@@ -169,17 +170,7 @@ impl Telepathy {
     }
 
     fn finish(&mut self, winner: Option<Color>, reason: &str) {
-        let scores = match winner {
-            Some(Color::White) => vec![1.0, 1.0, 0.0, 0.0],
-            Some(Color::Black) => vec![0.0, 0.0, 1.0, 1.0],
-            None => vec![0.5; 4],
-        };
-        let result = winner.map_or("draw", |c| if c == Color::White { "white" } else { "black" });
-        self.end = Some(Outcome {
-            scores,
-            result: result.into(),
-            reason: reason.into(),
-        });
+        self.end = Some(team_outcome(2, winner, reason));
         self.phase = Phase::Over;
     }
 
@@ -485,7 +476,7 @@ impl TableGame for Telepathy {
         if w.len() != 12 {
             return Err("expected 'FEN(6 fields) MARKER FACEW,FACEB HANDW,HANDB PREDW,PREDB PENDING PHASE'".into());
         }
-        let pos = Position::from_fen(Arc::clone(&self.game), &w[..6].join(" ")).map_err(|e| e.to_string())?;
+        let pos = Position::from_fen_exposed(Arc::clone(&self.game), &w[..6].join(" ")).map_err(|e| e.to_string())?;
         let mut next = self.clone();
         next.pos = pos;
         next.end = None;
@@ -568,16 +559,7 @@ impl TableGame for Telepathy {
     }
 
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
-        let white_lost = seat < 2;
-        Outcome {
-            scores: if white_lost {
-                vec![0.0, 0.0, 1.0, 1.0]
-            } else {
-                vec![1.0, 1.0, 0.0, 0.0]
-            },
-            result: if white_lost { "black".into() } else { "white".into() },
-            reason: format!("seat {seat} forfeits: {why}"),
-        }
+        team_forfeit(2, seat, why)
     }
 
     fn tally(&self) -> Tally {
@@ -611,10 +593,6 @@ impl TableGame for Telepathy {
             && self.last_removal.is_some_and(|r| self.plies - r <= 1)
             && self.end.as_ref().is_some_and(|o| o.result != "draw");
         t.push(("decided right after a removal".into(), f64::from(u8::from(after))));
-        let r = self.end.as_ref().map_or("", |o| o.result.as_str());
-        t.push(("white wins".into(), f64::from(u8::from(r == "white"))));
-        t.push(("black wins".into(), f64::from(u8::from(r == "black"))));
-        t.push(("draws".into(), f64::from(u8::from(r == "draw"))));
         t.push(("plies".into(), self.plies as f64));
         t
     }
