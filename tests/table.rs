@@ -508,3 +508,144 @@ fn seeded_games_repeat() {
         assert_eq!(run(3), run(3), "{name}");
     }
 }
+
+// ---------------------------------------------------------------- chance, on a game of the test
+
+/// A game of the test's own with a chance step: a die is rolled (1..6, each 1/6), then seat 0
+/// guesses odd or even; right wins.
+#[derive(Clone)]
+struct Dice {
+    roll: Option<u8>,
+    guess: Option<bool>,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+enum DiceAction {
+    Roll(u8),
+    Guess(bool),
+}
+
+impl std::fmt::Display for DiceAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DiceAction::Roll(n) => write!(f, "roll {n}"),
+            DiceAction::Guess(odd) => write!(f, "{}", if *odd { "odd" } else { "even" }),
+        }
+    }
+}
+
+impl menagerie::table::TableGame for Dice {
+    type Action = DiceAction;
+    fn name(&self) -> &'static str {
+        "dice"
+    }
+    fn seats(&self) -> usize {
+        1
+    }
+    fn roles(&self, _: usize) -> Vec<&'static str> {
+        vec!["guesser"]
+    }
+    fn actor(&self) -> Actor {
+        match (self.roll, self.guess) {
+            (None, _) => Actor::Chance,
+            (Some(_), None) => Actor::Seat(0, "guess"),
+            _ => Actor::Over,
+        }
+    }
+    fn legal_actions(&self) -> Vec<DiceAction> {
+        if self.roll.is_some() && self.guess.is_none() {
+            vec![DiceAction::Guess(true), DiceAction::Guess(false)]
+        } else {
+            vec![]
+        }
+    }
+    fn parse_action(&self, text: &str) -> Result<DiceAction, String> {
+        match text {
+            "odd" => Ok(DiceAction::Guess(true)),
+            "even" => Ok(DiceAction::Guess(false)),
+            t => t
+                .strip_prefix("roll ")
+                .and_then(|n| n.parse().ok())
+                .map(DiceAction::Roll)
+                .ok_or("bad".into()),
+        }
+    }
+    fn apply(&mut self, a: &DiceAction) -> Result<String, String> {
+        match a {
+            DiceAction::Roll(n) => self.roll = Some(*n),
+            DiceAction::Guess(g) => self.guess = Some(*g),
+        }
+        Ok(a.to_string())
+    }
+    fn chance_outcomes(&self) -> Vec<(DiceAction, f64)> {
+        if self.roll.is_none() {
+            (1..=6).map(|n| (DiceAction::Roll(n), 1.0 / 6.0)).collect()
+        } else {
+            vec![]
+        }
+    }
+    fn observe(&self, _: usize) -> String {
+        format!("{:?}", self.roll)
+    }
+    fn state_text(&self) -> String {
+        format!("{:?} {:?}", self.roll, self.guess)
+    }
+    fn set_state(&mut self, _: &str) -> Result<(), String> {
+        Err("not here".into())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        let (r, g) = (self.roll?, self.guess?);
+        let won = (r % 2 == 1) == g;
+        Some(Outcome {
+            scores: vec![if won { 1.0 } else { 0.0 }],
+            result: if won { "won" } else { "lost" }.into(),
+            reason: format!("rolled {r}"),
+        })
+    }
+    fn forfeit(&self, _: usize, why: &str) -> Outcome {
+        Outcome {
+            scores: vec![0.0],
+            result: "lost".into(),
+            reason: why.into(),
+        }
+    }
+    fn engine_seat(&self, _: usize, _: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
+        Ok(Box::new(RandomSeat::new(seed)))
+    }
+}
+
+/// The referee draws chance from its seeded generator, records it as a chance step, and a
+/// replay applies the same outcome; other seeds roll other numbers.
+#[test]
+fn chance_is_drawn_from_the_seed_and_replays() {
+    let play = |seed: u64| {
+        let mut t: Box<dyn Table> = Box::new(Dice {
+            roll: None,
+            guess: None,
+        });
+        let mut seats: Vec<Box<dyn Seat>> = vec![Box::new(RandomSeat::new(1))];
+        referee::play(
+            t.as_mut(),
+            &mut seats,
+            seed,
+            &["random".to_string()],
+            &Vec::new(),
+            true,
+            1.0,
+        )
+    };
+    let a = play(8);
+    assert_eq!(a.record, play(8).record);
+    assert!(
+        a.record[1].starts_with("{\"seat\":\"chance\",\"action\":\"roll "),
+        "{:?}",
+        a.record
+    );
+    let mut fresh: Box<dyn Table> = Box::new(Dice {
+        roll: None,
+        guess: None,
+    });
+    assert_eq!(referee::replay(fresh.as_mut(), &a.record).unwrap(), a.outcome);
+    let rolls: std::collections::BTreeSet<String> = (0..40).map(|s| play(s).outcome.reason).collect();
+    assert_eq!(rolls.len(), 6, "{rolls:?}");
+}

@@ -128,6 +128,28 @@ fn a_person_plays_a_seat_at_the_terminal() {
 }
 
 #[test]
+fn a_person_plays_telepathy_at_the_terminal() {
+    let out = run(
+        &["play", "telepathy", "--seats", "human,engine,engine,engine"],
+        "card X\ncard N\n",
+    );
+    let o = text(&out.stdout);
+    assert!(
+        o.contains("[seat 0] legal: card B card C card K card N card Q card R"),
+        "{o}"
+    );
+    assert!(
+        o.contains("[seat 0] Error (card 'X': expected one of P N B R Q K C): card X"),
+        "{o}"
+    );
+    assert!(o.contains("[seat 0] event: predicted"), "{o}");
+    // Seat 0 saw its own face-down card; the mover (seat 1) plays, then seat 0 is asked again
+    // only after the hand-off, when the input has ended.
+    assert!(o.contains(" 0,2 N move"), "{o}");
+    assert!(o.contains("seat 0 forfeits: the terminal closed"), "{o}");
+}
+
+#[test]
 fn seat_programs_play_and_lose_their_seat_when_they_fail() {
     let good = "cmd:sh tests/seats/first_legal.sh";
     for game in ["splitbrain", "telepathy"] {
