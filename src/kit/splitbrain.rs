@@ -11,7 +11,7 @@ use crate::position::Position;
 use crate::rules::Plain;
 use crate::search::Searcher;
 use crate::square::Square;
-use crate::table::seats::Seat;
+use crate::table::seats::{Player, PlayerSeat, Seat, number_options};
 use crate::table::{Actor, Outcome, Settings, Table, TableGame, Tally, read_settings};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -98,7 +98,7 @@ pub fn seat_of(team: Color, side: Side) -> usize {
 impl SplitBrain {
     /// A game at the Los Alamos start. Settings: `snap=manhattan|chebyshev` (the distance for
     /// snapping invalid marks; the rule book proposes Manhattan), `draws=on|off` (threefold
-    /// repetition and the 50-move rule; proposal on), `limit=N` (plies after which the game is
+    /// repetition and the 50-move rule; proposal on), `limit=0|200|400|600|1000` (plies after which the game is
     /// drawn, default 600, 0 for none).
     pub fn new(settings: &Settings) -> Result<SplitBrain, String> {
         let v = read_settings(
@@ -695,7 +695,7 @@ impl TableGame for SplitBrain {
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         let _ = seat; // every seat plays by its observation alone
-        Ok(Box::new(Engine::new(self.clone(), options, seed)?))
+        Ok(Box::new(PlayerSeat(Engine::new(self.clone(), options, seed)?)))
     }
 }
 
@@ -744,29 +744,16 @@ pub struct Engine {
 
 impl Engine {
     fn new(view: SplitBrain, options: &Settings, seed: u64) -> Result<Engine, String> {
-        let mut e = Engine {
+        let known = [("depth", 1, 6, 2), ("noise", 0, 1000, 10), ("robust", 0, 100, 25)];
+        let (v, own_seed) = number_options(options, &known)?;
+        Ok(Engine {
             view,
-            depth: 2,
-            noise: 10,
-            robust: 25,
-            rng: StdRng::seed_from_u64(seed),
+            depth: v[0] as u32,
+            noise: v[1] as i32,
+            robust: v[2] as i32,
+            rng: StdRng::seed_from_u64(own_seed.unwrap_or(seed)),
             searcher: chess::searcher(),
-        };
-        for (k, v) in options {
-            let n: i64 = v.parse().map_err(|_| format!("engine option {k}={v}: not a number"))?;
-            match k.as_str() {
-                "depth" if (1..=6).contains(&n) => e.depth = n as u32,
-                "noise" if (0..=1000).contains(&n) => e.noise = n as i32,
-                "robust" if (0..=100).contains(&n) => e.robust = n as i32,
-                "seed" => e.rng = StdRng::seed_from_u64(n as u64),
-                _ => {
-                    return Err(format!(
-                        "engine option {k}={v}: known are depth=1..6, noise=0..1000, robust=0..100, seed=N"
-                    ));
-                }
-            }
-        }
-        Ok(e)
+        })
     }
 
     /// Values of the team's moves (the side to move of the view), with this seat's noise.
@@ -891,11 +878,7 @@ impl Engine {
     }
 }
 
-impl Seat for Engine {
-    fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), String> {
-        Ok(())
-    }
-
+impl Player for Engine {
     fn see(&mut self, observation: &str) -> Result<(), String> {
         // A mark this seat may not see (`?`) is never used by its decisions: stand in the first
         // valid square so the view reads as a state.
@@ -916,17 +899,7 @@ impl Seat for Engine {
         TableGame::set_state(&mut self.view, &text)
     }
 
-    fn event(&mut self, _: &str) -> Result<(), String> {
-        Ok(())
+    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+        Engine::decide(self, legal)
     }
-
-    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<String, String> {
-        self.decide(legal)
-    }
-
-    fn refused(&mut self, message: &str) -> Result<(), String> {
-        Err(format!("engine seat refused: {message}"))
-    }
-
-    fn end(&mut self, _: &Outcome) {}
 }

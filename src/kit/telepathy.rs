@@ -11,7 +11,7 @@ use crate::position::{Game, Position};
 use crate::rules::Plain;
 use crate::search::Searcher;
 use crate::square::Square;
-use crate::table::seats::Seat;
+use crate::table::seats::{Player, PlayerSeat, Seat, number_options};
 use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -86,7 +86,7 @@ fn mover_of(predictor: usize) -> usize {
 impl Telepathy {
     /// A game at the chess start. Settings: `first=0|1` (which seat of each team predicts
     /// first, counted inside the team), `draws=off|on` (threefold repetition and the 50-move
-    /// rule; the proposal leaves them off), `limit=N` (plies after which the game is drawn,
+    /// rule; the proposal leaves them off), `limit=0|200|400|600|1000` (plies after which the game is drawn,
     /// default 600, 0 for none).
     pub fn new(settings: &Settings) -> Result<Telepathy, String> {
         let v = read_settings(
@@ -625,7 +625,8 @@ impl TableGame for Telepathy {
     }
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
-        Ok(Box::new(Engine::new(self.clone(), seat, options, seed)?))
+        let _ = seat; // every seat plays by its observation alone
+        Ok(Box::new(PlayerSeat(Engine::new(self.clone(), options, seed)?)))
     }
 }
 
@@ -647,32 +648,23 @@ pub struct Engine {
 }
 
 impl Engine {
-    fn new(view: Telepathy, _seat: usize, options: &Settings, seed: u64) -> Result<Engine, String> {
-        let mut e = Engine {
+    fn new(view: Telepathy, options: &Settings, seed: u64) -> Result<Engine, String> {
+        let known = [
+            ("depth", 1, 6, 1),
+            ("noise", 0, 1000, 20),
+            ("temp", 1, 10_000, 60),
+            ("step", 0, 10_000, 60),
+        ];
+        let (v, own_seed) = number_options(options, &known)?;
+        Ok(Engine {
             view,
-            depth: 1,
-            noise: 20,
-            temp: 60.0,
-            step: 60.0,
-            rng: StdRng::seed_from_u64(seed),
+            depth: v[0] as u32,
+            noise: v[1] as i32,
+            temp: v[2] as f64,
+            step: v[3] as f64,
+            rng: StdRng::seed_from_u64(own_seed.unwrap_or(seed)),
             searcher: chess::searcher(),
-        };
-        for (k, v) in options {
-            let n: i64 = v.parse().map_err(|_| format!("engine option {k}={v}: not a number"))?;
-            match k.as_str() {
-                "depth" if (1..=6).contains(&n) => e.depth = n as u32,
-                "noise" if (0..=1000).contains(&n) => e.noise = n as i32,
-                "temp" if (1..=10_000).contains(&n) => e.temp = n as f64,
-                "step" if (0..=10_000).contains(&n) => e.step = n as f64,
-                "seed" => e.rng = StdRng::seed_from_u64(n as u64),
-                _ => {
-                    return Err(format!(
-                        "engine option {k}={v}: known are depth=1..6, noise=0..1000, temp=1..10000, step=0..10000, seed=N"
-                    ));
-                }
-            }
-        }
-        Ok(e)
+        })
     }
 
     /// Values of the side to move's moves with this seat's noise, and each move's piece type.
@@ -797,11 +789,7 @@ impl Engine {
     }
 }
 
-impl Seat for Engine {
-    fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), String> {
-        Ok(())
-    }
-
+impl Player for Engine {
     fn see(&mut self, observation: &str) -> Result<(), String> {
         // Hidden parts (`?`: the face-down card and the hand it left) are never used by a
         // decision; stand in a consistent guess so the view reads as a state.
@@ -823,17 +811,7 @@ impl Seat for Engine {
         TableGame::set_state(&mut self.view, &w.join(" "))
     }
 
-    fn event(&mut self, _: &str) -> Result<(), String> {
-        Ok(())
+    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+        Engine::decide(self, legal)
     }
-
-    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<String, String> {
-        self.decide(legal)
-    }
-
-    fn refused(&mut self, message: &str) -> Result<(), String> {
-        Err(format!("engine seat refused: {message}"))
-    }
-
-    fn end(&mut self, _: &Outcome) {}
 }

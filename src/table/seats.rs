@@ -39,6 +39,58 @@ pub trait Seat: Send {
     }
 }
 
+/// Menagerie's own player of a seat: it keeps a view from the observations it is sent and
+/// decides from that alone. [`PlayerSeat`] makes it a seat.
+pub trait Player: Send {
+    /// The seat's new observation.
+    fn see(&mut self, observation: &str) -> Result<(), String>;
+    /// An action among `legal`.
+    fn decide(&mut self, legal: &[String]) -> Result<String, String>;
+}
+
+/// A [`Player`] in a seat: it ignores events (the observations carry what it needs) and gives
+/// up when refused (an engine that answers illegally has a bug).
+pub struct PlayerSeat<P: Player>(pub P);
+
+impl<P: Player> Seat for PlayerSeat<P> {
+    fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), String> {
+        Ok(())
+    }
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        self.0.see(observation)
+    }
+    fn event(&mut self, _: &str) -> Result<(), String> {
+        Ok(())
+    }
+    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<String, String> {
+        self.0.decide(legal)
+    }
+    fn refused(&mut self, message: &str) -> Result<(), String> {
+        Err(format!("engine seat refused: {message}"))
+    }
+    fn end(&mut self, _: &Outcome) {}
+}
+
+/// Reads an engine seat's numeric options: each known one as (name, min, max, default), plus
+/// `seed=N`. Returns the values in the order given and the seed, if set.
+pub fn number_options(options: &Settings, known: &[(&str, i64, i64, i64)]) -> Result<(Vec<i64>, Option<u64>), String> {
+    let mut values: Vec<i64> = known.iter().map(|k| k.3).collect();
+    let mut seed = None;
+    for (k, v) in options {
+        let n: Option<i64> = v.parse().ok();
+        let slot = known.iter().position(|x| x.0 == k);
+        match (k.as_str(), n, slot) {
+            ("seed", Some(n), _) if n >= 0 => seed = Some(n as u64),
+            (_, Some(n), Some(i)) if (known[i].1..=known[i].2).contains(&n) => values[i] = n,
+            _ => {
+                let names: Vec<String> = known.iter().map(|x| format!("{}={}..{}", x.0, x.1, x.2)).collect();
+                return Err(format!("engine option {k}={v}: known are {}, seed=N", names.join(", ")));
+            }
+        }
+    }
+    Ok((values, seed))
+}
+
 /// Uniform over the legal actions, seeded.
 pub struct RandomSeat {
     rng: StdRng,
