@@ -120,7 +120,7 @@ fn a_person_plays_a_seat_at_the_terminal() {
         o.contains("[seat 0] you see: rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1 k piece -,-"),
         "{o}"
     );
-    assert!(o.contains("[seat 0] legal: mark a1 mark a2"), "{o}");
+    assert!(o.contains("[seat 0] legal: mark a1, mark a2, "), "{o}");
     assert!(o.contains("[seat 0] Error (unknown action 'fly'): fly away"), "{o}");
     assert!(o.contains("[seat 0] event: piece marked"), "{o}");
     assert!(o.contains("seat 0 forfeits: the terminal closed"), "{o}");
@@ -135,7 +135,7 @@ fn a_person_plays_telepathy_at_the_terminal() {
     );
     let o = text(&out.stdout);
     assert!(
-        o.contains("[seat 0] legal: card B card C card K card N card Q card R"),
+        o.contains("[seat 0] legal: card B, card C, card K, card N, card Q, card R"),
         "{o}"
     );
     assert!(
@@ -251,4 +251,41 @@ fn playtest_prints_statistics_and_progress() {
     let o = text(&out.stdout);
     assert!(o.contains("share of team turns resolved directly"), "{o}");
     assert!(o.contains("share of moves that were the engine's best"), "{o}");
+}
+
+/// A person plays a whole game at the terminal: the test reads what the seat is shown and
+/// answers each question with the first legal action it lists, to the end of the game.
+#[test]
+fn a_person_plays_whole_games_at_the_terminal() {
+    use std::io::{BufRead, BufReader};
+    for game in ["splitbrain", "telepathy"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+            .args(["play", game, "--seats", "human,random,engine,random", "--seed", "7"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let (mut legal, mut answers, mut last) = (String::new(), 0, String::new());
+        for line in out.lines() {
+            let line = line.unwrap();
+            if let Some(l) = line.strip_prefix("[seat 0] legal: ") {
+                legal = l.to_string();
+            } else if line.starts_with("[seat 0] your ") {
+                let first = legal.split(", ").next().unwrap_or("");
+                writeln!(stdin, "{first}").unwrap();
+                answers += 1;
+            }
+            last = line;
+            if last.starts_with("summary:") {
+                break;
+            }
+        }
+        drop(stdin);
+        let _ = child.wait();
+        assert!(answers > 5, "{game}: {answers} answers");
+        assert!(last.starts_with("summary: 1 games"), "{game}: {last}");
+    }
 }

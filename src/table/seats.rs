@@ -168,7 +168,7 @@ impl Seat for HumanSeat {
         self.say(&format!("[seat {}] event: {text}", self.seat))
     }
     fn ask(&mut self, _: u64, kind: &str, _: f64, legal: &[String]) -> Result<String, String> {
-        self.say(&format!("[seat {}] legal: {}", self.seat, legal.join(" ")))?;
+        self.say(&format!("[seat {}] legal: {}", self.seat, legal.join(", ")))?;
         self.say(&format!("[seat {}] your {kind}?", self.seat))?;
         let mut line = String::new();
         match self.input.read_line(&mut line) {
