@@ -108,6 +108,9 @@ fn make_seats(table: &dyn Table, specs: &[String], seed: u64, move_seconds: f64)
             specs.len()
         ));
     }
+    if specs.iter().filter(|s| *s == "human").count() > 1 {
+        return Err("one human seat per terminal: a second person would read the first one's secrets there".into());
+    }
     let mut out: Vec<Box<dyn Seat>> = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         let seat_seed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(i as u64 + 1);
@@ -189,7 +192,7 @@ pub fn play(args: &[String]) -> Result<(), CliError> {
     let mut totals = vec![0.0; specs.len()];
     let mut results: Vec<(String, usize)> = Vec::new();
     for g in 0..o.games {
-        let seed = o.seed + g as u64;
+        let seed = o.seed.wrapping_add(g as u64);
         let (p, _) = play_one(&name, &o, &specs, seed, record_out.is_some())?;
         println!("{}", result_line(g, &p));
         if let Some(f) = record_out.as_mut() {
@@ -257,7 +260,7 @@ fn replay(file: &str) -> Result<(), CliError> {
 /// self-play statistics.
 pub fn playtest(args: &[String]) -> Result<(), CliError> {
     let name = game_arg(args, "playtest")?;
-    let o = opts(&args[1..], &["--games", "--seed", "--seats", "--csv"])?;
+    let o = opts(&args[1..], &["--games", "--seed", "--seats", "--csv", "--move-seconds"])?;
     let probe = kit::new_table(&name, &o.settings).map_err(CliError)?;
     let specs = o
         .seats
@@ -269,7 +272,7 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
     let start = Instant::now();
     let mut last = Instant::now();
     for g in 0..o.games {
-        let seed = o.seed + g as u64;
+        let seed = o.seed.wrapping_add(g as u64);
         let (p, table) = play_one(&name, &o, &specs, seed, false)?;
         let mut tally = table.tally();
         // Results and how games ended, forfeits included (the referee's outcome).
@@ -295,7 +298,7 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
         "playtest {name}: {} games, seeds {}..{}, seats {}, {secs:.1} s",
         o.games,
         o.seed,
-        o.seed + o.games as u64 - 1,
+        o.seed.wrapping_add(o.games as u64 - 1),
         specs.join(",")
     );
     print!("{}", summary.report(&ratios));

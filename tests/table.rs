@@ -75,6 +75,13 @@ fn splitbrain_chebyshev_setting_snaps_differently() {
     act(&mut t, "mark d1");
     act(&mut t, "mark d3");
     assert_eq!(t.actions(), ["snap c2", "snap d2", "snap e1", "snap e2"]);
+    // The modes of step 3 measure by Manhattan whatever the snapping setting: from a2, c2 and
+    // b1 are both 2 away, a tie (by Chebyshev b1 would be nearer).
+    let mut t = game("splitbrain", &[("snap", "chebyshev")]);
+    act(&mut t, "mark a2");
+    act(&mut t, "mark c3");
+    act(&mut t, "mode target");
+    assert_eq!(t.actions(), ["move b1c3", "move c2c3"]);
     assert!(new_table("splitbrain", &vec![("snap".into(), "euclid".into())]).is_err());
     assert!(new_table("splitbrain", &vec![("bogus".into(), "1".into())]).is_err());
 }

@@ -62,6 +62,10 @@ fn bad_command_lines_are_one_line_and_exit_2() {
         ),
         (vec!["play", "telepathy"], "play needs --seats"),
         (
+            vec!["play", "telepathy", "--seats", "human,random,human,random"],
+            "one human seat per terminal",
+        ),
+        (
             vec![
                 "play",
                 "telepathy",
@@ -160,8 +164,13 @@ fn seat_programs_play_and_lose_their_seat_when_they_fail() {
         assert!(o.starts_with("game 1: result "), "{o}");
         assert!(!o.contains("forfeits"), "{o}");
     }
+    // A program that answers every question twice: the stale copies are skipped.
+    let seats = "cmd:sh tests/seats/twice.sh,random,random,random";
+    let out = run(&["play", "splitbrain", "--seats", seats, "--seed", "4"], "");
+    let o = text(&out.stdout);
+    assert!(o.starts_with("game 1: result ") && !o.contains("forfeits"), "{o}");
     for (prog, why) in [
-        ("garbage.sh", "3 bad answers, the last: kit-act 0 flap your wings"),
+        ("garbage.sh", "3 bad answers, the last: flap your wings"),
         ("silent.sh", "no answer in 1 s"),
         ("dies.sh", "the seat program has exited"),
     ] {
@@ -213,6 +222,27 @@ fn records_replay_through_the_command_line() {
         .collect();
     assert_eq!(played, replayed);
     assert!(o.contains("replay: 2 games agree with the record"), "{o}");
+    // A game lost by a seat program that died replays too.
+    let lost = dir.join("lost.jsonl");
+    let out = run(
+        &[
+            "play",
+            "telepathy",
+            "--seats",
+            "random,cmd:sh tests/seats/dies.sh,random,random",
+            "--record",
+            lost.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(text(&out.stdout).contains("forfeits"), "{}", text(&out.stdout));
+    let out = run(&["play", "--replay", lost.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("seat 1 forfeits: the seat program has exited"),
+        "{}",
+        text(&out.stdout)
+    );
     // A record that says something else is refused with its line.
     let t = std::fs::read_to_string(&file)
         .unwrap()

@@ -194,7 +194,8 @@ impl SplitBrain {
         valid.iter().copied().filter(|&v| self.dist(v, mark) == best).collect()
     }
 
-    /// The moves a mode allows, nearest first: the (from, to) pairs among which the team picks.
+    /// The moves a mode allows, the nearest by Manhattan distance (rules §3 step 3, whatever
+    /// the snapping setting): the (from, to) pairs among which the team picks.
     pub fn mode_moves(&self, mode: Mode) -> Vec<(Square, Square)> {
         let (Some(s), Some(t)) = self.marks else {
             return Vec::new();
@@ -204,12 +205,12 @@ impl SplitBrain {
             Mode::Piece => moves
                 .iter()
                 .filter(|m| m.from() == s)
-                .map(|m| (m.from(), m.to(), self.dist(m.to(), t)))
+                .map(|m| (m.from(), m.to(), chess::manhattan(&self.pos, m.to(), t)))
                 .collect(),
             Mode::Target => moves
                 .iter()
                 .filter(|m| m.to() == t)
-                .map(|m| (m.from(), m.to(), self.dist(m.from(), s)))
+                .map(|m| (m.from(), m.to(), chess::manhattan(&self.pos, m.from(), s)))
                 .collect(),
         };
         let best = pairs.iter().map(|p| p.2).min().unwrap_or(0);
@@ -694,8 +695,10 @@ impl TableGame for SplitBrain {
     }
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
-        let _ = seat; // every seat plays by its observation alone
-        Ok(Box::new(PlayerSeat(Engine::new(self.clone(), options, seed)?)))
+        // The view starts from what the seat may see, never from the true state.
+        let mut e = Engine::new(self.clone(), options, seed)?;
+        Player::see(&mut e, &TableGame::observe(self, seat))?;
+        Ok(Box::new(PlayerSeat(e)))
     }
 }
 

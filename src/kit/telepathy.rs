@@ -84,8 +84,8 @@ fn mover_of(predictor: usize) -> usize {
 }
 
 impl Telepathy {
-    /// A game at the chess start. Settings: `first=0|1` (which seat of each team predicts
-    /// first, counted inside the team), `draws=off|on` (threefold repetition and the 50-move
+    /// A game at the chess start. Settings: `white_first=0|1` and `black_first=0|1` (which
+    /// seat of each team predicts first, counted inside the team: each team chooses), `draws=off|on` (threefold repetition and the 50-move
     /// rule; the proposal leaves them off), `limit=0|200|400|600|1000` (plies after which the game is drawn,
     /// default 600, 0 for none).
     pub fn new(settings: &Settings) -> Result<Telepathy, String> {
@@ -93,24 +93,25 @@ impl Telepathy {
             "telepathy",
             settings,
             &[
-                ("first", &["0", "1"], "0"),
+                ("white_first", &["0", "1"], "0"),
+                ("black_first", &["0", "1"], "0"),
                 ("draws", &["off", "on"], "off"),
                 ("limit", &["0", "200", "400", "600", "1000"], "600"),
             ],
         )?;
         let game = chess::plain_game("chess")?;
-        let first = usize::from(v[0] == "1");
+        let (fw, fb) = (usize::from(v[0] == "1"), usize::from(v[1] == "1"));
         let hand: Vec<char> = CARDS.iter().copied().filter(|&c| c != 'P').collect();
         Ok(Telepathy {
             pos: Position::startpos(Arc::clone(&game)),
             marker: 0,
             face_up: ['P', 'P'],
             hands: [hand.clone(), hand],
-            predictor: [first, 2 + first],
+            predictor: [fw, 2 + fb],
             pending: None,
             phase: Phase::Predict,
-            draws: v[1] == "on",
-            limit: v[2].parse().expect("a listed number"),
+            draws: v[2] == "on",
+            limit: v[3].parse().expect("a listed number"),
             end: None,
             predictions: Vec::new(),
             removals: 0,
@@ -480,6 +481,11 @@ impl TableGame for Telepathy {
         let mut next = self.clone();
         next.pos = pos;
         next.end = None;
+        // A set state starts its own count of plies and statistics.
+        next.plies = 0;
+        next.predictions.clear();
+        next.removals = 0;
+        next.last_removal = None;
         next.marker = match w[6] {
             "-1" => -1,
             "0" => 0,
@@ -625,8 +631,10 @@ impl TableGame for Telepathy {
     }
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
-        let _ = seat; // every seat plays by its observation alone
-        Ok(Box::new(PlayerSeat(Engine::new(self.clone(), options, seed)?)))
+        // The view starts from what the seat may see, never from the true state.
+        let mut e = Engine::new(self.clone(), options, seed)?;
+        Player::see(&mut e, &TableGame::observe(self, seat))?;
+        Ok(Box::new(PlayerSeat(e)))
     }
 }
 

@@ -30,7 +30,8 @@ pub struct Played {
 pub fn header(game: &str, seed: u64, seats: &[String], settings: &Settings) -> String {
     Json::Obj(vec![
         ("game".into(), Json::Str(game.into())),
-        ("seed".into(), Json::Num(seed as f64)),
+        // As text: a u64 does not fit a JSON number exactly.
+        ("seed".into(), Json::Str(seed.to_string())),
         (
             "seats".into(),
             Json::Arr(seats.iter().map(|s| Json::Str(s.clone())).collect()),
@@ -206,15 +207,26 @@ pub fn replay(table: &mut dyn Table, lines: &[String]) -> Result<Outcome, String
         let v = Json::parse(line).map_err(at)?;
         if let Some(result) = v.get("result") {
             let reason = v.get("reason").and_then(Json::as_str).unwrap_or("");
-            if v.get("forfeit").is_some() {
-                let seat = v.get("forfeit").and_then(Json::as_f64).unwrap_or(0.0) as usize;
-                return Ok(table.forfeit(seat, reason));
-            }
-            let o = table
-                .outcome()
-                .ok_or_else(|| at("the record ends but the game does not".into()))?;
-            if Some(o.result.as_str()) != result.as_str() || o.reason != reason {
-                return Err(at(format!("the record says {result:?} {reason:?}, the replay {o}")));
+            let scores: Vec<f64> = match v.get("scores") {
+                Some(Json::Arr(a)) => a.iter().filter_map(Json::as_f64).collect(),
+                _ => Vec::new(),
+            };
+            let o = match v.get("forfeit").and_then(Json::as_f64) {
+                Some(seat) => {
+                    let seat = seat as usize;
+                    let why = reason
+                        .strip_prefix(&format!("seat {seat} forfeits: "))
+                        .unwrap_or(reason);
+                    table.forfeit(seat, why)
+                }
+                None => table
+                    .outcome()
+                    .ok_or_else(|| at("the record ends but the game does not".into()))?,
+            };
+            if Some(o.result.as_str()) != result.as_str() || o.reason != reason || o.scores != scores {
+                return Err(at(format!(
+                    "the record says {result:?} {scores:?} {reason:?}, the replay {o}"
+                )));
             }
             return Ok(o);
         }

@@ -131,19 +131,29 @@ impl Seat for RandomSeat {
 /// a line from standard input, and asks again after a bad one.
 pub struct HumanSeat {
     seat: usize,
-    input: Box<dyn BufRead + Send>,
+    /// `None`: standard input, read through std's one shared buffer, so that no seat's own
+    /// buffer takes lines meant for another question.
+    input: Option<Box<dyn BufRead + Send>>,
     out: Box<dyn Write + Send>,
 }
 
 impl HumanSeat {
     /// A person on standard input and output.
     pub fn stdio() -> HumanSeat {
-        HumanSeat::new(Box::new(BufReader::new(std::io::stdin())), Box::new(std::io::stdout()))
+        HumanSeat {
+            seat: 0,
+            input: None,
+            out: Box::new(std::io::stdout()),
+        }
     }
 
     /// A person behind the given streams.
     pub fn new(input: Box<dyn BufRead + Send>, out: Box<dyn Write + Send>) -> HumanSeat {
-        HumanSeat { seat: 0, input, out }
+        HumanSeat {
+            seat: 0,
+            input: Some(input),
+            out,
+        }
     }
 
     fn say(&mut self, text: &str) -> Result<(), String> {
@@ -171,7 +181,11 @@ impl Seat for HumanSeat {
         self.say(&format!("[seat {}] legal: {}", self.seat, legal.join(", ")))?;
         self.say(&format!("[seat {}] your {kind}?", self.seat))?;
         let mut line = String::new();
-        match self.input.read_line(&mut line) {
+        let read = match self.input.as_mut() {
+            Some(input) => input.read_line(&mut line),
+            None => std::io::stdin().read_line(&mut line),
+        };
+        match read {
             Ok(0) => Err("the terminal closed".into()),
             Ok(_) => Ok(line.trim().to_string()),
             Err(e) => Err(format!("terminal: {e}")),
@@ -269,8 +283,21 @@ impl Seat for CmdSeat {
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => return Err("the seat program has exited".into()),
         };
-        // `kit-act ID ACTION`; anything else is answered as a bad action (three forfeit).
+        // `kit-act ID ACTION`. A `kit-act` for an earlier question is stale and skipped; any
+        // other line is answered as a bad action (three lose the seat).
         let prefix = format!("kit-act {id} ");
+        let mut line = line;
+        let deadline = std::time::Instant::now() + self.timeout;
+        while line.starts_with("kit-act ") && !line.starts_with(&prefix) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            line = match self.lines.recv_timeout(left) {
+                Ok(l) => l,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    return Err(format!("no answer in {} s", self.timeout.as_secs_f64()));
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err("the seat program has exited".into()),
+            };
+        }
         Ok(line
             .strip_prefix(&prefix)
             .map_or(line.clone(), |a| a.trim().to_string()))

@@ -2,6 +2,6 @@
 # A seat program for tests that answers every question with garbage.
 while IFS= read -r line; do
     case "$line" in
-        kit-ask\ *) echo "kit-act 0 flap your wings" ;;
+        kit-ask\ *) echo "flap your wings" ;;
     esac
 done
