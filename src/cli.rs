@@ -46,7 +46,7 @@ OPTIONS:
                       new for every game, so that engine matches vary
 
 With no command, menagerie waits for 'uci' or 'xboard' on standard input and then speaks
-that protocol (UCI_Variant / 'variant' select the game). Table games: splitbrain.";
+that protocol (UCI_Variant / 'variant' select the game). Table games: splitbrain, telepathy.";
 
 /// An error for the user: printed as one line, exit code 2.
 #[derive(Debug)]

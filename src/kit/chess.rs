@@ -49,9 +49,11 @@ pub fn chebyshev(pos: &Position<Plain>, a: Square, b: Square) -> usize {
 }
 
 /// How a game on the board ended by rule: the winner (`None`: drawn) and the reason.
-pub fn board_end(pos: &mut Position<Plain>, draws: bool) -> Option<(Option<Color>, &'static str)> {
+/// `has_move`: whether the side to move has a move by the game's own rules (a game may add
+/// moves to the legal ones, as Telepathy's capture of an exposed king).
+pub fn board_end(pos: &Position<Plain>, has_move: bool, draws: bool) -> Option<(Option<Color>, &'static str)> {
     let us = pos.side_to_move();
-    if legal(pos).is_empty() {
+    if !has_move {
         return Some(if pos.in_check() {
             (
                 Some(!us),

@@ -318,7 +318,8 @@ impl SplitBrain {
         }
         self.marks = (None, None);
         self.phase = Phase::Piece;
-        let mut end = board_end(&mut self.pos, self.draws);
+        let has_move = !legal(&mut self.pos).is_empty();
+        let mut end = board_end(&self.pos, has_move, self.draws);
         if end.is_none() && self.limit > 0 && self.turns.len() >= self.limit {
             end = Some((None, "move limit"));
         }
@@ -485,9 +486,6 @@ impl TableGame for SplitBrain {
     }
 
     fn apply(&mut self, action: &Action) -> Result<String, String> {
-        if !self.legal_actions().contains(action) {
-            return Err("illegal action".into());
-        }
         let before = self.clone();
         let mut event = String::new();
         let r = match (*action, self.phase) {
@@ -624,7 +622,8 @@ impl TableGame for SplitBrain {
             }
             _ => need(2)?,
         }
-        if let Some((winner, reason)) = board_end(&mut next.pos, next.draws) {
+        let has_move = !legal(&mut next.pos).is_empty();
+        if let Some((winner, reason)) = board_end(&next.pos, has_move, next.draws) {
             next.end = Some(team_outcome(2, winner, reason));
             next.phase = Phase::Over;
         } else if next.phase == Phase::Over {
@@ -790,7 +789,7 @@ impl Engine {
 
     /// The team's value of a state the opponents' chooser is considering (the team then plays
     /// its best move among those allowed).
-    fn team_value(&mut self, state: &SplitBrain, vals: &[(Move, i32)], depth: u32) -> i32 {
+    fn team_value(&mut self, state: &SplitBrain, vals: &[(Move, i32)]) -> i32 {
         let value_of = |a: Square, b: Square| {
             vals.iter()
                 .filter(|(m, _)| m.from() == a && m.to() == b)
@@ -798,7 +797,7 @@ impl Engine {
                 .max()
         };
         match state.phase {
-            Phase::Mode if depth < 3 => [Mode::Piece, Mode::Target]
+            Phase::Mode => [Mode::Piece, Mode::Target]
                 .iter()
                 .map(|&md| {
                     state
@@ -845,7 +844,7 @@ impl Engine {
                     if s.act(a).is_err() {
                         continue;
                     }
-                    let v = self.team_value(&s, &vals, 0);
+                    let v = self.team_value(&s, &vals);
                     if worst.as_ref().is_none_or(|w| v < w.1) {
                         worst = Some((a.clone(), v));
                     }

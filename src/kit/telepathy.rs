@@ -179,33 +179,16 @@ impl Telepathy {
     fn check_board_end(&mut self) {
         let us = self.team();
         if self.pos.royals(us).is_empty() {
-            return self.finish(
-                Some(!us),
-                if us == Color::White {
-                    "Black captures the king"
-                } else {
-                    "White captures the king"
-                },
-            );
+            let reason = if us == Color::White {
+                "Black captures the king"
+            } else {
+                "White captures the king"
+            };
+            return self.finish(Some(!us), reason);
         }
-        if self.moves().is_empty() {
-            if self.pos.in_check() {
-                return self.finish(
-                    Some(!us),
-                    if us == Color::White {
-                        "Black mates"
-                    } else {
-                        "White mates"
-                    },
-                );
-            }
-            return self.finish(None, "stalemate");
-        }
-        if self.draws && self.pos.is_repetition(2) {
-            return self.finish(None, "threefold repetition");
-        }
-        if self.draws && self.pos.move_rule_reached() {
-            return self.finish(None, "50-move rule");
+        let has_move = !self.moves().is_empty();
+        if let Some((winner, reason)) = chess::board_end(&self.pos, has_move, self.draws) {
+            return self.finish(winner, reason);
         }
         if self.limit > 0 && self.plies >= self.limit {
             self.finish(None, "move limit");
@@ -362,9 +345,6 @@ impl TableGame for Telepathy {
     }
 
     fn apply(&mut self, action: &Action) -> Result<String, String> {
-        if !self.legal_actions().contains(action) {
-            return Err("illegal action".into());
-        }
         let t = self.team();
         let ti = t.index();
         match (action, self.phase) {

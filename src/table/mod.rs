@@ -84,10 +84,11 @@ pub trait TableGame: Clone + Send + 'static {
     fn actor(&self) -> Actor;
     /// The legal actions of the actor (empty when the game is over).
     fn legal_actions(&self) -> Vec<Self::Action>;
-    /// Reads an action's text (syntax only; legality is [`TableGame::apply`]'s).
+    /// Reads an action's text (syntax only; legality is checked by [`Table::act`]).
     fn parse_action(&self, text: &str) -> Result<Self::Action, String>;
-    /// Applies a legal action of the actor; returns the public event text. On error the state
-    /// is untouched.
+    /// Applies one of [`TableGame::legal_actions`] (or a chance outcome); returns the public
+    /// event text. Legality is checked once, by [`Table::act`] and [`Table::act_chance`]; on
+    /// error the state is untouched.
     fn apply(&mut self, action: &Self::Action) -> Result<String, String>;
     /// At a chance node: each outcome with its probability.
     fn chance_outcomes(&self) -> Vec<(Self::Action, f64)> {

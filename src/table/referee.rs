@@ -95,20 +95,19 @@ pub fn play(
     }
     let mut rng = StdRng::seed_from_u64(seed);
     let n = table.seats();
-    let finish =
-        |_: &dyn Table, seats: &mut [Box<dyn Seat>], outcome: Outcome, forfeit, steps, mut record: Vec<String>| {
-            for s in seats.iter_mut() {
-                s.end(&outcome);
-            }
-            if keep_record {
-                record.push(result_line(&outcome, forfeit));
-            }
-            Played { outcome, steps, record }
-        };
+    let finish = |seats: &mut [Box<dyn Seat>], outcome: Outcome, forfeit, steps, mut record: Vec<String>| {
+        for s in seats.iter_mut() {
+            s.end(&outcome);
+        }
+        if keep_record {
+            record.push(result_line(&outcome, forfeit));
+        }
+        Played { outcome, steps, record }
+    };
     for (i, s) in seats.iter_mut().enumerate() {
         if let Err(e) = s.start(table.name(), i, n, &table.roles(i), settings) {
             let o = table.forfeit(i, &e);
-            return finish(table, seats, o, Some(i), 0, record);
+            return finish(seats, o, Some(i), 0, record);
         }
     }
     let mut seen: Vec<String> = vec![String::new(); n];
@@ -120,14 +119,14 @@ pub fn play(
                 result: "draw".into(),
                 reason: "no outcome".into(),
             });
-            return finish(table, seats, o, None, steps, record);
+            return finish(seats, o, None, steps, record);
         }
         for (i, s) in seats.iter_mut().enumerate() {
             let obs = table.observe(i);
             if obs != seen[i] {
                 if let Err(e) = s.see(&obs) {
                     let o = table.forfeit(i, &e);
-                    return finish(table, seats, o, Some(i), steps, record);
+                    return finish(seats, o, Some(i), steps, record);
                 }
                 seen[i] = obs;
             }
@@ -139,7 +138,7 @@ pub fn play(
                     result: "draw".into(),
                     reason: "no outcome".into(),
                 });
-                return finish(table, seats, o, None, steps, record);
+                return finish(seats, o, None, steps, record);
             }
             Actor::Chance => match table.draw_chance(&mut rng) {
                 Ok((a, e)) => (None, a, e),
@@ -149,7 +148,7 @@ pub fn play(
                         result: "draw".into(),
                         reason: format!("referee: {e}"),
                     };
-                    return finish(table, seats, o, None, steps, record);
+                    return finish(seats, o, None, steps, record);
                 }
             },
             Actor::Seat(seat, kind) => {
@@ -161,7 +160,7 @@ pub fn play(
                         Ok(a) => a,
                         Err(e) => {
                             let o = table.forfeit(seat, &e);
-                            return finish(table, seats, o, Some(seat), steps, record);
+                            return finish(seats, o, Some(seat), steps, record);
                         }
                     };
                     match table.act(&answer) {
@@ -173,7 +172,7 @@ pub fn play(
                             if gone.is_some() || (!seats[seat].patient() && bad >= MAX_BAD_ANSWERS) {
                                 let why = gone.unwrap_or(format!("{bad} bad answers, the last: {answer}"));
                                 let o = table.forfeit(seat, &why);
-                                return finish(table, seats, o, Some(seat), steps, record);
+                                return finish(seats, o, Some(seat), steps, record);
                             }
                         }
                     }
@@ -186,7 +185,7 @@ pub fn play(
         for (i, s) in seats.iter_mut().enumerate() {
             if let Err(e) = s.event(&event) {
                 let o = table.forfeit(i, &e);
-                return finish(table, seats, o, Some(i), steps + 1, record);
+                return finish(seats, o, Some(i), steps + 1, record);
             }
         }
     }
@@ -195,7 +194,7 @@ pub fn play(
         result: "draw".into(),
         reason: format!("referee: no end after {MAX_STEPS} steps"),
     };
-    finish(table, seats, o, None, MAX_STEPS, record)
+    finish(seats, o, None, MAX_STEPS, record)
 }
 
 /// Replays a record on `table` (a fresh game with the record's settings): every action and
