@@ -42,3 +42,54 @@ impl CastlingRights {
         self.bits() as usize
     }
 }
+
+/// The files a castling needs, on one rank: what must be empty and where the king walks.
+/// Shared by the move generator's Chess960 options and Cloak and Dagger's referee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastleSpan {
+    /// Files that must be empty apart from the castling king and rook (bit per file).
+    pub empty: u32,
+    /// Files the king stands on or crosses before its destination, its start included.
+    pub king_path: u32,
+}
+
+/// Files from `a` to `b` inclusive, as bits.
+fn file_range(a: usize, b: usize) -> u32 {
+    let (lo, hi) = (a.min(b), a.max(b));
+    ((1u64 << (hi + 1)) - (1u64 << lo)) as u32
+}
+
+/// The span of a castling given the four files (king from and to, rook from and to): every
+/// square between each piece's start and end, the ends included, is empty but for the two
+/// castling pieces (Chess960's rule, which is also the standard rule for the standard array).
+pub fn castle_span(king_from: usize, king_to: usize, rook_from: usize, rook_to: usize) -> CastleSpan {
+    let both = (1u32 << king_from) | (1u32 << rook_from);
+    let empty = (file_range(king_from, king_to) | file_range(rook_from, rook_to)) & !both;
+    let king_path = (file_range(king_from, king_to) & !(1u32 << king_to)) | (1u32 << king_from);
+    CastleSpan { empty, king_path }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_and_chess960_spans() {
+        // Standard O-O: f and g empty, the king crosses e and f.
+        let s = castle_span(4, 6, 7, 5);
+        assert_eq!(s.empty, 0b0110_0000);
+        assert_eq!(s.king_path, 0b0011_0000);
+        // Standard O-O-O: b, c, d empty, the king crosses e and d.
+        let s = castle_span(4, 2, 0, 3);
+        assert_eq!(s.empty, 0b0000_1110);
+        assert_eq!(s.king_path, 0b0001_1000);
+        // Chess960, king b1 and rook a1 castling long: king to c1, rook to d1.
+        let s = castle_span(1, 2, 0, 3);
+        assert_eq!(s.empty, 0b0000_1100);
+        assert_eq!(s.king_path, 0b0000_0010);
+        // King g1 with rook h1 castling short: the king stays, the rook goes to f1.
+        let s = castle_span(6, 6, 7, 5);
+        assert_eq!(s.empty, 0b0010_0000);
+        assert_eq!(s.king_path, 0b0100_0000);
+    }
+}

@@ -6,6 +6,7 @@ use crate::castling::CastlingRights;
 use crate::color::Color;
 use crate::position::{Game, Piece, Position};
 use crate::rules::Rules;
+use crate::square::Square;
 use std::fmt;
 use std::sync::Arc;
 
@@ -144,7 +145,9 @@ impl<R: Rules> Position<R> {
         // Castling.
         let mut rights = CastlingRights::empty();
         let castling = fields.get(2).copied().unwrap_or("-");
-        if castling != "-" {
+        if castling != "-" && game.variant.chess960 {
+            rights = pos.parse_chess960_castling(castling)?;
+        } else if castling != "-" {
             for c in castling.chars() {
                 if game.rules.parse_castling_char(c, &mut pos.st.rule) {
                     continue;
@@ -308,13 +311,16 @@ impl<R: Rules> Position<R> {
         s.push(self.side.char());
         s.push(' ');
         let mut c = String::new();
+        if game.variant.chess960 {
+            self.write_chess960_castling(&mut c);
+        }
         for (flag, ch) in [
             (CastlingRights::WHITE_K, 'K'),
             (CastlingRights::WHITE_Q, 'Q'),
             (CastlingRights::BLACK_K, 'k'),
             (CastlingRights::BLACK_Q, 'q'),
         ] {
-            if self.st.castling.contains(flag) {
+            if self.st.castling.contains(flag) && !game.variant.chess960 {
                 c.push(ch);
             }
         }
@@ -327,5 +333,107 @@ impl<R: Rules> Position<R> {
         }
         s.push_str(&format!(" {} {}", self.st.halfmove, self.fullmove));
         s
+    }
+}
+
+impl<R: Rules> Position<R> {
+    /// Side `c`'s king on its back rank in Chess960, as a file, and that rank.
+    fn chess960_king(&self, c: Color) -> Option<(usize, usize)> {
+        let g = &self.game.variant.geometry;
+        let rank = g.rank_of(self.game.castles[c.index()][0].first()?.sq.king_to);
+        (0..g.files()).find_map(|f| {
+            let p = self.board[g.square(f, rank)?.index()];
+            (p.is_some() && p.color() == c && self.game.royal_kinds >> p.kind() & 1 != 0).then_some((f, rank))
+        })
+    }
+
+    /// True when `sq` holds a castling partner (the Chess960 rook) of side `c`.
+    fn is_castle_rook(&self, c: Color, sq: Option<Square>) -> bool {
+        sq.is_some_and(|sq| {
+            let p = self.board[sq.index()];
+            p.is_some() && p.color() == c && Some(p.kind()) == self.game.castle_rook_kind
+        })
+    }
+
+    /// The outermost castling partner of side `c` beyond its king for `right`, as a file.
+    fn outermost_rook(&self, c: Color, right: usize) -> Option<usize> {
+        let g = &self.game.variant.geometry;
+        let (kf, rank) = self.chess960_king(c)?;
+        let found = |f: &usize| self.is_castle_rook(c, g.square(*f, rank));
+        if right == 0 {
+            (kf + 1..g.files()).rev().find(found)
+        } else {
+            (0..kf).find(found)
+        }
+    }
+
+    /// Reads a Chess960 castling field: X-FEN (`KQkq` for the outermost rook, a file letter
+    /// for another) or Shredder-FEN (file letters only). Sets which option each right uses.
+    /// A right whose king or rook is missing is dropped, as for every variant.
+    fn parse_chess960_castling(&mut self, field: &str) -> Result<CastlingRights, FenError> {
+        let g = self.game.variant.geometry.clone();
+        let mut rights = CastlingRights::empty();
+        for ch in field.chars() {
+            let c = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let up = ch.to_ascii_uppercase();
+            let not_a_right = || bad(format!("castling field '{field}': '{ch}' is not a castling right here"));
+            let Some((kf, rank)) = self.chess960_king(c) else {
+                if up == 'K' || up == 'Q' || (up.is_ascii_uppercase() && ((up as u8 - b'A') as usize) < g.files()) {
+                    continue;
+                }
+                return not_a_right();
+            };
+            let (right, rook_file) = match up {
+                'K' => (0, self.outermost_rook(c, 0)),
+                'Q' => (1, self.outermost_rook(c, 1)),
+                f if f.is_ascii_uppercase() && ((f as u8 - b'A') as usize) < g.files() => {
+                    let file = (f as u8 - b'A') as usize;
+                    if file == kf {
+                        return not_a_right();
+                    }
+                    let ok = self.is_castle_rook(c, g.square(file, rank));
+                    (usize::from(file < kf), ok.then_some(file))
+                }
+                _ => return not_a_right(),
+            };
+            let Some(rf) = rook_file else { continue };
+            let (king_from, rook_from) = (g.square(kf, rank), g.square(rf, rank));
+            let index = self.game.castles[c.index()][right]
+                .iter()
+                .position(|o| Some(o.sq.king_from) == king_from && Some(o.sq.rook_from) == rook_from);
+            let Some(index) = index else { return not_a_right() };
+            if rights.has(c, right) && self.castle_sel[c.index()][right] as usize != index {
+                return bad(format!("castling field '{field}': two rooks for one right"));
+            }
+            self.castle_sel[c.index()][right] = index as u8;
+            rights |= CastlingRights::of(c, right);
+        }
+        Ok(rights)
+    }
+
+    /// Writes the castling rights in X-FEN: `K`/`Q` when the rook is the outermost one, its
+    /// file letter otherwise.
+    fn write_chess960_castling(&self, out: &mut String) {
+        let g = &self.game.variant.geometry;
+        for c in Color::ALL {
+            for right in 0..2 {
+                if !self.st.castling.has(c, right) {
+                    continue;
+                }
+                let (_, opts) = self.castle_options(c, right);
+                let Some(o) = opts.first() else { continue };
+                let rf = g.file_of(o.sq.rook_from);
+                let ch = if self.outermost_rook(c, right) == Some(rf) {
+                    if right == 0 { 'K' } else { 'Q' }
+                } else {
+                    (b'A' + rf as u8) as char
+                };
+                out.push(if c == Color::White { ch } else { ch.to_ascii_lowercase() });
+            }
+        }
     }
 }

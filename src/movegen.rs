@@ -231,7 +231,8 @@ impl<R: Rules> Position<R> {
             if !self.st.castling.has(us, right) {
                 continue;
             }
-            for (i, info) in g.castles[us.index()][right].iter().enumerate() {
+            let (first, options) = self.castle_options(us, right);
+            for (i, info) in options.iter().enumerate() {
                 let o = info.sq;
                 let (k, r) = (self.board[o.king_from.index()], self.board[o.rook_from.index()]);
                 if k.is_none() || k.color() != us || g.royal_kinds >> k.kind() & 1 == 0 {
@@ -259,13 +260,7 @@ impl<R: Rules> Position<R> {
                         continue;
                     }
                 }
-                list.push(Move::new(
-                    o.king_from,
-                    o.king_to,
-                    MoveKind::Castle,
-                    (right * 8 + i) as u32,
-                    0,
-                ));
+                list.push(Move::castle(o.king_from, o.king_to, right, first + i));
             }
         }
     }

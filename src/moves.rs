@@ -14,7 +14,8 @@ pub enum MoveKind {
     DoubleStep = 1,
     /// En-passant capture; `aux` holds the captured pawn's square.
     EnPassant = 2,
-    /// Castling; `aux` is the castling right (0 = `K`, 1 = `Q`) times 8 plus the option index.
+    /// Castling; `aux` is the castling right (0 = `K`, 1 = `Q`) times 64 plus the option index
+    /// (see [`Move::castle`]).
     Castle = 3,
     /// Pawn move with promotion to [`Move::promotion`].
     Promotion = 4,
@@ -57,6 +58,19 @@ impl Move {
     #[inline]
     pub fn normal(from: Square, to: Square) -> Move {
         Move::new(from, to, MoveKind::Normal, 0, 0)
+    }
+
+    /// A castling of the king from `from` to `to` by option `index` of right `right`.
+    #[inline]
+    pub fn castle(from: Square, to: Square, right: usize, index: usize) -> Move {
+        debug_assert!(right < 2 && index < 64);
+        Move::new(from, to, MoveKind::Castle, (right * 64 + index) as u32, 0)
+    }
+
+    /// The castling right and option index of a castling move.
+    #[inline]
+    pub fn castle_option(self) -> (usize, usize) {
+        ((self.aux() / 64) as usize, (self.aux() % 64) as usize)
     }
 
     /// Origin square (for castling: the king's).

@@ -21,6 +21,11 @@ fn push_square(out: &mut String, g: &Geometry, sq: Square) {
 pub fn write_move<R: Rules>(out: &mut String, pos: &Position<R>, m: Move) {
     let g = &pos.variant().geometry;
     push_square(out, g, m.from());
+    if m.kind() == MoveKind::Castle && pos.variant().chess960 {
+        // Chess960: the king takes its own rook, as UCI_Chess960 engines write it.
+        push_square(out, g, pos.castle_info(pos.side_to_move(), m).sq.rook_from);
+        return;
+    }
     if m.kind() == MoveKind::Special {
         match pos.game().rules.special_form(m) {
             MoveForm::FromTo => {}
@@ -65,9 +70,13 @@ pub fn xboard_text<R: Rules>(pos: &Position<R>, m: Move) -> String {
                 return s;
             }
         }
+        MoveKind::Castle if pos.variant().chess960 => {
+            // The protocol's FischerRandom castling: O-O and O-O-O.
+            return if m.castle_option().0 == 0 { "O-O" } else { "O-O-O" }.to_string();
+        }
         MoveKind::Castle if pos.game().caps.contains(Capabilities::CASTLING_AS_LEGS) => {
             let us = pos.side_to_move();
-            let info = &pos.game().castles[us.index()][(m.aux() / 8) as usize][(m.aux() % 8) as usize];
+            let info = pos.castle_info(us, m);
             push_square(&mut s, g, info.sq.king_from);
             push_square(&mut s, g, info.sq.king_to);
             s.push(',');
@@ -189,6 +198,9 @@ fn tokenize(g: &Geometry, text: &str) -> Result<Token, MoveError> {
 /// Finds the legal move written as `text` in MMN. A bounce may name its bounce square as a
 /// waypoint (`c1e3g5`); it is checked and dropped. The position is left as it was.
 pub fn parse_move<R: Rules>(pos: &mut Position<R>, text: &str) -> Result<Move, MoveError> {
+    if let Some(right) = castle_word(text) {
+        return find_castle(pos, text, |m| m.castle_option().0 == right);
+    }
     let g = pos.variant().geometry.clone();
     let tok = tokenize(&g, text)?;
     let refused = |r: &'static str| MoveError::Refused(text.to_string(), r);
@@ -222,17 +234,41 @@ pub fn parse_move<R: Rules>(pos: &mut Position<R>, text: &str) -> Result<Move, M
     }
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    let m = list
-        .iter()
-        .copied()
-        .find(|&m| move_text(pos, m) == canon)
-        .ok_or_else(|| MoveError::Illegal(text.to_string()))?;
+    let found = list.iter().copied().find(|&m| move_text(pos, m) == canon);
+    let m = match found {
+        Some(m) => m,
+        // Chess960 castling may also be written as the king's move when no other move is.
+        None if pos.variant().chess960 && tok.steps.len() == 1 && tok.promo.is_none() => {
+            let to = tok.steps[0].square;
+            find_castle(pos, text, |m| m.from() == tok.from && m.to() == to)?
+        }
+        None => return Err(MoveError::Illegal(text.to_string())),
+    };
     if let Some(via) = waypoint
         && !pos.game().rules.valid_waypoint(pos, m, via)
     {
         return Err(refused("the move does not pass that square"));
     }
     Ok(m)
+}
+
+/// `O-O` (or `0-0`) is right 0, `O-O-O` right 1.
+fn castle_word(text: &str) -> Option<usize> {
+    match text {
+        "O-O" | "0-0" => Some(0),
+        "O-O-O" | "0-0-0" => Some(1),
+        _ => None,
+    }
+}
+
+/// The one legal castling move that `pick` accepts.
+fn find_castle<R: Rules>(pos: &mut Position<R>, text: &str, pick: impl Fn(Move) -> bool) -> Result<Move, MoveError> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.iter()
+        .copied()
+        .find(|&m| m.kind() == MoveKind::Castle && pick(m))
+        .ok_or_else(|| MoveError::Illegal(text.to_string()))
 }
 
 /// Finds the legal move written in XBoard's form ([`xboard_text`]) or in MMN.

@@ -82,8 +82,11 @@ pub struct Game<R: Rules> {
     pub rules: R,
     /// Per square: castling rights that survive a move from or to it.
     pub castle_mask: [CastlingRights; MAX_SQUARES],
-    /// `castles[colour][right]`: options (right 0 = `K`, 1 = `Q`).
+    /// `castles[colour][right]`: options (right 0 = `K`, 1 = `Q`). In Chess960 every king and
+    /// rook start; a position says which one its game uses.
     pub castles: [[Vec<CastleInfo>; 2]; 2],
+    /// In Chess960, the kind that castles with the king (what X-FEN's `K` and `Q` look for).
+    pub castle_rook_kind: Option<usize>,
     /// Per colour: the promotion zone.
     pub promo_zone: [Bitboard; 2],
     /// Squares where a piece may end a move.
@@ -104,18 +107,51 @@ pub struct Game<R: Rules> {
     pub caps: Capabilities,
 }
 
-fn between_on_rank(g: &crate::Geometry, a: Square, b: Square) -> Bitboard {
-    // Squares strictly between a and b on one rank, plus b.
-    let r = g.rank_of(a);
-    let (fa, fb) = (g.file_of(a), g.file_of(b));
-    let mut bb = Bitboard::EMPTY;
-    let (lo, hi) = if fa < fb { (fa + 1, fb) } else { (fb, fa - 1) };
-    for f in lo..=hi {
-        if let Some(s) = g.square(f, r) {
-            bb.set(s);
+/// Every Chess960 castling of side `c` for `right`: the king on any file of the back rank with
+/// the rook on any file beyond it (towards the h-file for `K`, the a-file for `Q`); both end
+/// where the variant's option for the right puts them.
+fn chess960_options(variant: &Variant, c: Color, right: usize) -> Vec<CastleOption> {
+    let g = &variant.geometry;
+    let Some(base) = variant.castle_options(c, right).next() else {
+        return Vec::new();
+    };
+    let rank = g.rank_of(base.king_to);
+    let mut out = Vec::new();
+    for kf in 0..g.files() {
+        for rf in 0..g.files() {
+            let beyond = if right == 0 { rf > kf } else { rf < kf };
+            if let (true, Some(king_from), Some(rook_from)) = (beyond, g.square(kf, rank), g.square(rf, rank)) {
+                out.push(CastleOption {
+                    king_from,
+                    rook_from,
+                    ..base
+                });
+            }
         }
     }
-    bb
+    out
+}
+
+/// The piece letter on `sq` in the variant's start FEN.
+fn start_letter(variant: &Variant, sq: Square) -> Option<char> {
+    let g = &variant.geometry;
+    let board = variant.start_fen.split_whitespace().next()?;
+    let row = board.split('/').nth(g.ranks() - 1 - g.rank_of(sq))?;
+    let mut file = 0;
+    let mut run = 0;
+    for ch in row.chars() {
+        if let Some(d) = ch.to_digit(10) {
+            run = run * 10 + d as usize;
+            continue;
+        }
+        file += run;
+        run = 0;
+        if file == g.file_of(sq) {
+            return ch.is_ascii_alphabetic().then_some(ch);
+        }
+        file += 1;
+    }
+    None
 }
 
 static GAMES_BUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -136,29 +172,49 @@ impl<R: Rules> Game<R> {
         for c in Color::ALL {
             for (right, list) in castles[c.index()].iter_mut().enumerate() {
                 let bit = CastlingRights::of(c, right);
-                for o in variant.castle_options(c, right) {
-                    castle_mask[o.king_from.index()] &= !bit;
-                    castle_mask[o.rook_from.index()] &= !bit;
-                    let mut empty =
-                        between_on_rank(g, o.king_from, o.king_to) | between_on_rank(g, o.rook_from, o.rook_to);
-                    if o.king_from == o.king_to {
-                        empty = between_on_rank(g, o.rook_from, o.rook_to);
+                let options: Vec<CastleOption> = if variant.chess960 {
+                    chess960_options(variant, c, right)
+                } else {
+                    variant.castle_options(c, right).collect()
+                };
+                for o in options {
+                    if !variant.chess960 {
+                        castle_mask[o.king_from.index()] &= !bit;
+                        castle_mask[o.rook_from.index()] &= !bit;
                     }
-                    empty &= !Bitboard::from(o.king_from) & !Bitboard::from(o.rook_from);
-                    let mut king_path = Bitboard::from(o.king_from);
-                    if o.king_from != o.king_to {
-                        king_path |= between_on_rank(g, o.king_from, o.king_to);
-                    }
-                    king_path &= !Bitboard::from(o.king_to);
-                    king_path |= Bitboard::from(o.king_from);
+                    let rank = g.rank_of(o.king_from);
+                    let span = crate::castling::castle_span(
+                        g.file_of(o.king_from),
+                        g.file_of(o.king_to),
+                        g.file_of(o.rook_from),
+                        g.file_of(o.rook_to),
+                    );
+                    let on_rank = |files: u32| {
+                        (0..g.files())
+                            .filter(|f| files >> f & 1 != 0)
+                            .filter_map(|f| g.square(f, rank))
+                            .fold(Bitboard::EMPTY, |b, s| b | Bitboard::from(s))
+                    };
                     list.push(CastleInfo {
                         sq: o,
-                        empty,
-                        king_path,
+                        empty: on_rank(span.empty),
+                        king_path: on_rank(span.king_path),
                     });
+                }
+                if list.len() > 64 {
+                    return Err(format!("{} castling options for one right; at most 64", list.len()));
                 }
             }
         }
+        let castle_rook_kind = if variant.chess960 {
+            let o = variant
+                .castle_options(Color::White, 0)
+                .next()
+                .expect("checked by the parser");
+            start_letter(variant, o.rook_from).and_then(|c| variant.kind_of_letter(c))
+        } else {
+            None
+        };
         let mut promo_zone = [Bitboard::EMPTY; 2];
         if let Some(pr) = variant.promotion_rank {
             for c in Color::ALL {
@@ -198,6 +254,7 @@ impl<R: Rules> Game<R> {
             rules,
             castle_mask,
             castles,
+            castle_rook_kind,
             promo_zone,
             landable: g.landable(),
             royal_kinds: variant.royal_kinds(),
@@ -243,6 +300,8 @@ pub struct Position<R: Rules> {
     pub(crate) history: Vec<StateInfo<R::State>>,
     pub(crate) fullmove: u32,
     pub(crate) specials: bool,
+    /// In Chess960, the option of `castles[colour][right]` this game's start gives.
+    pub(crate) castle_sel: [[u8; 2]; 2],
     /// Material plus piece-square terms per colour: [opening, endgame], kept up to date by
     /// `put_piece`/`remove_piece`.
     pub(crate) psq: [[i32; 2]; 2],
@@ -276,6 +335,7 @@ impl<R: Rules> Position<R> {
             history: Vec::with_capacity(HISTORY_RESERVE),
             fullmove: 1,
             specials: true,
+            castle_sel: [[0; 2]; 2],
             psq: [[0; 2]; 2],
             phase: 0,
         }
@@ -417,13 +477,53 @@ impl<R: Rules> Position<R> {
         p
     }
 
+    /// The castling options side `c` may use for `right`, with the index of the first: all of
+    /// the variant's, or in Chess960 the one this game's start gives.
+    #[inline]
+    pub fn castle_options(&self, c: Color, right: usize) -> (usize, &[CastleInfo]) {
+        let all = &self.game.castles[c.index()][right];
+        if self.game.variant.chess960 {
+            let i = self.castle_sel[c.index()][right] as usize;
+            (i, &all[i.min(all.len())..(i + 1).min(all.len())])
+        } else {
+            (0, all)
+        }
+    }
+
+    /// The option a castling move of side `c` uses.
+    #[inline]
+    pub fn castle_info(&self, c: Color, m: Move) -> &CastleInfo {
+        let (right, i) = m.castle_option();
+        &self.game.castles[c.index()][right][i]
+    }
+
+    /// Castling rights that survive a move from or to `sq`.
+    #[inline]
+    fn castle_keep(&self, sq: Square) -> CastlingRights {
+        if !self.game.variant.chess960 {
+            return self.game.castle_mask[sq.index()];
+        }
+        let mut keep = CastlingRights::all();
+        for c in Color::ALL {
+            for right in 0..2 {
+                let all = &self.game.castles[c.index()][right];
+                if let Some(o) = all.get(self.castle_sel[c.index()][right] as usize)
+                    && (o.sq.king_from == sq || o.sq.rook_from == sq)
+                {
+                    keep &= !CastlingRights::of(c, right);
+                }
+            }
+        }
+        keep
+    }
+
     /// Takes a piece off the board for good (a rule of a table game, not a move): castling
     /// rights that need the square go, and so does an en-passant square. No undo; the history of
     /// earlier positions no longer repeats.
     pub fn take_off(&mut self, sq: Square) -> Piece {
         let p = self.remove_piece(sq);
         let z = &self.game.zobrist;
-        let rights = self.st.castling & self.game.castle_mask[sq.index()];
+        let rights = self.st.castling & self.castle_keep(sq);
         self.st.key ^= z.castling[self.st.castling.index()] ^ z.castling[rights.index()];
         self.st.castling = rights;
         if self.st.ep.is_some() {
@@ -516,7 +616,7 @@ impl<R: Rules> Position<R> {
                 self.move_piece(from, to);
             }
             MoveKind::Castle => {
-                let info = &game.castles[us.index()][(m.aux() / 8) as usize][(m.aux() % 8) as usize];
+                let info = *self.castle_info(us, m);
                 let king = self.remove_piece(info.sq.king_from);
                 let rook = self.remove_piece(info.sq.rook_from);
                 self.put_piece(king, info.sq.king_to);
@@ -528,7 +628,7 @@ impl<R: Rules> Position<R> {
         if mover.is_some() && game.pawn_kinds >> mover.kind() & 1 != 0 {
             self.st.halfmove = 0;
         }
-        let rights = old_castling & game.castle_mask[from.index()] & game.castle_mask[to.index()];
+        let rights = old_castling & self.castle_keep(from) & self.castle_keep(to);
         if rights != old_castling {
             self.st.castling = rights;
             self.st.key ^= z.castling[old_castling.index()] ^ z.castling[rights.index()];
@@ -572,7 +672,7 @@ impl<R: Rules> Position<R> {
                 self.put_piece(self.st.captured, m.aux_square());
             }
             MoveKind::Castle => {
-                let info = &game.castles[us.index()][(m.aux() / 8) as usize][(m.aux() % 8) as usize];
+                let info = *self.castle_info(us, m);
                 let king = self.remove_piece(info.sq.king_to);
                 let rook = self.remove_piece(info.sq.rook_to);
                 self.put_piece(king, info.sq.king_from);

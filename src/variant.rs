@@ -112,6 +112,10 @@ pub struct Variant {
     pub promotion_compulsory: bool,
     /// Castling options per right for White: right 0 is FEN `K`, right 1 is `Q`.
     pub castling: [Vec<CastleOption>; 2],
+    /// Chess960 castling (`chess960 = true`): each game's king and rooks may start on any
+    /// squares of the back rank (king between the rooks, read from its FEN) and end where
+    /// `castle_k`/`castle_q` put them.
+    pub chess960: bool,
     /// Is there check (moves may not leave a royal piece attacked)? Without check, royal pieces
     /// are simply captured and a side with no royal piece left has lost.
     pub check: bool,
@@ -268,6 +272,7 @@ const KNOWN_KEYS: &[&str] = &[
     "rules",
     "aliases",
     "move_rule",
+    "chess960",
 ];
 
 /// Parses ini text. `file` is only used in error messages.
@@ -624,6 +629,13 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
         })
         .unwrap_or_default();
     let (start_fen, _) = need("start")?;
+    let chess960 = parse_bool("chess960", false)?;
+    if chess960 && (castling[0].len() != 1 || castling[1].len() != 1) {
+        return Err(err(
+            s.line,
+            "chess960 = true needs exactly one castle_k and one castle_q option (where king and rook end)".into(),
+        ));
+    }
     Ok(Variant {
         name: s.name.clone(),
         aliases,
@@ -635,6 +647,7 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
         promotion_kinds,
         promotion_compulsory: parse_bool("promotion_compulsory", true)?,
         castling,
+        chess960,
         check: parse_bool("check", true)?,
         pass: parse_bool("pass", false)?,
         stalemate,

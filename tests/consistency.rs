@@ -281,7 +281,7 @@ fn slow_moves<R: Rules>(pos: &mut Position<R>, own: &OwnRules) -> Vec<u32> {
                 && !path.iter().any(|&s| s != kt && slow_attacked(pos, own, s, !us));
         }
         if ok {
-            out.push(Move::new(kf, kt, MoveKind::Castle, (right * 8 + i) as u32, 0));
+            out.push(Move::castle(kf, kt, right, i));
         }
     }
     let mut extra = MoveList::new();

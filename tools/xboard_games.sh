@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Plays complete engine-vs-engine games in Debian's XBoard, headless under xvfb-run:
 # Menagerie against Fairy-Max in normal chess, Capablanca and Los Alamos, and Menagerie against
-# itself in Chess 911, Remote Sensing and Tensor. Fails on a missing or unfinished game, an illegal move, a forfeit, a
+# itself in FischerRandom, Chess 911, Remote Sensing and Tensor. Fails on a missing or unfinished game, an illegal move, a forfeit, a
 # protocol error or a crash. Needs xboard, xvfb, xauth and fairymax (see .ci/run).
 # Usage: tools/xboard_games.sh [PATH_TO_MENAGERIE] [OUTPUT_DIR]
 set -uo pipefail
@@ -60,6 +60,9 @@ game() { # name variant second-engine [extra xboard args...]
 game normal normal fairymax
 game capablanca capablanca fairymax
 game losalamos los-alamos fairymax
+# FischerRandom: XBoard deals a random array and tests legality itself; Fairy-Max does not
+# play it, so Menagerie plays itself (castling as O-O / O-O-O both ways).
+game fischerandom fischerandom "$ENGINE" -sd "$(dirname "$ENGINE")"
 # XBoard cannot be told that Chess 911 pawns promote on rank 10 (the last rank is the frame),
 # so its own legality test is off here; Menagerie checks every move on both sides.
 game chess911 chess911 "$ENGINE" -sd "$(dirname "$ENGINE")" -testLegality false
@@ -75,4 +78,4 @@ if [ $fail -ne 0 ]; then
     echo "xboard games: failed"
     exit 1
 fi
-echo "xboard games: 6 passed, 0 failed"
+echo "xboard games: 7 passed, 0 failed"

@@ -421,13 +421,7 @@ impl Tensor {
                 let safe = crossed(o.king_from, o.king_to)
                     .all(|s| v.own_beast(pos.piece_at(s)) || !self.attacked(pos, s, !us));
                 if safe {
-                    list.push(Move::new(
-                        o.king_from,
-                        o.king_to,
-                        MoveKind::Castle,
-                        (right * 8 + i) as u32,
-                        0,
-                    ));
+                    list.push(Move::castle(o.king_from, o.king_to, right, i));
                 }
             }
         }

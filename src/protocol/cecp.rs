@@ -9,14 +9,18 @@ use crate::variant::Variant;
 use std::time::Duration;
 
 /// Variants that XBoard 4.9.1 knows by itself (no `setup` needed).
-const XBOARD_NATIVE: &[&str] = &["normal", "capablanca"];
+const XBOARD_NATIVE: &[&str] = &["normal", "fischerandom", "capablanca"];
 
 /// XBoard's internal piece slots, in the order of the `setup` piece-to-char table.
 const XBOARD_SLOTS: &[u8; 22] = b"PNBRQFEACWMOHIJGDVLSUK";
 
 /// The name XBoard uses for a variant.
 pub fn cecp_name(v: &Variant) -> &str {
-    if v.name == "chess" { "normal" } else { &v.name }
+    match v.name.as_str() {
+        "chess" => "normal",
+        "chess960" => "fischerandom",
+        name => name,
+    }
 }
 
 /// The `setup` and `piece` lines that define a variant for XBoard.

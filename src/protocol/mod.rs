@@ -79,6 +79,31 @@ impl EngineState {
         self.session = new_session(game);
         Ok(())
     }
+
+    /// Switches between a variant and its Chess960 twin: the variant of the other castling
+    /// kind with the same board and pieces (UCI_Chess960). Nothing changes when already there.
+    pub fn set_chess960(&mut self, on: bool) -> Result<(), String> {
+        let cur = self.session.variant();
+        if cur.chess960 == on {
+            return Ok(());
+        }
+        let letters = |v: &crate::Variant| v.pieces.iter().map(|p| p.letter).collect::<String>();
+        let twin = self.set.variants.iter().find(|v| {
+            v.chess960 == on
+                && v.geometry.files() == cur.geometry.files()
+                && v.geometry.ranks() == cur.geometry.ranks()
+                && letters(v) == letters(cur)
+                && v.rules == cur.rules
+        });
+        let Some(twin) = twin.map(|v| v.name.clone()) else {
+            return Err(format!(
+                "variant {} has no {} twin",
+                cur.name,
+                if on { "Chess960" } else { "non-Chess960" }
+            ));
+        };
+        self.set_variant(&twin)
+    }
 }
 
 /// Which protocol the first line chose.

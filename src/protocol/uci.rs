@@ -50,6 +50,10 @@ impl<'a> Uci<'a> {
             self.st.session.variant().name
         ));
         send(&format!(
+            "option name UCI_Chess960 type check default {}",
+            self.st.session.variant().chess960
+        ));
+        send(&format!(
             "option name Hash type spin default {} min 1 max {}",
             super::DEFAULT_HASH_MB,
             crate::search::MAX_HASH_MB
@@ -111,6 +115,16 @@ impl<'a> Uci<'a> {
                 }
                 Err(e) => send(&format!("info string {e}")),
             },
+            "uci_chess960" => {
+                let on = match value.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return send(&format!("info string UCI_Chess960: '{value}' is not true or false")),
+                };
+                if let Err(e) = self.st.set_chess960(on) {
+                    send(&format!("info string UCI_Chess960: {e}"));
+                }
+            }
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=crate::search::MAX_HASH_MB).contains(&mb) => {
                     if let Err(e) = self.st.searcher.set_hash(mb) {

@@ -58,12 +58,38 @@ def exercise(engine, label):
     check(result.move == chess.Move.from_uci("d1d8"), f"{label}: mate in one missed ({result.move})")
 
 
+def exercise_chess960(engine, label):
+    """Chess960 games from several arrays: every move legal on python-chess's Chess960 board
+    (castling as king takes rook over UCI, O-O / O-O-O over XBoard), and the mate that only
+    castling gives."""
+    castled = 0
+    for n in (0, 518, 959, 100, 355, 707):
+        board = chess.Board.from_chess960_pos(n)
+        for _ in range(40):
+            if board.is_game_over():
+                break
+            result = engine.play(board, chess.engine.Limit(depth=3))
+            ok = result.move is not None and result.move in board.legal_moves
+            check(ok, f"{label} 960 #{n}: illegal or missing move {result.move} in {board.fen()}")
+            if not ok:
+                break
+            castled += board.is_castling(result.move)
+            board.push(result.move)
+    print(f"{label} Chess960: {castled} castlings by the engine in six games", flush=True)
+    mate = chess.Board("2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1", chess960=True)
+    result = engine.play(mate, chess.engine.Limit(depth=3))
+    check(result.move == chess.Move.from_uci("b1a1"), f"{label}: mate by castling missed ({result.move})")
+
+
 def main():
     with chess.engine.SimpleEngine.popen_uci([ENGINE]) as uci:
         check("UCI_Variant" in uci.options, "UCI: no UCI_Variant option")
+        check("UCI_Chess960" in uci.options, "UCI: no UCI_Chess960 option")
         exercise(uci, "UCI")
+        exercise_chess960(uci, "UCI")
     with chess.engine.SimpleEngine.popen_xboard([ENGINE]) as xb:
         exercise(xb, "XBoard")
+        exercise_chess960(xb, "XBoard")
     if failures:
         print(f"python-chess check: {len(failures)} failed")
         return 1
