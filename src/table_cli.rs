@@ -277,7 +277,9 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
         let mut tally = table.tally();
         // Results and how games ended, forfeits included (the referee's outcome).
         tally.push((format!("result: {}", p.outcome.result), 1.0));
-        tally.push((format!("ended: {}", p.outcome.reason), 1.0));
+        // A reason's details after ':' (a game's score, say) are its own, not a kind of end.
+        let kind = p.outcome.reason.split(':').next().unwrap_or_default();
+        tally.push((format!("ended: {kind}"), 1.0));
         if o.csv.is_some() {
             csv.push(tally.clone());
         }

@@ -288,9 +288,13 @@ fn playtest_prints_statistics_and_progress() {
 #[test]
 fn a_person_plays_whole_games_at_the_terminal() {
     use std::io::{BufRead, BufReader};
-    for game in ["splitbrain", "telepathy"] {
+    for (game, seats) in [
+        ("splitbrain", "human,random,engine,random"),
+        ("telepathy", "human,random,engine,random"),
+        ("gravity", "human,engine"),
+    ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-            .args(["play", game, "--seats", "human,random,engine,random", "--seed", "7"])
+            .args(["play", game, "--seats", seats, "--seed", "7"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -2,6 +2,7 @@
 //! of [`crate::table`]. The registry below lists each game once.
 
 mod chess;
+pub mod gravity;
 pub mod splitbrain;
 pub mod telepathy;
 
@@ -17,6 +18,11 @@ const GAMES: &[(&str, &str, Make)] = &[
         "splitbrain",
         "Split-Brain Chess (4 seats, Los Alamos board)",
         splitbrain::SplitBrain::boxed,
+    ),
+    (
+        "gravity",
+        "Gravity Chess (2 seats, pieces fall toward rank 1)",
+        gravity::Gravity::boxed,
     ),
     (
         "telepathy",

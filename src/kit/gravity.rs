@@ -1,0 +1,954 @@
+//! Gravity Chess (rules section 5): two seats (0 White, 1 Black) drop the opponent's pieces on
+//! rank 8 from a shuffled pile, then every active piece of the mover falls by one chess move,
+//! in the order the mover chooses. After 25 turns stacked pieces score their rank, captures a
+//! point each. The pile order is chance: each flip draws from what is left. Notation:
+//! `docs/table-games.md`.
+
+use super::{team_forfeit, team_outcome};
+use crate::Color;
+use crate::table::seats::{Player, PlayerSeat, Seat, number_options};
+use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::collections::HashSet;
+use std::fmt;
+
+/// The twelve pieces of each army, as White's letters.
+const ARMY: &str = "KQRRBBNNPPPP";
+/// Turns in a game: W1 .. B12 flip, move and add; W13 only moves.
+const TURNS: u32 = 25;
+
+/// A square 0..64, `rank * 8 + file` (rank 0 is rank 1, the bottom).
+type Sq = usize;
+
+fn name(s: Sq) -> String {
+    format!("{}{}", (b'a' + (s % 8) as u8) as char, s / 8 + 1)
+}
+
+fn parse_sq(t: &str) -> Option<Sq> {
+    let b = t.as_bytes();
+    (b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]))
+        .then(|| (b[1] - b'1') as usize * 8 + (b[0] - b'a') as usize)
+}
+
+/// A piece: colour and upper-case type letter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    color: Color,
+    kind: char,
+}
+
+impl Piece {
+    fn letter(self) -> char {
+        if self.color == Color::White {
+            self.kind
+        } else {
+            self.kind.to_ascii_lowercase()
+        }
+    }
+
+    fn from_letter(c: char) -> Option<Piece> {
+        let kind = c.to_ascii_uppercase();
+        ARMY.contains(kind).then_some(Piece {
+            color: if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            },
+            kind,
+        })
+    }
+}
+
+/// The board: 64 squares.
+pub type Board = [Option<Piece>; 64];
+
+fn offset(s: Sq, df: i32, dr: i32) -> Option<Sq> {
+    let (f, r) = ((s % 8) as i32 + df, (s / 8) as i32 + dr);
+    ((0..8).contains(&f) && (0..8).contains(&r)).then_some((r * 8 + f) as usize)
+}
+
+const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+/// The stacked pieces as a bit set, by the rules file's fixpoint: rank 1 is stacked; a piece
+/// higher up is stacked when every downward destination that exists holds a stacked piece
+/// (pawn: the square below; knight and king: each on-board destination on a lower rank; rook,
+/// bishop, queen: the first square in each downward direction). One pass upward suffices, as
+/// each test looks only at lower ranks.
+pub fn stacked(board: &Board) -> u64 {
+    let mut st = 0u64;
+    for (s, cell) in board.iter().enumerate() {
+        let Some(p) = *cell else { continue };
+        let rests = |t: Option<Sq>| t.is_none_or(|t| st >> t & 1 != 0);
+        let on = match p.kind {
+            _ if s < 8 => true,
+            'P' => rests(offset(s, 0, -1)),
+            'N' => KNIGHT.iter().filter(|d| d.1 < 0).all(|d| rests(offset(s, d.0, d.1))),
+            'K' => KING.iter().filter(|d| d.1 < 0).all(|d| rests(offset(s, d.0, d.1))),
+            'R' => rests(offset(s, 0, -1)),
+            'B' => rests(offset(s, -1, -1)) && rests(offset(s, 1, -1)),
+            _ => rests(offset(s, -1, -1)) && rests(offset(s, 0, -1)) && rests(offset(s, 1, -1)),
+        };
+        if on {
+            st |= 1 << s;
+        }
+    }
+    st
+}
+
+/// The single moves of the piece on `s`: a non-capture ends strictly lower, a capture (of an
+/// enemy piece that is not stacked) on the same rank or lower; pawns go one square down (two
+/// from rank 8, where every pawn enters and which none returns to) and capture diagonally down.
+pub fn piece_moves(board: &Board, st: u64, s: Sq) -> Vec<Sq> {
+    let Some(p) = board[s] else { return Vec::new() };
+    let mut out = Vec::new();
+    let rank = s / 8;
+    let target = |t: Sq, out: &mut Vec<Sq>| -> bool {
+        // Returns whether a slide continues past t.
+        match board[t] {
+            None => {
+                if t / 8 < rank {
+                    out.push(t);
+                }
+                true
+            }
+            Some(q) => {
+                if q.color != p.color && st >> t & 1 == 0 && t / 8 <= rank {
+                    out.push(t);
+                }
+                false
+            }
+        }
+    };
+    match p.kind {
+        'P' => {
+            if let Some(t) = offset(s, 0, -1)
+                && board[t].is_none()
+            {
+                out.push(t);
+                if rank == 7
+                    && let Some(t2) = offset(s, 0, -2)
+                    && board[t2].is_none()
+                {
+                    out.push(t2);
+                }
+            }
+            for df in [-1, 1] {
+                if let Some(t) = offset(s, df, -1)
+                    && board[t].is_some_and(|q| q.color != p.color)
+                    && st >> t & 1 == 0
+                {
+                    out.push(t);
+                }
+            }
+        }
+        'N' | 'K' => {
+            let steps: &[(i32, i32)] = if p.kind == 'N' { &KNIGHT } else { &KING };
+            for d in steps.iter().filter(|d| d.1 <= 0) {
+                if let Some(t) = offset(s, d.0, d.1) {
+                    target(t, &mut out);
+                }
+            }
+        }
+        _ => {
+            let dirs: Vec<(i32, i32)> = match p.kind {
+                'R' => ROOK.to_vec(),
+                'B' => BISHOP.to_vec(),
+                _ => ROOK.iter().chain(&BISHOP).copied().collect(),
+            };
+            for d in dirs.into_iter().filter(|d| d.1 <= 0) {
+                let mut cur = s;
+                while let Some(t) = offset(cur, d.0, d.1) {
+                    if !target(t, &mut out) {
+                        break;
+                    }
+                    cur = t;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Points of `c`: a point per capture plus each stacked piece's rank number.
+pub fn points(board: &Board, captures: [u32; 2], c: Color) -> u32 {
+    let st = stacked(board);
+    captures[c.index()]
+        + (0..64)
+            .filter(|&s| st >> s & 1 != 0 && board[s].is_some_and(|p| p.color == c))
+            .map(|s| (s / 8 + 1) as u32)
+            .sum::<u32>()
+}
+
+/// The tie-break: from the highest rank holding a stacked piece down, the first rank where one
+/// side has more stacked pieces decides. `None`: all equal.
+pub fn tie_break(board: &Board) -> Option<Color> {
+    let st = stacked(board);
+    for rank in (0..8).rev() {
+        let count = |c: Color| {
+            (rank * 8..rank * 8 + 8)
+                .filter(|&s| st >> s & 1 != 0 && board[s].is_some_and(|p| p.color == c))
+                .count()
+        };
+        let (w, b) = (count(Color::White), count(Color::Black));
+        if w != b {
+            return Some(if w > b { Color::White } else { Color::Black });
+        }
+    }
+    None
+}
+
+/// The step that comes next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Chance turns the mover's top card.
+    Flip,
+    /// The mover's active pieces fall, one action each.
+    Move,
+    /// The mover adds the flipped piece on rank 8.
+    Add,
+    /// The game is over.
+    Over,
+}
+
+/// An action of Gravity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Chance: the flipped card (`flip q`), a piece of the opponent of the mover.
+    Flip(char),
+    /// A piece's move (`e7f6`).
+    Move(Sq, Sq),
+    /// A piece considered while it cannot move: it stays for this turn (`stay e8`).
+    Stay(Sq),
+    /// The flipped piece put on rank 8 (`add c8`).
+    Add(Sq),
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Flip(c) => write!(f, "flip {c}"),
+            Action::Move(a, b) => write!(f, "{}{}", name(*a), name(*b)),
+            Action::Stay(s) => write!(f, "stay {}", name(*s)),
+            Action::Add(s) => write!(f, "add {}", name(*s)),
+        }
+    }
+}
+
+/// The whole state of a game.
+#[derive(Clone)]
+pub struct Gravity {
+    board: Board,
+    /// 1..=25; 26 once over.
+    turn: u32,
+    phase: Phase,
+    /// The flipped card of this turn, as the piece's letter.
+    card: Option<char>,
+    /// Each player's pile (White's holds Black's pieces), as letters; order is chance.
+    piles: [Vec<char>; 2],
+    captures: [u32; 2],
+    /// Pieces of the mover still to be considered this turn.
+    remaining: u64,
+    end: Option<Outcome>,
+    /// Pieces set aside because rank 8 was full.
+    set_aside: u32,
+    /// Whether the tie-break decided the game.
+    tie_break_used: bool,
+}
+
+impl Gravity {
+    /// A game on the empty board. Settings: none yet (the rules leave nothing open that a
+    /// setting should choose); unknown ones are refused.
+    pub fn new(settings: &Settings) -> Result<Gravity, String> {
+        read_settings("gravity", settings, &[])?;
+        let white_pile: Vec<char> = ARMY.chars().map(|c| c.to_ascii_lowercase()).collect();
+        Ok(Gravity {
+            board: [None; 64],
+            turn: 1,
+            phase: Phase::Flip,
+            card: None,
+            piles: [white_pile, ARMY.chars().collect()],
+            captures: [0, 0],
+            remaining: 0,
+            end: None,
+            set_aside: 0,
+            tie_break_used: false,
+        })
+    }
+
+    /// [`Gravity::new`] behind the table interface.
+    pub fn boxed(settings: &Settings) -> Result<Box<dyn crate::table::Table>, String> {
+        Ok(Box::new(Gravity::new(settings)?))
+    }
+
+    /// The side whose turn it is.
+    pub fn mover(&self) -> Color {
+        if self.turn % 2 == 1 { Color::White } else { Color::Black }
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Captures per side.
+    pub fn captures(&self) -> [u32; 2] {
+        self.captures
+    }
+
+    fn moves_now(&self) -> Vec<Action> {
+        let st = stacked(&self.board);
+        let mut out = Vec::new();
+        let mut stuck = Vec::new();
+        for s in (0..64).filter(|s| self.remaining >> s & 1 != 0) {
+            let m = piece_moves(&self.board, st, s);
+            if m.is_empty() {
+                stuck.push(Action::Stay(s));
+            }
+            out.extend(m.into_iter().map(|t| Action::Move(s, t)));
+        }
+        // When nothing can move, the order of the rest cannot matter: the phase ends.
+        if !out.is_empty() {
+            out.extend(stuck);
+        }
+        out
+    }
+
+    /// Starts the move phase: every active piece of the mover is to be considered.
+    fn start_moves(&mut self) {
+        let st = stacked(&self.board);
+        let c = self.mover();
+        self.remaining = (0..64)
+            .filter(|&s| st >> s & 1 == 0 && self.board[s].is_some_and(|p| p.color == c))
+            .fold(0, |m, s| m | 1 << s);
+        self.phase = Phase::Move;
+    }
+
+    /// Moves on while no choice is left; returns what happened, for the event.
+    fn settle(&mut self, notes: &mut Vec<String>) {
+        loop {
+            match self.phase {
+                Phase::Move if self.moves_now().is_empty() => {
+                    self.remaining = 0;
+                    if self.turn >= TURNS {
+                        self.finish();
+                        notes.push("end".into());
+                        return;
+                    }
+                    self.phase = Phase::Add;
+                }
+                Phase::Add => {
+                    if (56..64).any(|s| self.board[s].is_none()) {
+                        return;
+                    }
+                    let c = self.card.take().expect("a card is flipped before adding");
+                    self.set_aside += 1;
+                    notes.push(format!("{c} set aside (rank 8 full)"));
+                    self.next_turn();
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn next_turn(&mut self) {
+        self.turn += 1;
+        self.card = None;
+        if self.turn >= TURNS {
+            self.start_moves();
+        } else {
+            self.phase = Phase::Flip;
+        }
+    }
+
+    fn finish(&mut self) {
+        self.phase = Phase::Over;
+        self.turn = TURNS + 1;
+        let w = points(&self.board, self.captures, Color::White);
+        let b = points(&self.board, self.captures, Color::Black);
+        let winner = if w != b {
+            Some(if w > b { Color::White } else { Color::Black })
+        } else {
+            self.tie_break_used = true;
+            tie_break(&self.board)
+        };
+        let how = match (self.tie_break_used, winner) {
+            (false, _) => "on points",
+            (true, Some(_)) => "on the tie-break",
+            (true, None) => "tie",
+        };
+        self.end = Some(team_outcome(1, winner, &format!("{how}: {w} points to {b}")));
+    }
+
+    fn text(&self) -> String {
+        let mut rows = Vec::new();
+        for r in (0..8).rev() {
+            let mut row = String::new();
+            let mut run = 0;
+            for f in 0..8 {
+                match self.board[r * 8 + f] {
+                    None => run += 1,
+                    Some(p) => {
+                        if run > 0 {
+                            row.push_str(&run.to_string());
+                            run = 0;
+                        }
+                        row.push(p.letter());
+                    }
+                }
+            }
+            if run > 0 {
+                row.push_str(&run.to_string());
+            }
+            rows.push(row);
+        }
+        let pile = |i: usize| -> String {
+            let mut v = self.piles[i].clone();
+            v.sort_by_key(|c| ARMY.find(c.to_ascii_uppercase()));
+            if v.is_empty() {
+                "-".into()
+            } else {
+                v.into_iter().collect()
+            }
+        };
+        let remaining: Vec<String> = (0..64).filter(|s| self.remaining >> s & 1 != 0).map(name).collect();
+        let phase = match self.phase {
+            Phase::Flip => "flip",
+            Phase::Move => "move",
+            Phase::Add => "add",
+            Phase::Over => "over",
+        };
+        format!(
+            "{} {} {} {} {},{} {},{} {}",
+            rows.join("/"),
+            self.turn.min(TURNS + 1),
+            phase,
+            self.card.map_or("-".to_string(), |c| c.to_string()),
+            pile(0),
+            pile(1),
+            self.captures[0],
+            self.captures[1],
+            if remaining.is_empty() {
+                "-".to_string()
+            } else {
+                remaining.join(",")
+            }
+        )
+    }
+}
+
+impl TableGame for Gravity {
+    type Action = Action;
+
+    fn name(&self) -> &'static str {
+        "gravity"
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn roles(&self, seat: usize) -> Vec<&'static str> {
+        vec![if seat == 0 { "white" } else { "black" }]
+    }
+
+    fn actor(&self) -> Actor {
+        let seat = self.mover().index();
+        match self.phase {
+            Phase::Flip => Actor::Chance,
+            Phase::Move => Actor::Seat(seat, "move"),
+            Phase::Add => Actor::Seat(seat, "add"),
+            Phase::Over => Actor::Over,
+        }
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        match self.phase {
+            Phase::Move => self.moves_now(),
+            Phase::Add => (56..64).filter(|&s| self.board[s].is_none()).map(Action::Add).collect(),
+            Phase::Flip | Phase::Over => Vec::new(),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, String> {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        let sq = |t: &str| parse_sq(t).ok_or_else(|| format!("'{t}' is not a square a1..h8"));
+        match w.as_slice() {
+            ["flip", c] if c.len() == 1 && Piece::from_letter(c.chars().next().unwrap_or(' ')).is_some() => {
+                Ok(Action::Flip(c.chars().next().unwrap_or(' ')))
+            }
+            ["stay", s] => Ok(Action::Stay(sq(s)?)),
+            ["add", s] => Ok(Action::Add(sq(s)?)),
+            [m] if m.len() == 4 && m.is_ascii() => Ok(Action::Move(sq(&m[..2])?, sq(&m[2..])?)),
+            _ => Err(format!(
+                "'{text}' is not a Gravity action (a move 'e7f6', 'stay e8', 'add c8')"
+            )),
+        }
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<String, String> {
+        let mut notes = Vec::new();
+        let event = match (*action, self.phase) {
+            (Action::Flip(c), Phase::Flip) => {
+                let pile = &mut self.piles[self.mover().index()];
+                let i = pile
+                    .iter()
+                    .position(|&x| x == c)
+                    .ok_or("that card is not in the pile")?;
+                pile.swap_remove(i);
+                self.card = Some(c);
+                self.start_moves();
+                format!("flip {c}")
+            }
+            (Action::Move(a, b), Phase::Move) => {
+                let p = self.board[a].ok_or("no piece there")?;
+                let taken = self.board[b].take();
+                self.board[b] = Some(p);
+                self.board[a] = None;
+                self.remaining &= !(1u64 << a);
+                match taken {
+                    Some(q) => {
+                        self.captures[p.color.index()] += 1;
+                        format!("{}{} takes {}", name(a), name(b), q.letter())
+                    }
+                    None => format!("{}{}", name(a), name(b)),
+                }
+            }
+            (Action::Stay(s), Phase::Move) => {
+                self.remaining &= !(1u64 << s);
+                format!("stay {}", name(s))
+            }
+            (Action::Add(s), Phase::Add) => {
+                let c = self.card.take().ok_or("no card flipped")?;
+                self.board[s] = Piece::from_letter(c);
+                self.next_turn();
+                format!("add {c} {}", name(s))
+            }
+            _ => return Err("illegal action".into()),
+        };
+        self.settle(&mut notes);
+        Ok(std::iter::once(event).chain(notes).collect::<Vec<_>>().join(" "))
+    }
+
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        if self.phase != Phase::Flip {
+            return Vec::new();
+        }
+        let pile = &self.piles[self.mover().index()];
+        let mut kinds: Vec<char> = pile.clone();
+        kinds.sort();
+        kinds.dedup();
+        kinds
+            .into_iter()
+            .map(|c| {
+                let n = pile.iter().filter(|&&x| x == c).count();
+                (Action::Flip(c), n as f64 / pile.len() as f64)
+            })
+            .collect()
+    }
+
+    fn observe(&self, _seat: usize) -> String {
+        // Everything on the table is public; what is hidden, the order of the piles, is not
+        // in the state at all (each flip is drawn when it happens).
+        self.text()
+    }
+
+    fn state_text(&self) -> String {
+        self.text()
+    }
+
+    fn set_state(&mut self, text: &str) -> Result<(), String> {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        if w.len() != 7 {
+            return Err("expected 'PLACEMENT TURN PHASE CARD PILEW,PILEB CAPW,CAPB REMAINING'".into());
+        }
+        let mut next = Gravity::new(&Vec::new())?;
+        let rows: Vec<&str> = w[0].split('/').collect();
+        if rows.len() != 8 {
+            return Err(format!("placement '{}': 8 ranks expected", w[0]));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let r = 7 - i;
+            let mut f = 0;
+            for ch in row.chars() {
+                if let Some(d) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                    f += d as usize;
+                } else {
+                    let p = Piece::from_letter(ch).ok_or(format!("unknown piece letter '{ch}'"))?;
+                    if f >= 8 {
+                        return Err(format!("rank {} is longer than 8 squares", r + 1));
+                    }
+                    next.board[r * 8 + f] = Some(p);
+                    f += 1;
+                }
+            }
+            if f != 8 {
+                return Err(format!("rank {} has {f} squares, not 8", r + 1));
+            }
+        }
+        next.turn = w[1]
+            .parse()
+            .ok()
+            .filter(|t| (1..=TURNS + 1).contains(t))
+            .ok_or(format!("turn '{}': 1..26", w[1]))?;
+        next.phase = match w[2] {
+            "flip" => Phase::Flip,
+            "move" => Phase::Move,
+            "add" => Phase::Add,
+            "over" => Phase::Over,
+            p => return Err(format!("phase '{p}': flip, move, add or over")),
+        };
+        next.card = match w[3] {
+            "-" => None,
+            c if c.len() == 1 => Some(
+                Piece::from_letter(c.chars().next().unwrap_or(' '))
+                    .ok_or("card")?
+                    .letter(),
+            ),
+            c => return Err(format!("card '{c}'")),
+        };
+        let (pw, pb) = w[4].split_once(',').ok_or("piles: expected WHITE,BLACK")?;
+        let pile = |s: &str| -> Vec<char> { if s == "-" { Vec::new() } else { s.chars().collect() } };
+        next.piles = [pile(pw), pile(pb)];
+        let (cw, cb) = w[5].split_once(',').ok_or("captures: expected WHITE,BLACK")?;
+        let num = |s: &str| s.parse::<u32>().map_err(|_| format!("capture count '{s}'"));
+        next.captures = [num(cw)?, num(cb)?];
+        next.remaining = 0;
+        if w[6] != "-" {
+            for t in w[6].split(',') {
+                next.remaining |= 1 << parse_sq(t).ok_or(format!("remaining piece '{t}'"))?;
+            }
+        }
+        // Consistency: each army's pieces (board, the other's pile, the card, captured by the
+        // other side) never exceed the twelve; the phase fits the turn.
+        for c in [Color::White, Color::Black] {
+            let mine = |ch: char| Piece::from_letter(ch).is_some_and(|p| p.color == c);
+            let mut count: Vec<char> = next
+                .board
+                .iter()
+                .flatten()
+                .filter(|p| p.color == c)
+                .map(|p| p.kind)
+                .collect();
+            count.extend(
+                next.piles[(!c).index()]
+                    .iter()
+                    .filter(|&&x| mine(x))
+                    .map(|x| x.to_ascii_uppercase()),
+            );
+            if next.piles[(!c).index()].iter().any(|&x| !mine(x)) {
+                return Err("a pile holds only the opponent's pieces".into());
+            }
+            count.extend(next.card.filter(|&x| mine(x)).map(|x| x.to_ascii_uppercase()));
+            for k in ['K', 'Q', 'R', 'B', 'N', 'P'] {
+                let have = count.iter().filter(|&&x| x == k).count();
+                if have > ARMY.chars().filter(|&x| x == k).count() {
+                    return Err(format!("too many {k} of one colour"));
+                }
+            }
+        }
+        let mover = next.mover();
+        let last = next.turn >= TURNS;
+        let fits = match next.phase {
+            Phase::Over => true,
+            Phase::Flip => !last && next.card.is_none() && next.remaining == 0,
+            Phase::Move => next.card.is_some() != last,
+            Phase::Add => !last && next.card.is_some() && next.remaining == 0,
+        };
+        if !fits {
+            return Err(format!(
+                "phase {} does not fit turn {} with card {} (turns 1-24: flip, move with the card, add; turn 25: move only)",
+                w[2], next.turn, w[3]
+            ));
+        }
+        if next
+            .card
+            .is_some_and(|c| Piece::from_letter(c).is_some_and(|p| p.color == mover))
+        {
+            return Err("the flipped card names an opponent's piece".into());
+        }
+        if (0..64).any(|s| next.remaining >> s & 1 != 0 && next.board[s].is_none_or(|p| p.color != mover)) {
+            return Err("remaining pieces must be the mover's".into());
+        }
+        if next.phase == Phase::Over {
+            next.finish();
+        }
+        if next.phase != Phase::Over {
+            let mut notes = Vec::new();
+            next.settle(&mut notes);
+        }
+        *self = next;
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.end.clone()
+    }
+
+    fn forfeit(&self, seat: usize, why: &str) -> Outcome {
+        team_forfeit(1, seat, why)
+    }
+
+    fn tally(&self) -> Tally {
+        let st = stacked(&self.board);
+        let mut t: Tally = Vec::new();
+        let w = points(&self.board, self.captures, Color::White) as f64;
+        let b = points(&self.board, self.captures, Color::Black) as f64;
+        t.push(("white points".into(), w));
+        t.push(("black points".into(), b));
+        t.push(("margin (white - black)".into(), w - b));
+        t.push(("absolute margin".into(), (w - b).abs()));
+        let caps = (self.captures[0] + self.captures[1]) as f64;
+        t.push(("points from captures".into(), caps));
+        t.push(("all points".into(), w + b));
+        t.push(("points from stacking".into(), w + b - caps));
+        let active = (0..64).filter(|&s| self.board[s].is_some() && st >> s & 1 == 0).count();
+        t.push(("active pieces at the end".into(), active as f64));
+        t.push(("decided by tie-break".into(), f64::from(u8::from(self.tie_break_used))));
+        t.push(("pieces set aside".into(), self.set_aside as f64));
+        t
+    }
+
+    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
+        vec![("share of points from stacking", "points from stacking", "all points")]
+    }
+
+    fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
+        let mut e = Engine::new(options, seed)?;
+        Player::see(&mut e, &TableGame::observe(self, seat))?;
+        Ok(Box::new(PlayerSeat(e)))
+    }
+}
+
+/// Menagerie's Gravity player. When its move phase starts it searches whole turns: the order
+/// of its pieces, their moves and where to add the new piece, together (depth-first, each
+/// distinct resulting board once, up to `nodes`). Each plan is valued by a static estimate of
+/// the final score; with `depth=2` the best few plans are re-valued by the expectation over the
+/// opponent's next card (the chance of each piece in its pile) of the opponent's best reply
+/// plan. Options: `depth=1|2` (default 2), `nodes=N` (plans per search, default 4000),
+/// `noise=N` (hundredths of a point of seeded noise, default 10), `seed=N`.
+pub struct Engine {
+    view: Gravity,
+    depth: i64,
+    nodes: usize,
+    noise: f64,
+    rng: StdRng,
+    /// The plan being played: the actions left and the state each should start from.
+    plan: Vec<(String, Action)>,
+}
+
+impl Engine {
+    fn new(options: &Settings, seed: u64) -> Result<Engine, String> {
+        let known = [
+            ("depth", 1, 2, 2),
+            ("nodes", 10, 1_000_000, 4000),
+            ("noise", 0, 10_000, 10),
+        ];
+        let (v, own_seed) = number_options(options, &known)?;
+        Ok(Engine {
+            view: Gravity::new(&Vec::new())?,
+            depth: v[0],
+            nodes: v[1] as usize,
+            noise: v[2] as f64 / 100.0,
+            rng: StdRng::seed_from_u64(own_seed.unwrap_or(seed)),
+            plan: Vec::new(),
+        })
+    }
+
+    /// Every distinct end of the mover's turn from `g` (up to `cap` of them), with its actions.
+    fn plans(g: &Gravity, cap: usize) -> Vec<(Vec<Action>, Gravity)> {
+        let me = g.mover();
+        let mut out = Vec::new();
+        let mut seen: HashSet<(Board, u64, u32, u32)> = HashSet::new();
+        let mut stack: Vec<(Vec<Action>, Gravity)> = vec![(Vec::new(), g.clone())];
+        while let Some((acts, s)) = stack.pop() {
+            let done = s.phase == Phase::Over || s.mover() != me || s.phase == Phase::Flip;
+            if done {
+                out.push((acts, s));
+                if out.len() >= cap {
+                    break;
+                }
+                continue;
+            }
+            for a in s.legal_actions() {
+                let mut n = s.clone();
+                if n.apply(&a).is_err() {
+                    continue;
+                }
+                if !seen.insert((n.board, n.remaining, n.turn, n.captures[me.index()])) {
+                    continue;
+                }
+                let mut acts2 = acts.clone();
+                acts2.push(a);
+                stack.push((acts2, n));
+            }
+            if seen.len() > cap * 20 {
+                // Keep the search bounded; what is on the stack still finishes greedily.
+                while let Some((acts, mut s)) = stack.pop() {
+                    let mut acts = acts;
+                    while s.phase != Phase::Over && s.mover() == me && s.phase != Phase::Flip {
+                        let Some(a) = s.legal_actions().into_iter().next() else {
+                            break;
+                        };
+                        if s.apply(&a).is_err() {
+                            break;
+                        }
+                        acts.push(a);
+                    }
+                    out.push((acts, s));
+                    if out.len() >= cap {
+                        break;
+                    }
+                }
+                break;
+            }
+        }
+        out
+    }
+
+    /// Estimated final margin for `me`: points now, plus for active pieces a share of the rank
+    /// they would land on falling straight down, less a share of what an enemy piece could take.
+    fn estimate(g: &Gravity, me: Color) -> f64 {
+        if g.phase == Phase::Over {
+            let w = points(&g.board, g.captures, Color::White) as f64;
+            let b = points(&g.board, g.captures, Color::Black) as f64;
+            let tb = match tie_break(&g.board) {
+                Some(c) if w == b => {
+                    if c == me {
+                        0.5
+                    } else {
+                        -0.5
+                    }
+                }
+                _ => 0.0,
+            };
+            return if me == Color::White { w - b } else { b - w } + tb;
+        }
+        let st = stacked(&g.board);
+        let mut v = [0.0f64; 2];
+        for c in [Color::White, Color::Black] {
+            v[c.index()] = points(&g.board, g.captures, c) as f64;
+        }
+        // Turns each side still moves in (a turn of its own after this state).
+        let moves_left = |c: Color| -> u32 {
+            (g.turn..=TURNS)
+                .filter(|t| {
+                    let mover = if t % 2 == 1 { Color::White } else { Color::Black };
+                    mover == c && !(*t == g.turn && g.phase != Phase::Flip)
+                })
+                .count() as u32
+        };
+        for s in 0..64 {
+            let Some(p) = g.board[s] else { continue };
+            if st >> s & 1 != 0 {
+                continue;
+            }
+            let left = moves_left(p.color);
+            if left == 0 {
+                continue;
+            }
+            // Landing rank if it fell straight down onto the column's stack.
+            let mut land = s / 8;
+            while land > 0 && g.board[(land - 1) * 8 + s % 8].is_none() {
+                land -= 1;
+            }
+            v[p.color.index()] += 0.6 * (land + 1) as f64;
+            // Enemy active pieces that could take it.
+            let threatened = (0..64).any(|e| {
+                g.board[e].is_some_and(|q| q.color != p.color)
+                    && st >> e & 1 == 0
+                    && piece_moves(&g.board, st, e).contains(&s)
+            });
+            if threatened {
+                v[p.color.index()] -= 0.4 * (land + 1) as f64;
+                v[(!p.color).index()] += 0.5;
+            }
+        }
+        v[me.index()] - v[(!me).index()]
+    }
+
+    /// The opponent's expected best reply value (for `me`), over its next card.
+    fn reply_value(&self, g: &Gravity, me: Color) -> f64 {
+        if g.phase != Phase::Flip {
+            return Engine::estimate(g, me);
+        }
+        let mut total = 0.0;
+        for (a, p) in g.chance_outcomes() {
+            let mut n = g.clone();
+            if n.apply(&a).is_err() {
+                continue;
+            }
+            let worst = Engine::plans(&n, self.nodes / 8)
+                .iter()
+                .map(|(_, s)| Engine::estimate(s, me))
+                .fold(f64::INFINITY, f64::min);
+            total += p * if worst.is_finite() {
+                worst
+            } else {
+                Engine::estimate(&n, me)
+            };
+        }
+        total
+    }
+
+    fn choose(&mut self) -> Vec<(String, Action)> {
+        let me = self.view.mover();
+        let mut plans: Vec<(f64, Vec<Action>, Gravity)> = Engine::plans(&self.view, self.nodes)
+            .into_iter()
+            .map(|(a, s)| {
+                let noise = if self.noise > 0.0 {
+                    self.rng.random_range(-self.noise..self.noise)
+                } else {
+                    0.0
+                };
+                (Engine::estimate(&s, me) + noise, a, s)
+            })
+            .collect();
+        plans.sort_by(|a, b| b.0.total_cmp(&a.0));
+        if self.depth >= 2 {
+            plans.truncate(6);
+            for p in plans.iter_mut() {
+                p.0 = self.reply_value(&p.2, me) + 0.01 * p.0;
+            }
+            plans.sort_by(|a, b| b.0.total_cmp(&a.0));
+        }
+        let Some((_, acts, _)) = plans.into_iter().next() else {
+            return Vec::new();
+        };
+        // Each step with the state it must be played from, so a changed view drops the plan.
+        let mut s = self.view.clone();
+        let mut out = Vec::new();
+        for a in acts {
+            out.push((s.text(), a));
+            if s.apply(&a).is_err() {
+                break;
+            }
+        }
+        out
+    }
+}
+
+impl Player for Engine {
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        TableGame::set_state(&mut self.view, observation)
+    }
+
+    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+        let now = self.view.text();
+        if self.plan.first().is_none_or(|(state, _)| *state != now) {
+            self.plan = self.choose();
+        }
+        if let Some((state, a)) = self.plan.first().cloned()
+            && state == now
+            && legal.contains(&a.to_string())
+        {
+            self.plan.remove(0);
+            return Ok(a.to_string());
+        }
+        self.plan.clear();
+        legal.first().cloned().ok_or_else(|| "no legal action".into())
+    }
+}
