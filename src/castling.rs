@@ -69,6 +69,12 @@ pub fn castle_span(king_from: usize, king_to: usize, rook_from: usize, rook_to: 
     CastleSpan { empty, king_path }
 }
 
+/// Where king and rook end in Chess960 castling on a board `files` wide: for right 0 (`K`,
+/// towards the h-file) on the g- and f-files, for right 1 (`Q`) on the c- and d-files.
+pub fn chess960_targets(files: usize, right: usize) -> (usize, usize) {
+    if right == 0 { (files - 2, files - 3) } else { (2, 3) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +97,7 @@ mod tests {
         let s = castle_span(6, 6, 7, 5);
         assert_eq!(s.empty, 0b0010_0000);
         assert_eq!(s.king_path, 0b0100_0000);
+        assert_eq!(chess960_targets(8, 0), (6, 5));
+        assert_eq!(chess960_targets(8, 1), (2, 3));
     }
 }

@@ -292,6 +292,7 @@ fn a_person_plays_whole_games_at_the_terminal() {
         ("splitbrain", "human,random,engine,random"),
         ("telepathy", "human,random,engine,random"),
         ("gravity", "human,engine"),
+        ("cloak", "human,engine"),
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
             .args(["play", game, "--seats", seats, "--seed", "7"])

@@ -2,6 +2,7 @@
 //! of [`crate::table`]. The registry below lists each game once.
 
 mod chess;
+pub mod cloak;
 pub mod gravity;
 pub mod splitbrain;
 pub mod telepathy;
@@ -18,6 +19,11 @@ const GAMES: &[(&str, &str, Make)] = &[
         "splitbrain",
         "Split-Brain Chess (4 seats, Los Alamos board)",
         splitbrain::SplitBrain::boxed,
+    ),
+    (
+        "cloak",
+        "Cloak and Dagger Chess (2 seats, secret Chess960 arrays under numbered checkers)",
+        cloak::Cloak::boxed,
     ),
     (
         "gravity",

@@ -1,0 +1,1083 @@
+//! Cloak and Dagger Chess (rules section 9): two seats (0 White, 1 Black). Each side secretly
+//! assigns its eight back-rank pieces to numbered checkers (a Chess960 array: checker n stands
+//! on file n); pieces move by their true type while the board shows only checkers. A turn is
+//! an optional guess, a move, a bonus after a right guess, and optional uncloaking; a wrong
+//! guess gives the opponent the bonus before its next turn. The referee refuses an illegal
+//! attempt without saying why. Notation: `docs/table-games.md`.
+
+mod engine;
+
+use super::{team_forfeit, team_outcome};
+use crate::Color;
+use crate::castling::{castle_span, chess960_targets};
+use crate::table::seats::{Player, PlayerSeat, Seat};
+use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
+use std::fmt;
+
+pub use engine::Engine;
+
+/// A square 0..64, `rank * 8 + file` (rank 0 is White's back rank).
+pub type Sq = usize;
+
+pub(crate) fn name(s: Sq) -> String {
+    format!("{}{}", (b'a' + (s % 8) as u8) as char, s / 8 + 1)
+}
+
+pub(crate) fn parse_sq(t: &str) -> Option<Sq> {
+    let b = t.as_bytes();
+    (b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]))
+        .then(|| (b[1] - b'1') as usize * 8 + (b[0] - b'a') as usize)
+}
+
+fn offset(s: Sq, df: i32, dr: i32) -> Option<Sq> {
+    let (f, r) = ((s % 8) as i32 + df, (s / 8) as i32 + dr);
+    ((0..8).contains(&f) && (0..8).contains(&r)).then_some((r * 8 + f) as usize)
+}
+
+pub(crate) const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+pub(crate) const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+/// Every legal assignment of K, Q, 2 R, 2 B, 2 N to checkers 1-8 (checker n on file n): the
+/// king between the rooks, the bishops on squares of opposite colours. There are 960.
+pub fn arrays() -> Vec<[char; 8]> {
+    let mut out = Vec::new();
+    let mut cur = ['.'; 8];
+    fn place(i: usize, left: &mut Vec<char>, cur: &mut [char; 8], out: &mut Vec<[char; 8]>) {
+        if i == 8 {
+            let pos = |c: char| {
+                cur.iter()
+                    .enumerate()
+                    .filter(|x| *x.1 == c)
+                    .map(|x| x.0)
+                    .collect::<Vec<_>>()
+            };
+            let (r, k, b) = (pos('R'), pos('K')[0], pos('B'));
+            if r[0] < k && k < r[1] && b[0] % 2 != b[1] % 2 {
+                out.push(*cur);
+            }
+            return;
+        }
+        let mut tried = Vec::new();
+        for j in 0..left.len() {
+            let c = left[j];
+            if tried.contains(&c) {
+                continue;
+            }
+            tried.push(c);
+            left.remove(j);
+            cur[i] = c;
+            place(i + 1, left, cur, out);
+            left.insert(j, c);
+        }
+    }
+    place(0, &mut "KQRRBBNN".chars().collect(), &mut cur, &mut out);
+    out
+}
+
+/// Reads an assignment `RQKRBBNN` (the types of checkers 1..8) and checks it is a legal array.
+pub fn parse_array(text: &str) -> Result<[char; 8], String> {
+    let v: Vec<char> = text.chars().map(|c| c.to_ascii_uppercase()).collect();
+    let bad = || {
+        format!(
+            "'{text}' is not a legal assignment (8 letters K Q R R B B N N, king between the rooks, bishops on opposite colours)"
+        )
+    };
+    let arr: [char; 8] = v.try_into().map_err(|_| bad())?;
+    if arrays().contains(&arr) { Ok(arr) } else { Err(bad()) }
+}
+
+/// A piece: colour, true type (`?` before its side has assigned), checker number (0 once
+/// uncloaked; pawns are never cloaked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// Whose piece.
+    pub color: Color,
+    /// True type `KQRBNP`, `?` when not known (before the assignment, or in a seat's view).
+    pub kind: char,
+    /// Checker number 1-8; 0 once uncloaked (pawns are never cloaked).
+    pub cloak: u8,
+}
+
+/// The board.
+pub type Board = [Option<Piece>; 64];
+
+/// True when `by` attacks `sq` on `board` by the true types.
+pub fn attacked(board: &Board, sq: Sq, by: Color) -> bool {
+    for (s, cell) in board.iter().enumerate() {
+        let Some(p) = *cell else { continue };
+        if p.color == by && attacks(board, p, s, sq) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a piece of type `p.kind` on `from` attacks `to` (blocking included).
+pub fn attacks(board: &Board, p: Piece, from: Sq, to: Sq) -> bool {
+    let (df, dr) = ((to % 8) as i32 - (from % 8) as i32, (to / 8) as i32 - (from / 8) as i32);
+    let slide = |dirs: &[(i32, i32)]| {
+        dirs.iter().any(|d| {
+            let mut cur = from;
+            while let Some(t) = offset(cur, d.0, d.1) {
+                if t == to {
+                    return true;
+                }
+                if board[t].is_some() {
+                    return false;
+                }
+                cur = t;
+            }
+            false
+        })
+    };
+    match p.kind {
+        'P' => dr == if p.color == Color::White { 1 } else { -1 } && df.abs() == 1,
+        'N' => KNIGHT.contains(&(df, dr)),
+        'K' => KING.contains(&(df, dr)),
+        'R' => slide(&ROOK),
+        'B' => slide(&BISHOP),
+        'Q' => slide(&ROOK) || slide(&BISHOP),
+        _ => false,
+    }
+}
+
+/// The step that comes next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// A side records its secret assignment.
+    Assign(Color),
+    /// The side to move may guess.
+    Guess,
+    /// Its regular move.
+    Move,
+    /// A bonus for that side (after its right guess, or before its turn after the
+    /// opponent's wrong one).
+    Bonus(Color),
+    /// The side to move may uncloak checkers, then ends its turn.
+    Uncloak,
+    /// The game is over.
+    Over,
+}
+
+/// An action of Cloak and Dagger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The secret assignment (`assign RQKRBBNN`: the types of checkers 1-8).
+    Assign([char; 8]),
+    /// A guess at an enemy checker's type (`guess 3 N`).
+    Guess(u8, char),
+    /// No guess, or no bonus (`pass`).
+    Pass,
+    /// A move (`e2e4`, `e7e8q`; castling as the king taking its own rook, `e1h1`).
+    Move(Sq, Sq, Option<char>),
+    /// A bonus drop of a captured own pawn on the own second rank (`drop e2`).
+    Drop(Sq),
+    /// Uncloak an own checker (`uncloak 3`).
+    Uncloak(u8),
+    /// End the turn (`done`).
+    Done,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Assign(a) => write!(f, "assign {}", a.iter().collect::<String>()),
+            Action::Guess(n, t) => write!(f, "guess {n} {t}"),
+            Action::Pass => write!(f, "pass"),
+            Action::Move(a, b, p) => {
+                write!(f, "{}{}", name(*a), name(*b))?;
+                match p {
+                    Some(c) => write!(f, "{}", c.to_ascii_lowercase()),
+                    None => Ok(()),
+                }
+            }
+            Action::Drop(s) => write!(f, "drop {}", name(*s)),
+            Action::Uncloak(n) => write!(f, "uncloak {n}"),
+            Action::Done => write!(f, "done"),
+        }
+    }
+}
+
+/// A public fact about a checker: `w3=N` (it is a knight) or `b5!Q` (it is not a queen).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// Whose checker.
+    pub color: Color,
+    /// Its number.
+    pub checker: u8,
+    /// The type named.
+    pub kind: char,
+    /// Whether it is (a right guess, a capture, an uncloaking) or is not (a wrong guess).
+    pub is: bool,
+}
+
+impl fmt::Display for Fact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = if self.color == Color::White { 'w' } else { 'b' };
+        write!(f, "{c}{}{}{}", self.checker, if self.is { '=' } else { '!' }, self.kind)
+    }
+}
+
+/// Statistics of one game, for `playtest`.
+#[derive(Clone, Debug, Default)]
+struct Stats {
+    guesses: u32,
+    right: u32,
+    bonus_moves: u32,
+    bonus_drops: u32,
+    bonus_passed: u32,
+    unknown_attacker: u32,
+    captures: u32,
+    uncloaks: u32,
+    refused: u32,
+}
+
+/// The whole state of a game.
+#[derive(Clone)]
+pub struct Cloak {
+    board: Board,
+    side: Color,
+    phase: Phase,
+    /// Back-rank squares whose piece has not moved (castling needs king and rook among them).
+    unmoved: u64,
+    ep: Option<Sq>,
+    halfmove: u32,
+    plies: u32,
+    /// Own pawns captured and not dropped back, per colour.
+    pawns_taken: [u32; 2],
+    /// This turn's guess: `Some(true)` right, `Some(false)` wrong.
+    guess: Option<bool>,
+    facts: Vec<Fact>,
+    /// The last move, drop or uncloaking, for everyone (`w:e2e4`).
+    last: String,
+    /// Attempts refused in this phase (only the side that tried sees which).
+    refused: Vec<Action>,
+    /// Position keys at each turn's start, for repetition.
+    seen: Vec<String>,
+    limit: u32,
+    draws: bool,
+    end: Option<Outcome>,
+    how: &'static str,
+    stats: Stats,
+}
+
+fn ch(c: Color) -> char {
+    if c == Color::White { 'w' } else { 'b' }
+}
+
+fn color_word(c: Color) -> &'static str {
+    if c == Color::White { "white" } else { "black" }
+}
+
+impl Cloak {
+    /// A game before the assignments. Settings: `draws=on|off` (threefold repetition and the
+    /// 50-move rule, on by default: the rules say draws are standard), `limit=0|200|400|600`
+    /// (plies after which the game is drawn, default 400, 0 for none).
+    pub fn new(settings: &Settings) -> Result<Cloak, String> {
+        let v = read_settings(
+            "cloak",
+            settings,
+            &[
+                ("draws", &["on", "off"], "on"),
+                ("limit", &["0", "200", "400", "600"], "400"),
+            ],
+        )?;
+        let mut board: Board = [None; 64];
+        for f in 0..8 {
+            for (rank, pawn_rank, c) in [(0, 1, Color::White), (7, 6, Color::Black)] {
+                board[rank * 8 + f] = Some(Piece {
+                    color: c,
+                    kind: '?',
+                    cloak: f as u8 + 1,
+                });
+                board[pawn_rank * 8 + f] = Some(Piece {
+                    color: c,
+                    kind: 'P',
+                    cloak: 0,
+                });
+            }
+        }
+        Ok(Cloak {
+            board,
+            side: Color::White,
+            phase: Phase::Assign(Color::White),
+            unmoved: 0xFF | 0xFF << 56,
+            ep: None,
+            halfmove: 0,
+            plies: 0,
+            pawns_taken: [0, 0],
+            guess: None,
+            facts: Vec::new(),
+            last: "-".into(),
+            refused: Vec::new(),
+            seen: Vec::new(),
+            limit: v[1].parse().expect("a listed number"),
+            draws: v[0] == "on",
+            end: None,
+            how: "",
+            stats: Stats::default(),
+        })
+    }
+
+    /// [`Cloak::new`] behind the table interface.
+    pub fn boxed(settings: &Settings) -> Result<Box<dyn crate::table::Table>, String> {
+        Ok(Box::new(Cloak::new(settings)?))
+    }
+
+    /// The board (true types).
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    pub fn side(&self) -> Color {
+        self.side
+    }
+
+    /// The public facts about checkers.
+    pub fn facts(&self) -> &[Fact] {
+        &self.facts
+    }
+
+    fn king(&self, c: Color) -> Option<Sq> {
+        (0..64).find(|&s| self.board[s].is_some_and(|p| p.color == c && p.kind == 'K'))
+    }
+
+    fn publicly_known(&self, c: Color, checker: u8) -> bool {
+        self.facts.iter().any(|f| f.color == c && f.checker == checker && f.is)
+    }
+
+    /// Moves of side `c` by the true types of its pieces, ignoring check (what its player can
+    /// work out alone); `pawns_only` for a bonus.
+    pub fn pseudo_moves(&self, c: Color, pawns_only: bool) -> Vec<Action> {
+        let mut out = Vec::new();
+        let fwd = if c == Color::White { 1 } else { -1 };
+        for (s, cell) in self.board.iter().enumerate() {
+            let Some(p) = *cell else { continue };
+            if p.color != c || (pawns_only && p.kind != 'P') {
+                continue;
+            }
+            let to = |t: Sq, out: &mut Vec<Action>| {
+                let last_rank = if c == Color::White { 7 } else { 0 };
+                if p.kind == 'P' && t / 8 == last_rank {
+                    for k in ['Q', 'R', 'B', 'N'] {
+                        out.push(Action::Move(s, t, Some(k)));
+                    }
+                } else {
+                    out.push(Action::Move(s, t, None));
+                }
+            };
+            let free = |t: Sq| self.board[t].is_none();
+            let enemy = |t: Sq| self.board[t].is_some_and(|q| q.color != c);
+            match p.kind {
+                'P' => {
+                    if let Some(t) = offset(s, 0, fwd)
+                        && free(t)
+                    {
+                        to(t, &mut out);
+                        let start = if c == Color::White { 1 } else { 6 };
+                        if s / 8 == start
+                            && let Some(t2) = offset(s, 0, 2 * fwd)
+                            && free(t2)
+                        {
+                            to(t2, &mut out);
+                        }
+                    }
+                    for df in [-1, 1] {
+                        if let Some(t) = offset(s, df, fwd)
+                            && (enemy(t) || self.ep == Some(t))
+                        {
+                            to(t, &mut out);
+                        }
+                    }
+                }
+                'N' | 'K' => {
+                    let steps: &[(i32, i32)] = if p.kind == 'N' { &KNIGHT } else { &KING };
+                    for d in steps {
+                        if let Some(t) = offset(s, d.0, d.1)
+                            && (free(t) || enemy(t))
+                        {
+                            to(t, &mut out);
+                        }
+                    }
+                }
+                '?' => {}
+                _ => {
+                    let dirs: Vec<(i32, i32)> = match p.kind {
+                        'R' => ROOK.to_vec(),
+                        'B' => BISHOP.to_vec(),
+                        _ => ROOK.iter().chain(&BISHOP).copied().collect(),
+                    };
+                    for d in dirs {
+                        let mut cur = s;
+                        while let Some(t) = offset(cur, d.0, d.1) {
+                            if free(t) {
+                                to(t, &mut out);
+                            } else {
+                                if enemy(t) {
+                                    to(t, &mut out);
+                                }
+                                break;
+                            }
+                            cur = t;
+                        }
+                    }
+                }
+            }
+        }
+        if !pawns_only {
+            out.extend(self.castlings(c));
+        }
+        out
+    }
+
+    /// Chess960 castlings of side `c` whose squares allow them (king and rook unmoved, every
+    /// square between their starts and ends empty but for them). The attack conditions apply
+    /// only to an uncloaked king and are the referee's (see [`Cloak::truly_legal`]).
+    fn castlings(&self, c: Color) -> Vec<Action> {
+        let mut out = Vec::new();
+        let Some(k) = self.king(c) else { return out };
+        let rank = if c == Color::White { 0 } else { 7 };
+        if k / 8 != rank || self.unmoved >> k & 1 == 0 {
+            return out;
+        }
+        for rf in 0..8 {
+            let r = rank * 8 + rf;
+            let is_rook = self.board[r].is_some_and(|p| p.color == c && p.kind == 'R');
+            if !is_rook || self.unmoved >> r & 1 == 0 {
+                continue;
+            }
+            let right = usize::from(rf < k % 8);
+            let (kt, rt) = chess960_targets(8, right);
+            let span = castle_span(k % 8, kt, rf, rt);
+            if (0..8).all(|f| span.empty >> f & 1 == 0 || self.board[rank * 8 + f].is_none()) {
+                out.push(Action::Move(k, r, None));
+            }
+        }
+        out
+    }
+
+    fn is_castling(&self, from: Sq, to: Sq) -> bool {
+        let (a, b) = (self.board[from], self.board[to]);
+        a.is_some_and(|p| p.kind == 'K') && b.is_some_and(|q| q.color == a.map_or(q.color, |p| p.color))
+    }
+
+    /// The board after a move or drop of side `c` (no legality test): king, rook and cloaks
+    /// travel with their pieces.
+    fn board_after(&self, c: Color, a: &Action) -> Board {
+        let mut b = self.board;
+        match *a {
+            Action::Move(from, to, _) if self.is_castling(from, to) => {
+                let right = usize::from(to % 8 < from % 8);
+                let (kt, rt) = chess960_targets(8, right);
+                let rank = from / 8 * 8;
+                let (king, rook) = (b[from].take(), b[to].take());
+                b[rank + kt] = king;
+                b[rank + rt] = rook;
+            }
+            Action::Move(from, to, promo) => {
+                let p = b[from].take();
+                if p.is_some_and(|p| p.kind == 'P') && Some(to) == self.ep && b[to].is_none() {
+                    let behind = if c == Color::White { to - 8 } else { to + 8 };
+                    b[behind] = None;
+                }
+                b[to] = match promo {
+                    Some(k) => Some(Piece {
+                        color: c,
+                        kind: k,
+                        cloak: 0,
+                    }),
+                    None => p,
+                };
+            }
+            Action::Drop(s) => {
+                b[s] = Some(Piece {
+                    color: c,
+                    kind: 'P',
+                    cloak: 0,
+                })
+            }
+            _ => {}
+        }
+        b
+    }
+
+    /// The referee's test: a move of side `c` that takes the enemy king is always legal;
+    /// otherwise an uncloaked king may not be left attacked, nor castle out of, through or
+    /// into an attack. A cloaked king has none of these limits.
+    pub fn truly_legal(&self, c: Color, a: &Action) -> bool {
+        if let Action::Move(_, to, _) = *a
+            && self.board[to].is_some_and(|p| p.color != c && p.kind == 'K')
+        {
+            return true;
+        }
+        let Some(k) = self.king(c) else { return true };
+        let cloaked = self.board[k].is_some_and(|p| p.cloak != 0);
+        if cloaked {
+            return true;
+        }
+        if let Action::Move(from, to, _) = *a
+            && self.is_castling(from, to)
+        {
+            let right = usize::from(to % 8 < from % 8);
+            let (kt, _) = chess960_targets(8, right);
+            let span = castle_span(from % 8, kt, to % 8, 0);
+            let rank = from / 8 * 8;
+            if (0..8).any(|f| span.king_path >> f & 1 != 0 && attacked(&self.board, rank + f, !c)) {
+                return false;
+            }
+        }
+        let b = self.board_after(c, a);
+        let Some(k) = (0..64).find(|&s| b[s].is_some_and(|p| p.color == c && p.kind == 'K')) else {
+            return true;
+        };
+        !attacked(&b, k, !c)
+    }
+
+    fn drops(&self, c: Color) -> Vec<Action> {
+        if self.pawns_taken[c.index()] == 0 {
+            return Vec::new();
+        }
+        let rank = if c == Color::White { 1 } else { 6 };
+        (rank * 8..rank * 8 + 8)
+            .filter(|&s| self.board[s].is_none())
+            .map(Action::Drop)
+            .collect()
+    }
+
+    /// Plays a move or drop of side `c` known to be legal; returns the event.
+    fn play(&mut self, c: Color, a: &Action) -> String {
+        let (from, to) = match *a {
+            Action::Move(f, t, _) => (Some(f), t),
+            Action::Drop(s) => (None, s),
+            _ => unreachable!("only moves and drops are played"),
+        };
+        let castling = from.is_some_and(|f| self.is_castling(f, to));
+        let mover = from.and_then(|f| self.board[f]);
+        let mut victim = if castling { None } else { self.board[to] };
+        if victim.is_none()
+            && mover.is_some_and(|p| p.kind == 'P')
+            && Some(to) == self.ep
+            && from.is_some_and(|f| f % 8 != to % 8)
+        {
+            victim = Some(Piece {
+                color: !c,
+                kind: 'P',
+                cloak: 0,
+            });
+        }
+        let after = self.board_after(c, a);
+        let double = mover.is_some_and(|p| p.kind == 'P') && from.is_some_and(|f| f.abs_diff(to) == 16);
+        self.ep = if double { from.map(|f| (f + to) / 2) } else { None };
+        self.board = after;
+        if let Some(f) = from {
+            self.unmoved &= !(1u64 << f);
+        }
+        self.unmoved &= !(1u64 << to);
+        if castling {
+            self.unmoved &= !(0xFFu64 << (to / 8 * 8));
+        }
+        self.halfmove += 1;
+        if victim.is_some() || mover.is_some_and(|p| p.kind == 'P') || from.is_none() {
+            self.halfmove = 0;
+        }
+        let text = a.to_string().replace(' ', "-");
+        self.last = format!("{}:{text}", ch(c));
+        let mut event = format!("{} {}", color_word(c), a);
+        if from.is_none() {
+            self.pawns_taken[c.index()] -= 1;
+        }
+        if let Some(v) = victim {
+            self.stats.captures += 1;
+            if mover.is_some_and(|m| m.cloak != 0 && !self.publicly_known(c, m.cloak)) {
+                self.stats.unknown_attacker += 1;
+            }
+            if v.kind == 'P' {
+                self.pawns_taken[v.color.index()] += 1;
+            }
+            if v.cloak != 0 {
+                self.facts.retain(|f| !(f.color == v.color && f.checker == v.cloak));
+                self.facts.push(Fact {
+                    color: v.color,
+                    checker: v.cloak,
+                    kind: v.kind,
+                    is: true,
+                });
+                event.push_str(&format!(" takes checker {} ({})", v.cloak, v.kind));
+            } else {
+                event.push_str(&format!(" takes {}", v.kind));
+            }
+            if v.kind == 'K' {
+                let how = if v.cloak != 0 {
+                    "cloaked king captured"
+                } else {
+                    "uncloaked king captured"
+                };
+                self.finish(Some(c), how);
+                event.push_str(" end");
+            }
+        }
+        event
+    }
+
+    fn finish(&mut self, winner: Option<Color>, how: &'static str) {
+        self.phase = Phase::Over;
+        self.how = how;
+        self.end = Some(team_outcome(1, winner, how));
+    }
+
+    fn key(&self) -> String {
+        let cells: String = self
+            .board
+            .iter()
+            .map(|c| {
+                c.map_or('.', |p| {
+                    if p.color == Color::White {
+                        p.kind
+                    } else {
+                        p.kind.to_ascii_lowercase()
+                    }
+                })
+            })
+            .collect();
+        format!("{cells} {} {:x} {:?}", ch(self.side), self.unmoved, self.ep)
+    }
+
+    /// The start of a turn of the side to move: the end by rule, or its guess.
+    fn start_turn(&mut self) {
+        self.phase = Phase::Guess;
+        self.guess = None;
+        let c = self.side;
+        let any = self.pseudo_moves(c, false).iter().any(|a| self.truly_legal(c, a));
+        if !any {
+            let king_hit = self
+                .king(c)
+                .is_some_and(|k| self.board[k].is_some_and(|p| p.cloak == 0) && attacked(&self.board, k, !c));
+            if king_hit {
+                self.finish(Some(!c), "uncloaked king mated");
+            } else {
+                self.finish(None, "stalemate");
+            }
+            return;
+        }
+        let key = self.key();
+        self.seen.push(key.clone());
+        if self.draws && self.seen.iter().filter(|k| **k == key).count() >= 3 {
+            self.finish(None, "threefold repetition");
+        } else if self.draws && self.halfmove >= 100 {
+            self.finish(None, "50-move rule");
+        } else if self.limit > 0 && self.plies >= self.limit {
+            self.finish(None, "ply limit");
+        }
+    }
+
+    /// The state text; `viewer` hides the other side's cloaked types and refused attempts.
+    fn text(&self, viewer: Option<Color>) -> String {
+        let mut rows = Vec::new();
+        for r in (0..8).rev() {
+            let mut row = String::new();
+            let mut run = 0;
+            for f in 0..8 {
+                match self.board[r * 8 + f] {
+                    None => run += 1,
+                    Some(p) => {
+                        if run > 0 {
+                            row.push_str(&run.to_string());
+                            run = 0;
+                        }
+                        let hidden = p.kind == '?' || (p.cloak != 0 && viewer.is_some_and(|v| v != p.color));
+                        let k = if hidden { 'C' } else { p.kind };
+                        row.push(if p.color == Color::White {
+                            k
+                        } else {
+                            k.to_ascii_lowercase()
+                        });
+                    }
+                }
+            }
+            if run > 0 {
+                row.push_str(&run.to_string());
+            }
+            rows.push(row);
+        }
+        let list = |v: Vec<String>| if v.is_empty() { "-".to_string() } else { v.join(",") };
+        let cloaks = list(
+            (0..64)
+                .filter_map(|s| {
+                    self.board[s]
+                        .filter(|p| p.cloak != 0)
+                        .map(|p| format!("{}={}", name(s), p.cloak))
+                })
+                .collect(),
+        );
+        let unmoved = list((0..64).filter(|s| self.unmoved >> s & 1 != 0).map(name).collect());
+        let phase = match self.phase {
+            Phase::Assign(c) => format!("assign-{}", color_word(c)),
+            Phase::Guess => "guess".into(),
+            Phase::Move => "move".into(),
+            Phase::Bonus(c) => format!("bonus-{}", color_word(c)),
+            Phase::Uncloak => "uncloak".into(),
+            Phase::Over => "over".into(),
+        };
+        let actor = match self.phase {
+            Phase::Bonus(c) | Phase::Assign(c) => c,
+            _ => self.side,
+        };
+        let refused = if self.refused.is_empty() {
+            "-".to_string()
+        } else if viewer.is_none_or(|v| v == actor) {
+            self.refused
+                .iter()
+                .map(|a| a.to_string().replace(' ', "-"))
+                .collect::<Vec<_>>()
+                .join(",")
+        } else {
+            format!("x{}", self.refused.len())
+        };
+        format!(
+            "{} {} {} {} {} {} {} {} {},{} {} {} {} {}",
+            rows.join("/"),
+            ch(self.side),
+            phase,
+            cloaks,
+            unmoved,
+            self.ep.map_or("-".to_string(), name),
+            self.halfmove,
+            self.plies,
+            self.pawns_taken[0],
+            self.pawns_taken[1],
+            match self.guess {
+                None => "-",
+                Some(true) => "right",
+                Some(false) => "wrong",
+            },
+            list(self.facts.iter().map(|f| f.to_string()).collect()),
+            self.last,
+            refused
+        )
+    }
+
+    /// The acting side now (for a bonus or an assignment it may differ from the side to move).
+    fn acting(&self) -> Option<Color> {
+        match self.phase {
+            Phase::Assign(c) | Phase::Bonus(c) => Some(c),
+            Phase::Guess | Phase::Move | Phase::Uncloak => Some(self.side),
+            Phase::Over => None,
+        }
+    }
+}
+
+mod state;
+
+impl TableGame for Cloak {
+    type Action = Action;
+
+    fn name(&self) -> &'static str {
+        "cloak"
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn roles(&self, seat: usize) -> Vec<&'static str> {
+        vec![if seat == 0 { "white" } else { "black" }]
+    }
+
+    fn actor(&self) -> Actor {
+        let kind = match self.phase {
+            Phase::Assign(_) => "assign",
+            Phase::Guess => "guess",
+            Phase::Move => "move",
+            Phase::Bonus(_) => "bonus",
+            Phase::Uncloak => "uncloak",
+            Phase::Over => return Actor::Over,
+        };
+        Actor::Seat(self.acting().expect("not over").index(), kind)
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        let mut v = match self.phase {
+            Phase::Assign(_) => arrays().into_iter().map(Action::Assign).collect(),
+            Phase::Guess => {
+                let mut v = vec![Action::Pass];
+                // A checker whose type a right guess (or a capture) made public is no longer a
+                // guess (our reading: otherwise it would give a bonus every turn).
+                let open = |p: &&Piece| p.color != self.side && p.cloak != 0 && !self.publicly_known(p.color, p.cloak);
+                for p in self.board.iter().flatten().filter(open) {
+                    for k in ['K', 'Q', 'R', 'B', 'N'] {
+                        v.push(Action::Guess(p.cloak, k));
+                    }
+                }
+                v
+            }
+            Phase::Move => self.pseudo_moves(self.side, false),
+            Phase::Bonus(c) => {
+                let mut v = vec![Action::Pass];
+                v.extend(self.pseudo_moves(c, true));
+                v.extend(self.drops(c));
+                v
+            }
+            Phase::Uncloak => {
+                let mut v = vec![Action::Done];
+                v.extend(
+                    self.board
+                        .iter()
+                        .flatten()
+                        .filter(|p| p.color == self.side && p.cloak != 0)
+                        .map(|p| Action::Uncloak(p.cloak)),
+                );
+                v
+            }
+            Phase::Over => Vec::new(),
+        };
+        v.retain(|a| !self.refused.contains(a));
+        v
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, String> {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        let checker = |t: &str| -> Result<u8, String> {
+            t.parse::<u8>()
+                .ok()
+                .filter(|n| (1..=8).contains(n))
+                .ok_or(format!("'{t}' is not a checker 1-8"))
+        };
+        let sq = |t: &str| parse_sq(t).ok_or_else(|| format!("'{t}' is not a square a1..h8"));
+        match w.as_slice() {
+            ["assign", a] => Ok(Action::Assign(parse_array(a)?)),
+            ["guess", n, t] => {
+                let k = t.chars().next().unwrap_or(' ').to_ascii_uppercase();
+                if t.len() != 1 || !"KQRBN".contains(k) {
+                    return Err(format!("'{t}' is not a piece type K Q R B N"));
+                }
+                Ok(Action::Guess(checker(n)?, k))
+            }
+            ["pass"] => Ok(Action::Pass),
+            ["done"] => Ok(Action::Done),
+            ["drop", s] => Ok(Action::Drop(sq(s)?)),
+            ["uncloak", n] => Ok(Action::Uncloak(checker(n)?)),
+            [m] if (m.len() == 4 || m.len() == 5) && m.is_ascii() => {
+                let promo = match m.get(4..) {
+                    Some("") | None => None,
+                    Some(p) if "qrbn".contains(p) => p.chars().next().map(|c| c.to_ascii_uppercase()),
+                    Some(p) => return Err(format!("'{p}' is not a promotion piece q r b n")),
+                };
+                Ok(Action::Move(sq(&m[..2])?, sq(&m[2..4])?, promo))
+            }
+            _ => Err(format!(
+                "'{text}' is not a Cloak and Dagger action (assign RQKRBBNN, guess 3 N, pass, e2e4, drop e2, uncloak 3, done)"
+            )),
+        }
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<String, String> {
+        let side = self.side;
+        match (*action, self.phase) {
+            (Action::Assign(arr), Phase::Assign(c)) => {
+                let rank = if c == Color::White { 0 } else { 7 };
+                for (f, k) in arr.iter().enumerate() {
+                    if let Some(p) = self.board[rank * 8 + f].as_mut() {
+                        p.kind = *k;
+                    }
+                }
+                if c == Color::White {
+                    self.phase = Phase::Assign(Color::Black);
+                } else {
+                    self.start_turn();
+                }
+                Ok(format!("{} assigned", color_word(c)))
+            }
+            (Action::Pass, Phase::Guess) => {
+                self.phase = Phase::Move;
+                Ok(format!("{} does not guess", color_word(side)))
+            }
+            (Action::Guess(n, k), Phase::Guess) => {
+                let p = self
+                    .board
+                    .iter()
+                    .flatten()
+                    .find(|p| p.color != side && p.cloak == n)
+                    .ok_or("no such cloaked checker")?;
+                let right = p.kind == k;
+                self.guess = Some(right);
+                self.stats.guesses += 1;
+                self.stats.right += u32::from(right);
+                let fact = Fact {
+                    color: !side,
+                    checker: n,
+                    kind: k,
+                    is: right,
+                };
+                if !self.facts.contains(&fact) {
+                    self.facts.push(fact);
+                }
+                self.phase = Phase::Move;
+                Ok(format!(
+                    "{} guesses checker {n} is {k}: {}",
+                    color_word(side),
+                    if right { "right" } else { "wrong" }
+                ))
+            }
+            (a @ Action::Move(..), Phase::Move) => {
+                if !self.truly_legal(side, &a) {
+                    self.refused.push(a);
+                    self.stats.refused += 1;
+                    return Ok(format!("{} attempt refused", color_word(side)));
+                }
+                self.refused.clear();
+                self.plies += 1;
+                let event = self.play(side, &a);
+                if self.phase != Phase::Over {
+                    self.phase = if self.guess == Some(true) {
+                        Phase::Bonus(side)
+                    } else {
+                        Phase::Uncloak
+                    };
+                }
+                Ok(event)
+            }
+            (Action::Pass, Phase::Bonus(c)) => {
+                self.stats.bonus_passed += 1;
+                self.after_bonus(c);
+                Ok(format!("{} passes the bonus", color_word(c)))
+            }
+            (a @ (Action::Move(..) | Action::Drop(_)), Phase::Bonus(c)) => {
+                if !self.truly_legal(c, &a) {
+                    self.refused.push(a);
+                    self.stats.refused += 1;
+                    return Ok(format!("{} attempt refused", color_word(c)));
+                }
+                self.refused.clear();
+                if matches!(a, Action::Drop(_)) {
+                    self.stats.bonus_drops += 1;
+                } else {
+                    self.stats.bonus_moves += 1;
+                }
+                let event = format!("bonus: {}", self.play(c, &a));
+                if self.phase != Phase::Over {
+                    self.after_bonus(c);
+                }
+                Ok(event)
+            }
+            (Action::Uncloak(n), Phase::Uncloak) => {
+                let s = (0..64)
+                    .find(|&s| self.board[s].is_some_and(|p| p.color == side && p.cloak == n))
+                    .ok_or("no such cloaked checker")?;
+                let p = self.board[s].as_mut().expect("found above");
+                p.cloak = 0;
+                let kind = p.kind;
+                self.stats.uncloaks += 1;
+                self.facts.retain(|f| !(f.color == side && f.checker == n));
+                self.facts.push(Fact {
+                    color: side,
+                    checker: n,
+                    kind,
+                    is: true,
+                });
+                self.last = format!("{}:uncloak-{n}", ch(side));
+                Ok(format!(
+                    "{} uncloaks checker {n}: {kind} on {}",
+                    color_word(side),
+                    name(s)
+                ))
+            }
+            (Action::Done, Phase::Uncloak) => {
+                let wrong = self.guess == Some(false);
+                self.side = !side;
+                self.refused.clear();
+                if wrong {
+                    self.phase = Phase::Bonus(self.side);
+                    self.guess = None;
+                } else {
+                    self.start_turn();
+                }
+                Ok(format!("{} ends the turn", color_word(side)))
+            }
+            _ => Err("illegal action".into()),
+        }
+    }
+
+    fn observe(&self, seat: usize) -> String {
+        self.text(Some(if seat == 0 { Color::White } else { Color::Black }))
+    }
+
+    fn state_text(&self) -> String {
+        self.text(None)
+    }
+
+    fn set_state(&mut self, text: &str) -> Result<(), String> {
+        let next = state::parse(self, text)?;
+        *self = next;
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.end.clone()
+    }
+
+    fn forfeit(&self, seat: usize, why: &str) -> Outcome {
+        team_forfeit(1, seat, why)
+    }
+
+    fn tally(&self) -> Tally {
+        let s = &self.stats;
+        let ended = |h: &str| f64::from(u8::from(self.how == h));
+        vec![
+            ("guesses".into(), s.guesses as f64),
+            ("right guesses".into(), s.right as f64),
+            ("bonus pawn moves".into(), s.bonus_moves as f64),
+            ("bonus drops".into(), s.bonus_drops as f64),
+            ("bonuses passed".into(), s.bonus_passed as f64),
+            ("captures".into(), s.captures as f64),
+            (
+                "pieces lost to an attacker of unknown type".into(),
+                s.unknown_attacker as f64,
+            ),
+            ("uncloakings".into(), s.uncloaks as f64),
+            ("refused attempts".into(), s.refused as f64),
+            ("plies".into(), self.plies as f64),
+            ("end: cloaked king captured".into(), ended("cloaked king captured")),
+            ("end: uncloaked king captured".into(), ended("uncloaked king captured")),
+            ("end: uncloaked king mated".into(), ended("uncloaked king mated")),
+            (
+                "end: other (draw by rule or limit)".into(),
+                f64::from(u8::from(
+                    !self.how.is_empty() && !self.how.contains("king captured") && self.how != "uncloaked king mated",
+                )),
+            ),
+        ]
+    }
+
+    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
+        vec![
+            ("guess accuracy", "right guesses", "guesses"),
+            (
+                "share of captures by an attacker of unknown type",
+                "pieces lost to an attacker of unknown type",
+                "captures",
+            ),
+        ]
+    }
+
+    fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
+        let mut e = Engine::new(seat, options, seed)?;
+        Player::see(&mut e, &TableGame::observe(self, seat))?;
+        Ok(Box::new(PlayerSeat(e)))
+    }
+}
+
+impl Cloak {
+    /// After side `c`'s bonus: the mover's own bonus leads to uncloaking; a bonus owed before
+    /// `c`'s turn leads to that turn.
+    fn after_bonus(&mut self, c: Color) {
+        self.refused.clear();
+        if c == self.side && self.guess == Some(true) {
+            self.phase = Phase::Uncloak;
+        } else {
+            self.start_turn();
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Reading Cloak and Dagger's state text (`docs/table-games.md`): every field checked, the
+//! game untouched on error.
+
+use super::{Cloak, Fact, Phase, Piece, name, parse_sq};
+use crate::Color;
+
+const FIELDS: &str = "PLACEMENT SIDE PHASE CLOAKS UNMOVED EP HALFMOVE PLIES TAKENW,TAKENB GUESS FACTS LAST REFUSED";
+
+/// The game `base` (its settings kept) set to the state `text`.
+pub fn parse(base: &Cloak, text: &str) -> Result<Cloak, String> {
+    let w: Vec<&str> = text.split_whitespace().collect();
+    if w.len() != 13 {
+        return Err(format!("expected 13 fields: {FIELDS}"));
+    }
+    let mut g = base.clone();
+    g.board = [None; 64];
+    let rows: Vec<&str> = w[0].split('/').collect();
+    if rows.len() != 8 {
+        return Err(format!("placement '{}': 8 ranks expected", w[0]));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let r = 7 - i;
+        let mut f = 0;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                f += d as usize;
+                continue;
+            }
+            let kind = c.to_ascii_uppercase();
+            if !"KQRBNPC".contains(kind) || f >= 8 {
+                return Err(format!("rank {}: '{c}' does not fit", r + 1));
+            }
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            g.board[r * 8 + f] = Some(Piece {
+                color,
+                kind: if kind == 'C' { '?' } else { kind },
+                cloak: 0,
+            });
+            f += 1;
+        }
+        if f != 8 {
+            return Err(format!("rank {} has {f} squares, not 8", r + 1));
+        }
+    }
+    g.side = match w[1] {
+        "w" => Color::White,
+        "b" => Color::Black,
+        s => return Err(format!("side '{s}': w or b")),
+    };
+    g.phase = match w[2] {
+        "assign-white" => Phase::Assign(Color::White),
+        "assign-black" => Phase::Assign(Color::Black),
+        "guess" => Phase::Guess,
+        "move" => Phase::Move,
+        "bonus-white" => Phase::Bonus(Color::White),
+        "bonus-black" => Phase::Bonus(Color::Black),
+        "uncloak" => Phase::Uncloak,
+        "over" => Phase::Over,
+        p => return Err(format!("phase '{p}'")),
+    };
+    if w[3] != "-" {
+        for item in w[3].split(',') {
+            let (sq, n) = item.split_once('=').ok_or(format!("cloak '{item}': SQUARE=N"))?;
+            let s = parse_sq(sq).ok_or(format!("cloak '{item}': bad square"))?;
+            let n: u8 = n
+                .parse()
+                .ok()
+                .filter(|n| (1..=8).contains(n))
+                .ok_or(format!("cloak '{item}': 1-8"))?;
+            let p = g.board[s].as_mut().ok_or(format!("cloak '{item}': no piece there"))?;
+            if p.kind == 'P' || p.cloak != 0 {
+                return Err(format!("cloak '{item}': pawns are never cloaked"));
+            }
+            p.cloak = n;
+        }
+    }
+    for s in 0..64 {
+        let Some(p) = g.board[s] else { continue };
+        if p.kind == '?' && p.cloak == 0 {
+            return Err(format!("{}: an unknown type ('C') must be cloaked", name(s)));
+        }
+        let same = (0..64)
+            .filter(|&t| g.board[t].is_some_and(|q| q.color == p.color && q.cloak == p.cloak))
+            .count();
+        if p.cloak != 0 && same > 1 {
+            return Err(format!("checker {} appears twice", p.cloak));
+        }
+    }
+    for c in [Color::White, Color::Black] {
+        let count = |k: char| g.board.iter().flatten().filter(|p| p.color == c && p.kind == k).count();
+        let unknown = count('?');
+        // Promoted pieces take the place of pawns.
+        let extra: usize = [('Q', 1), ('R', 2), ('B', 2), ('N', 2)]
+            .iter()
+            .map(|&(k, n)| count(k).saturating_sub(n))
+            .sum();
+        if count('K') > 1 || count('P') + extra > 8 || count('K') + unknown == 0 {
+            return Err(format!(
+                "{} pieces do not fit one army with its king",
+                if c == Color::White { "White's" } else { "Black's" }
+            ));
+        }
+    }
+    g.unmoved = 0;
+    if w[4] != "-" {
+        for t in w[4].split(',') {
+            let s = parse_sq(t)
+                .filter(|s| *s < 8 || *s >= 56)
+                .ok_or(format!("unmoved '{t}': a back-rank square"))?;
+            g.unmoved |= 1 << s;
+        }
+    }
+    g.ep = match w[5] {
+        "-" => None,
+        t => Some(
+            parse_sq(t)
+                .filter(|s| s / 8 == 2 || s / 8 == 5)
+                .ok_or(format!("en passant '{t}'"))?,
+        ),
+    };
+    g.halfmove = w[6].parse().map_err(|_| format!("halfmove '{}'", w[6]))?;
+    g.plies = w[7].parse().map_err(|_| format!("plies '{}'", w[7]))?;
+    let (tw, tb) = w[8].split_once(',').ok_or("taken pawns: WHITE,BLACK")?;
+    let num = |t: &str| {
+        t.parse::<u32>()
+            .ok()
+            .filter(|n| *n <= 8)
+            .ok_or(format!("taken pawns '{t}'"))
+    };
+    g.pawns_taken = [num(tw)?, num(tb)?];
+    g.guess = match w[9] {
+        "-" => None,
+        "right" => Some(true),
+        "wrong" => Some(false),
+        t => return Err(format!("guess '{t}': -, right or wrong")),
+    };
+    g.facts.clear();
+    if w[10] != "-" {
+        for t in w[10].split(',') {
+            let b = t.as_bytes();
+            let ok = b.len() == 4
+                && (b[0] == b'w' || b[0] == b'b')
+                && (b'1'..=b'8').contains(&b[1])
+                && (b[2] == b'=' || b[2] == b'!')
+                && b"KQRBN".contains(&b[3]);
+            if !ok {
+                return Err(format!("fact '{t}': like w3=N or b5!Q"));
+            }
+            g.facts.push(Fact {
+                color: if b[0] == b'w' { Color::White } else { Color::Black },
+                checker: b[1] - b'0',
+                kind: b[3] as char,
+                is: b[2] == b'=',
+            });
+        }
+    }
+    g.last = w[11].to_string();
+    g.refused.clear();
+    if w[12] != "-" && !w[12].starts_with('x') {
+        for t in w[12].split(',') {
+            g.refused
+                .push(crate::table::TableGame::parse_action(&g, &t.replace('-', " "))?);
+        }
+    }
+    // `C` is a cloaked piece whose type the text does not give: before its side assigns, or
+    // the other side's pieces in a seat's view (which the engine seats read).
+    if let Phase::Assign(c) = g.phase {
+        let unassigned = |c: Color| g.board.iter().flatten().any(|p| p.color == c && p.kind == '?');
+        if !unassigned(c) {
+            return Err("in the assign phase the side assigning has no types yet".into());
+        }
+    }
+    if g.phase == Phase::Guess && g.guess.is_some() {
+        return Err("no guess is made before the guess phase".into());
+    }
+    g.seen.clear();
+    g.stats = Default::default();
+    g.end = None;
+    g.how = "";
+    if g.phase == Phase::Over {
+        return Err("a finished game cannot be set (its end is not in the text)".into());
+    }
+    if g.phase == Phase::Guess {
+        g.start_turn();
+    }
+    Ok(g)
+}

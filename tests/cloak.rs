@@ -1,0 +1,344 @@
+//! Cloak and Dagger Chess (`../shared/rules/chess-kit.md` sections 9 and 10): the 960 legal
+//! assignments, Chess960 castling squares, the guess and bonus flow, drops, the cloaked king's
+//! exemption, refusals, the ends, the observation gate and the engine's belief.
+
+use menagerie::kit::cloak::{Engine, arrays, parse_array};
+use menagerie::kit::new_table;
+use menagerie::table::referee;
+use menagerie::table::seats::{Player, RandomSeat, Seat};
+use menagerie::table::{Actor, Outcome, Settings, Table};
+use std::sync::{Arc, Mutex};
+
+fn at(state: &str) -> Box<dyn Table> {
+    let mut t = new_table("cloak", &Vec::new()).unwrap();
+    t.set_state(state).unwrap_or_else(|e| panic!("{state}: {e}"));
+    t
+}
+
+fn act(t: &mut Box<dyn Table>, a: &str) -> String {
+    t.act(a).unwrap_or_else(|e| panic!("{a}: {e} in {}", t.state_text()))
+}
+
+fn placement(t: &dyn Table) -> String {
+    t.state_text().split_whitespace().next().unwrap().to_string()
+}
+
+#[test]
+fn there_are_exactly_960_assignments() {
+    let all = arrays();
+    assert_eq!(all.len(), 960);
+    let mut unique = all.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 960);
+    // The rules file's example grid: K=3, Q=2, R=1 and 4, B=5 and 6, N=7 and 8.
+    assert_eq!(
+        parse_array("RQKRBBNN").unwrap(),
+        ['R', 'Q', 'K', 'R', 'B', 'B', 'N', 'N']
+    );
+    for bad in ["RQKRBBN", "KRRQBBNN", "RQKRBNBN2", "RBKRQBNN", "xxxxxxxx", "RQKRBBNNN"] {
+        assert!(parse_array(bad).is_err(), "{bad}");
+    }
+}
+
+const CASTLE: &str = "4k3/8/8/8/8/8/8/RK5R w move a1=1,b1=2,h1=8 a1,b1,h1 - 0 0 0,0 - - - -";
+
+#[test]
+fn chess960_castling_squares() {
+    // King b1, rooks a1 and h1: long castling puts the king on c1 and the rook on d1, short
+    // castling the king on g1 and the rook on f1; the checkers go with their pieces.
+    let mut t = at(CASTLE);
+    assert!(t.actions().contains(&"b1a1".to_string()) && t.actions().contains(&"b1h1".to_string()));
+    act(&mut t, "b1a1");
+    assert_eq!(placement(t.as_ref()), "4k3/8/8/8/8/8/8/2KR3R");
+    assert!(t.state_text().contains(" c1=2,d1=1,h1=8 "), "{}", t.state_text());
+    let mut t = at(CASTLE);
+    act(&mut t, "b1h1");
+    assert_eq!(placement(t.as_ref()), "4k3/8/8/8/8/8/8/R4RK1");
+    // A piece between them, or a moved rook, and there is no castling.
+    let t = at("4k3/8/8/8/8/8/8/RKN4R w move a1=1,b1=2,c1=3,h1=8 a1,b1,c1,h1 - 0 0 0,0 - - - -");
+    assert!(!t.actions().contains(&"b1a1".to_string()) && !t.actions().contains(&"b1h1".to_string()));
+    let t = at("4k3/8/8/8/8/8/8/RK5R w move a1=1,b1=2,h1=8 b1,h1 - 0 0 0,0 - - - -");
+    assert!(!t.actions().contains(&"b1a1".to_string()));
+}
+
+#[test]
+fn a_cloaked_king_may_stand_in_check_and_castle_out_of_it() {
+    // The black rook on b8 attacks b1. Cloaked, the king castles out of check and may step
+    // into the rook's file; uncloaked, the same attempts are refused without a reason.
+    let cloaked = "1r2k3/8/8/8/8/8/8/RK5R w move a1=1,b1=2,h1=8 a1,b1,h1 - 0 0 0,0 - - - -";
+    let mut t = at(cloaked);
+    act(&mut t, "b1h1");
+    assert_eq!(placement(t.as_ref()), "1r2k3/8/8/8/8/8/8/R4RK1");
+    let mut t = at("1r2k3/8/8/8/8/8/8/RK5R w move a1=1,h1=8 a1,b1,h1 - 0 0 0,0 - - - -");
+    let stay = t.state_text();
+    let e = act(&mut t, "b1h1");
+    assert_eq!(e, "white attempt refused");
+    assert_eq!(placement(t.as_ref()), "1r2k3/8/8/8/8/8/8/RK5R");
+    assert!(
+        !t.actions().contains(&"b1h1".to_string()),
+        "a refused attempt is not offered again"
+    );
+    assert_ne!(t.state_text(), stay, "the refusal is remembered");
+    // The other seat learns that an attempt was refused, not which.
+    assert!(t.observe(1).ends_with(" x1"), "{}", t.observe(1));
+    assert!(t.observe(0).ends_with(" b1h1"), "{}", t.observe(0));
+    // Cloaked, walking into the rook's file is allowed; uncloaked it is refused.
+    let mut t = at("1r2k3/8/8/8/8/8/8/R1K4R w move a1=1,c1=3,h1=8 - - 0 0 0,0 - - - -");
+    act(&mut t, "c1b2");
+    let mut t = at("1r2k3/8/8/8/8/8/8/R1K4R w move a1=1,h1=8 - - 0 0 0,0 - - - -");
+    assert_eq!(act(&mut t, "c1b2"), "white attempt refused");
+}
+
+#[test]
+fn guess_bonus_and_the_opponents_bonus() {
+    let mut t = new_table("cloak", &Vec::new()).unwrap();
+    assert_eq!(t.actor(), Actor::Seat(0, "assign"));
+    assert_eq!(t.actions().len(), 960);
+    act(&mut t, "assign RQKRBBNN");
+    // Black is not shown White's assignment.
+    assert!(
+        t.observe(1).starts_with("cccccccc/pppppppp/8/8/8/8/PPPPPPPP/CCCCCCCC"),
+        "{}",
+        t.observe(1)
+    );
+    act(&mut t, "assign RNBQKBNR");
+    assert_eq!(t.actor(), Actor::Seat(0, "guess"));
+    // A right guess: the bonus comes after the move.
+    assert_eq!(act(&mut t, "guess 5 K"), "white guesses checker 5 is K: right");
+    act(&mut t, "e2e4");
+    assert_eq!(t.actor(), Actor::Seat(0, "bonus"));
+    act(&mut t, "d2d4");
+    assert_eq!(t.actor(), Actor::Seat(0, "uncloak"));
+    act(&mut t, "done");
+    // Black guesses wrong: White's bonus comes before White's next turn.
+    assert_eq!(t.actor(), Actor::Seat(1, "guess"));
+    assert_eq!(act(&mut t, "guess 1 Q"), "black guesses checker 1 is Q: wrong");
+    act(&mut t, "e7e5");
+    assert_eq!(t.actor(), Actor::Seat(1, "uncloak"));
+    act(&mut t, "done");
+    assert_eq!(t.actor(), Actor::Seat(0, "bonus"));
+    act(&mut t, "pass");
+    assert_eq!(t.actor(), Actor::Seat(0, "guess"));
+    // Checker 5 is known now: guessing it again is no guess.
+    assert!(!t.actions().contains(&"guess 5 K".to_string()));
+    assert!(t.actions().contains(&"guess 1 R".to_string()));
+    assert!(t.state_text().contains("b5=K,w1!Q"), "{}", t.state_text());
+}
+
+#[test]
+fn drops_only_on_the_own_second_rank() {
+    // White has one pawn of its own taken; its bonus may drop it on an empty square of rank 2.
+    let s = "4k3/8/8/8/8/8/PPPP1PPP/4K3 w bonus-white - - - 0 4 1,0 right - - -";
+    let mut t = at(s);
+    let acts = t.actions();
+    assert!(acts.contains(&"drop e2".to_string()), "{acts:?}");
+    assert!(
+        !acts.iter().any(|a| a.starts_with("drop ") && a != "drop e2"),
+        "{acts:?}"
+    );
+    let before = t.state_text();
+    assert!(t.act("drop e3").is_err());
+    assert!(t.act("drop e1").is_err());
+    assert_eq!(t.state_text(), before);
+    act(&mut t, "drop e2");
+    assert_eq!(placement(t.as_ref()), "4k3/8/8/8/8/8/PPPPPPPP/4K3");
+    assert!(t.state_text().contains(" 0,0 "), "{}", t.state_text());
+}
+
+#[test]
+fn captures_announce_the_checker_and_the_king_ends_the_game() {
+    // A cloaked king on e8 (checker 5) taken by the rook: White wins.
+    let mut t = at("4k3/8/8/8/8/8/8/4R1K1 w move e8=5 - - 0 0 0,0 - - - -");
+    let e = act(&mut t, "e1e8");
+    assert_eq!(e, "white e1e8 takes checker 5 (K) end");
+    assert_eq!(t.actor(), Actor::Over);
+    let o = t.outcome().unwrap();
+    assert_eq!(
+        (o.result.as_str(), o.reason.as_str()),
+        ("white", "cloaked king captured")
+    );
+    // A cloaked knight taken: its identity is public.
+    let mut t = at("4k3/8/8/8/8/8/8/n3R1K1 w move a1=2 - - 0 0 0,0 - - - -");
+    assert_eq!(act(&mut t, "e1a1"), "white e1a1 takes checker 2 (N)");
+    assert!(t.observe(0).contains(" b2=N "), "{}", t.observe(0));
+    // An uncloaked king with no move, attacked: mated at the start of its turn.
+    let t = at("7k/6Q1/5K2/8/8/8/8/8 b guess - - - 0 0 0,0 - - - -");
+    let o = t.outcome().unwrap();
+    assert_eq!(
+        (o.result.as_str(), o.reason.as_str()),
+        ("white", "uncloaked king mated")
+    );
+    // The same king cloaked is not mated (it may be taken instead): the game goes on.
+    let t = at("7k/6Q1/5K2/8/8/8/8/8 b guess h8=5 - - 0 0 0,0 - - - -");
+    assert_eq!(t.actor(), Actor::Seat(1, "guess"));
+}
+
+#[test]
+fn bad_input_changes_nothing() {
+    let mut t = at("4k3/8/8/8/8/8/8/RNK4R w guess a1=1,b1=2,h1=8 - - 0 0 0,0 - - - -");
+    let before = t.state_text();
+    // A guess at a missing or an uncloaked checker, a bad type, a move out of phase.
+    for bad in [
+        "guess 5 K",
+        "guess 9 K",
+        "guess 1 P",
+        "guess 1",
+        "e1e2",
+        "drop e2",
+        "uncloak 1",
+        "zzz",
+        "",
+    ] {
+        assert!(t.act(bad).is_err(), "{bad}");
+        assert_eq!(t.state_text(), before, "{bad}");
+    }
+    act(&mut t, "pass");
+    let before = t.state_text();
+    // A knight (checker 2 on b1) moving like a bishop, a rook moving like a knight, a drop.
+    for bad in ["b1c2", "a1b3", "drop e2", "b1b1", "a1a9", "e7e8x"] {
+        assert!(t.act(bad).is_err(), "{bad}");
+        assert_eq!(t.state_text(), before, "{bad}");
+    }
+    let mut fresh = new_table("cloak", &Vec::new()).unwrap();
+    for bad in ["assign RQKRBBN", "assign KRRQBBNN", "assign RBKRQBNN"] {
+        assert!(fresh.act(bad).is_err(), "{bad}");
+    }
+    for bad in [
+        "8/8/8/8/8/8/8/8 w guess - - - 0 0 0,0 - - - -",
+        "4k3/8/8/8/8/8/8/4K3 w guess e1=9 - - 0 0 0,0 - - - -",
+        "4k3/8/8/8/8/8/8/4K3 w guess - - - 0 0 0,0 - w3?N - -",
+        "4k3/8/8/8/8/8/8/4K3 x guess - - - 0 0 0,0 - - - -",
+        "4k3/8/8/8/8/8/P7/4K3 w guess a2=1 - - 0 0 0,0 - - - -",
+    ] {
+        assert!(fresh.set_state(bad).is_err(), "{bad}");
+    }
+    let s: Settings = vec![("bogus".into(), "1".into())];
+    assert!(new_table("cloak", &s).is_err());
+}
+
+/// Records every observation each seat is shown.
+struct Spy {
+    inner: RandomSeat,
+    seat: usize,
+    log: Arc<Mutex<Vec<(usize, String)>>>,
+}
+
+impl Seat for Spy {
+    fn start(&mut self, g: &str, seat: usize, n: usize, roles: &[&str], s: &Settings) -> Result<(), String> {
+        self.seat = seat;
+        self.inner.start(g, seat, n, roles, s)
+    }
+    fn see(&mut self, o: &str) -> Result<(), String> {
+        self.log.lock().unwrap().push((self.seat, o.to_string()));
+        self.inner.see(o)
+    }
+    fn event(&mut self, e: &str) -> Result<(), String> {
+        self.inner.event(e)
+    }
+    fn ask(&mut self, id: u64, kind: &str, s: f64, legal: &[String]) -> Result<String, String> {
+        self.inner.ask(id, kind, s, legal)
+    }
+    fn refused(&mut self, m: &str) -> Result<(), String> {
+        self.inner.refused(m)
+    }
+    fn end(&mut self, _: &Outcome) {}
+}
+
+/// No seat ever sees a type under the other side's cloak: every enemy checker shows as `C`,
+/// and the other side's refused attempts only as a count.
+#[test]
+fn observation_gate_along_random_games() {
+    let mut checked = 0;
+    for seed in 0..12 {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let mut t = new_table("cloak", &Vec::new()).unwrap();
+        let mut seats: Vec<Box<dyn Seat>> = (0..2)
+            .map(|i| {
+                Box::new(Spy {
+                    inner: RandomSeat::new(seed * 10 + i),
+                    seat: 0,
+                    log: Arc::clone(&log),
+                }) as Box<dyn Seat>
+            })
+            .collect();
+        referee::play(
+            t.as_mut(),
+            &mut seats,
+            seed,
+            &vec!["random".to_string(); 2],
+            &Vec::new(),
+            false,
+            30.0,
+        );
+        for (seat, obs) in log.lock().unwrap().iter() {
+            let w: Vec<&str> = obs.split_whitespace().collect();
+            let mut board = vec!['.'; 64];
+            for (i, row) in w[0].split('/').enumerate() {
+                let mut f = 0;
+                for c in row.chars() {
+                    match c.to_digit(10) {
+                        Some(d) => f += d as usize,
+                        None => {
+                            board[(7 - i) * 8 + f] = c;
+                            f += 1;
+                        }
+                    }
+                }
+            }
+            let enemy_is_white = *seat == 1;
+            for item in w[3].split(',').filter(|x| *x != "-") {
+                let sq = item.split('=').next().unwrap().as_bytes();
+                let s = (sq[1] - b'1') as usize * 8 + (sq[0] - b'a') as usize;
+                let c = board[s];
+                if c.is_ascii_uppercase() == enemy_is_white {
+                    assert_eq!(c.to_ascii_uppercase(), 'C', "seat {seat} sees {c} under a cloak: {obs}");
+                    checked += 1;
+                }
+            }
+            let refused = w[12];
+            let actor_is_me = match w[2] {
+                "bonus-white" | "assign-white" => *seat == 0,
+                "bonus-black" | "assign-black" => *seat == 1,
+                _ => (w[1] == "w") == (*seat == 0),
+            };
+            if !actor_is_me {
+                assert!(refused == "-" || refused.starts_with('x'), "{obs}");
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} cloaked squares checked");
+}
+
+/// The engine's belief: an enemy checker that moved diagonally is a bishop or a queen; one that
+/// castled is the king; a wrong guess removes the type named.
+#[test]
+fn the_engine_belief_follows_what_it_sees() {
+    let mut t = new_table("cloak", &Vec::new()).unwrap();
+    let mut e = Engine::new(1, &Vec::new(), 3).unwrap();
+    let step = |t: &mut Box<dyn Table>, a: &str, e: &mut Engine| {
+        act(t, a);
+        e.see(&t.observe(1)).unwrap();
+    };
+    e.see(&t.observe(1)).unwrap();
+    assert_eq!(e.belief().len(), 960);
+    step(&mut t, "assign RNBQKBNR", &mut e);
+    step(&mut t, "assign RNBQKBNR", &mut e);
+    for a in ["pass", "e2e4", "done", "pass", "e7e5", "done", "pass", "f1c4", "done"] {
+        step(&mut t, a, &mut e);
+    }
+    assert!(
+        e.belief().iter().all(|a| a[5] == 'B' || a[5] == 'Q'),
+        "checker 6 moved diagonally"
+    );
+    assert!(e.belief().len() < 960 / 2, "{}", e.belief().len());
+    let n = e.belief().len();
+    // Black guesses checker 7 is a bishop: wrong (a knight), and the belief drops it.
+    step(&mut t, "guess 7 B", &mut e);
+    assert!(e.belief().iter().all(|a| a[6] != 'B'));
+    assert!(e.belief().len() < n);
+    assert!(
+        e.belief().contains(&['R', 'N', 'B', 'Q', 'K', 'B', 'N', 'R']),
+        "the truth stays possible"
+    );
+}
