@@ -6,15 +6,16 @@
 //! attempt without saying why. Notation: `docs/table-games.md`.
 
 mod engine;
+mod moves;
 
 use super::{team_forfeit, team_outcome};
 use crate::Color;
-use crate::castling::{castle_span, chess960_targets};
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
 use std::fmt;
 
 pub use engine::Engine;
+pub use moves::{attacked, attacks};
 
 /// A square 0..64, `rank * 8 + file` (rank 0 is White's back rank).
 pub type Sq = usize;
@@ -28,16 +29,6 @@ pub(crate) fn parse_sq(t: &str) -> Option<Sq> {
     (b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]))
         .then(|| (b[1] - b'1') as usize * 8 + (b[0] - b'a') as usize)
 }
-
-fn offset(s: Sq, df: i32, dr: i32) -> Option<Sq> {
-    let (f, r) = ((s % 8) as i32 + df, (s / 8) as i32 + dr);
-    ((0..8).contains(&f) && (0..8).contains(&r)).then_some((r * 8 + f) as usize)
-}
-
-pub(crate) const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-pub(crate) const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// Every legal assignment of K, Q, 2 R, 2 B, 2 N to checkers 1-8 (checker n on file n): the
 /// king between the rooks, the bishops on squares of opposite colours. There are 960.
@@ -102,46 +93,6 @@ pub struct Piece {
 
 /// The board.
 pub type Board = [Option<Piece>; 64];
-
-/// True when `by` attacks `sq` on `board` by the true types.
-pub fn attacked(board: &Board, sq: Sq, by: Color) -> bool {
-    for (s, cell) in board.iter().enumerate() {
-        let Some(p) = *cell else { continue };
-        if p.color == by && attacks(board, p, s, sq) {
-            return true;
-        }
-    }
-    false
-}
-
-/// Whether a piece of type `p.kind` on `from` attacks `to` (blocking included).
-pub fn attacks(board: &Board, p: Piece, from: Sq, to: Sq) -> bool {
-    let (df, dr) = ((to % 8) as i32 - (from % 8) as i32, (to / 8) as i32 - (from / 8) as i32);
-    let slide = |dirs: &[(i32, i32)]| {
-        dirs.iter().any(|d| {
-            let mut cur = from;
-            while let Some(t) = offset(cur, d.0, d.1) {
-                if t == to {
-                    return true;
-                }
-                if board[t].is_some() {
-                    return false;
-                }
-                cur = t;
-            }
-            false
-        })
-    };
-    match p.kind {
-        'P' => dr == if p.color == Color::White { 1 } else { -1 } && df.abs() == 1,
-        'N' => KNIGHT.contains(&(df, dr)),
-        'K' => KING.contains(&(df, dr)),
-        'R' => slide(&ROOK),
-        'B' => slide(&BISHOP),
-        'Q' => slide(&ROOK) || slide(&BISHOP),
-        _ => false,
-    }
-}
 
 /// The step that comes next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,204 +298,6 @@ impl Cloak {
 
     fn publicly_known(&self, c: Color, checker: u8) -> bool {
         self.facts.iter().any(|f| f.color == c && f.checker == checker && f.is)
-    }
-
-    /// Moves of side `c` by the true types of its pieces, ignoring check (what its player can
-    /// work out alone); `pawns_only` for a bonus.
-    pub fn pseudo_moves(&self, c: Color, pawns_only: bool) -> Vec<Action> {
-        let mut out = Vec::new();
-        let fwd = if c == Color::White { 1 } else { -1 };
-        for (s, cell) in self.board.iter().enumerate() {
-            let Some(p) = *cell else { continue };
-            if p.color != c || (pawns_only && p.kind != 'P') {
-                continue;
-            }
-            let to = |t: Sq, out: &mut Vec<Action>| {
-                let last_rank = if c == Color::White { 7 } else { 0 };
-                if p.kind == 'P' && t / 8 == last_rank {
-                    for k in ['Q', 'R', 'B', 'N'] {
-                        out.push(Action::Move(s, t, Some(k)));
-                    }
-                } else {
-                    out.push(Action::Move(s, t, None));
-                }
-            };
-            let free = |t: Sq| self.board[t].is_none();
-            let enemy = |t: Sq| self.board[t].is_some_and(|q| q.color != c);
-            match p.kind {
-                'P' => {
-                    if let Some(t) = offset(s, 0, fwd)
-                        && free(t)
-                    {
-                        to(t, &mut out);
-                        let start = if c == Color::White { 1 } else { 6 };
-                        if s / 8 == start
-                            && let Some(t2) = offset(s, 0, 2 * fwd)
-                            && free(t2)
-                        {
-                            to(t2, &mut out);
-                        }
-                    }
-                    for df in [-1, 1] {
-                        if let Some(t) = offset(s, df, fwd)
-                            && (enemy(t) || self.ep == Some(t))
-                        {
-                            to(t, &mut out);
-                        }
-                    }
-                }
-                'N' | 'K' => {
-                    let steps: &[(i32, i32)] = if p.kind == 'N' { &KNIGHT } else { &KING };
-                    for d in steps {
-                        if let Some(t) = offset(s, d.0, d.1)
-                            && (free(t) || enemy(t))
-                        {
-                            to(t, &mut out);
-                        }
-                    }
-                }
-                '?' => {}
-                _ => {
-                    let dirs: Vec<(i32, i32)> = match p.kind {
-                        'R' => ROOK.to_vec(),
-                        'B' => BISHOP.to_vec(),
-                        _ => ROOK.iter().chain(&BISHOP).copied().collect(),
-                    };
-                    for d in dirs {
-                        let mut cur = s;
-                        while let Some(t) = offset(cur, d.0, d.1) {
-                            if free(t) {
-                                to(t, &mut out);
-                            } else {
-                                if enemy(t) {
-                                    to(t, &mut out);
-                                }
-                                break;
-                            }
-                            cur = t;
-                        }
-                    }
-                }
-            }
-        }
-        if !pawns_only {
-            out.extend(self.castlings(c));
-        }
-        out
-    }
-
-    /// Chess960 castlings of side `c` whose squares allow them (king and rook unmoved, every
-    /// square between their starts and ends empty but for them). The attack conditions apply
-    /// only to an uncloaked king and are the referee's (see [`Cloak::truly_legal`]).
-    fn castlings(&self, c: Color) -> Vec<Action> {
-        let mut out = Vec::new();
-        let Some(k) = self.king(c) else { return out };
-        let rank = if c == Color::White { 0 } else { 7 };
-        if k / 8 != rank || self.unmoved >> k & 1 == 0 {
-            return out;
-        }
-        for rf in 0..8 {
-            let r = rank * 8 + rf;
-            let is_rook = self.board[r].is_some_and(|p| p.color == c && p.kind == 'R');
-            if !is_rook || self.unmoved >> r & 1 == 0 {
-                continue;
-            }
-            let right = usize::from(rf < k % 8);
-            let (kt, rt) = chess960_targets(8, right);
-            let span = castle_span(k % 8, kt, rf, rt);
-            if (0..8).all(|f| span.empty >> f & 1 == 0 || self.board[rank * 8 + f].is_none()) {
-                out.push(Action::Move(k, r, None));
-            }
-        }
-        out
-    }
-
-    fn is_castling(&self, from: Sq, to: Sq) -> bool {
-        let (a, b) = (self.board[from], self.board[to]);
-        a.is_some_and(|p| p.kind == 'K') && b.is_some_and(|q| q.color == a.map_or(q.color, |p| p.color))
-    }
-
-    /// The board after a move or drop of side `c` (no legality test): king, rook and cloaks
-    /// travel with their pieces.
-    fn board_after(&self, c: Color, a: &Action) -> Board {
-        let mut b = self.board;
-        match *a {
-            Action::Move(from, to, _) if self.is_castling(from, to) => {
-                let right = usize::from(to % 8 < from % 8);
-                let (kt, rt) = chess960_targets(8, right);
-                let rank = from / 8 * 8;
-                let (king, rook) = (b[from].take(), b[to].take());
-                b[rank + kt] = king;
-                b[rank + rt] = rook;
-            }
-            Action::Move(from, to, promo) => {
-                let p = b[from].take();
-                if p.is_some_and(|p| p.kind == 'P') && Some(to) == self.ep && b[to].is_none() {
-                    let behind = if c == Color::White { to - 8 } else { to + 8 };
-                    b[behind] = None;
-                }
-                b[to] = match promo {
-                    Some(k) => Some(Piece {
-                        color: c,
-                        kind: k,
-                        cloak: 0,
-                    }),
-                    None => p,
-                };
-            }
-            Action::Drop(s) => {
-                b[s] = Some(Piece {
-                    color: c,
-                    kind: 'P',
-                    cloak: 0,
-                })
-            }
-            _ => {}
-        }
-        b
-    }
-
-    /// The referee's test: a move of side `c` that takes the enemy king is always legal;
-    /// otherwise an uncloaked king may not be left attacked, nor castle out of, through or
-    /// into an attack. A cloaked king has none of these limits.
-    pub fn truly_legal(&self, c: Color, a: &Action) -> bool {
-        if let Action::Move(_, to, _) = *a
-            && self.board[to].is_some_and(|p| p.color != c && p.kind == 'K')
-        {
-            return true;
-        }
-        let Some(k) = self.king(c) else { return true };
-        let cloaked = self.board[k].is_some_and(|p| p.cloak != 0);
-        if cloaked {
-            return true;
-        }
-        if let Action::Move(from, to, _) = *a
-            && self.is_castling(from, to)
-        {
-            let right = usize::from(to % 8 < from % 8);
-            let (kt, _) = chess960_targets(8, right);
-            let span = castle_span(from % 8, kt, to % 8, 0);
-            let rank = from / 8 * 8;
-            if (0..8).any(|f| span.king_path >> f & 1 != 0 && attacked(&self.board, rank + f, !c)) {
-                return false;
-            }
-        }
-        let b = self.board_after(c, a);
-        let Some(k) = (0..64).find(|&s| b[s].is_some_and(|p| p.color == c && p.kind == 'K')) else {
-            return true;
-        };
-        !attacked(&b, k, !c)
-    }
-
-    fn drops(&self, c: Color) -> Vec<Action> {
-        if self.pawns_taken[c.index()] == 0 {
-            return Vec::new();
-        }
-        let rank = if c == Color::White { 1 } else { 6 };
-        (rank * 8..rank * 8 + 8)
-            .filter(|&s| self.board[s].is_none())
-            .map(Action::Drop)
-            .collect()
     }
 
     /// Plays a move or drop of side `c` known to be legal; returns the event.
