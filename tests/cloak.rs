@@ -342,3 +342,17 @@ fn the_engine_belief_follows_what_it_sees() {
         "the truth stays possible"
     );
 }
+
+/// A refused attempt teaches the engine too: the pawn d7 could not move, so the cloaked checker
+/// on a4 attacks e8 along the diagonal: a bishop or a queen.
+#[test]
+fn the_engine_learns_from_a_refused_attempt() {
+    let mut t = at("4k3/3p4/8/8/B7/8/8/4K3 b move a4=6 - - 0 10 0,0 - - - -");
+    let mut e = Engine::new(1, &Vec::new(), 3).unwrap();
+    e.see(&t.observe(1)).unwrap();
+    assert_eq!(e.belief().len(), 960);
+    assert_eq!(act(&mut t, "d7d6"), "black attempt refused");
+    e.see(&t.observe(1)).unwrap();
+    assert!(e.belief().iter().all(|a| a[5] == 'B' || a[5] == 'Q'));
+    assert!(e.belief().len() < 960);
+}

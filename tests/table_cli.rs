@@ -156,8 +156,9 @@ fn a_person_plays_telepathy_at_the_terminal() {
 #[test]
 fn seat_programs_play_and_lose_their_seat_when_they_fail() {
     let good = "cmd:sh tests/seats/first_legal.sh";
-    for game in ["splitbrain", "telepathy"] {
-        let seats = format!("{good},random,{good},random");
+    for (game, n) in [("splitbrain", 4), ("telepathy", 4), ("gravity", 2), ("cloak", 2)] {
+        let seats: Vec<&str> = (0..n).map(|i| if i % 2 == 0 { good } else { "random" }).collect();
+        let seats = seats.join(",");
         let out = run(&["play", game, "--seats", &seats, "--seed", "2"], "");
         let o = text(&out.stdout);
         assert!(out.status.success(), "{o}{}", text(&out.stderr));

@@ -85,6 +85,27 @@ impl Engine {
             self.filter(f.checker, |k| (k == f.kind) == f.is);
         }
         let Some(prev) = prev else { return };
+        // A refused attempt of ours: it would have left our uncloaked king attacked, so only
+        // the arrays under which it does so remain.
+        if now.refused.len() > prev.refused.len()
+            && let Some(a) = now.refused.last()
+        {
+            let mover = match now.phase {
+                Phase::Bonus(c) => c,
+                _ => now.side,
+            };
+            if mover == self.me {
+                let kept: Vec<[char; 8]> = self
+                    .belief
+                    .iter()
+                    .copied()
+                    .filter(|arr| !with_types(now, them, arr).truly_legal(self.me, a))
+                    .collect();
+                if !kept.is_empty() {
+                    self.belief = kept;
+                }
+            }
+        }
         if now.last == prev.last {
             return;
         }
@@ -310,6 +331,17 @@ impl Engine {
             Phase::Over => first(),
         }
     }
+}
+
+/// `view` with side `c`'s unknown cloaked types filled in from `arr`.
+fn with_types(view: &Cloak, c: Color, arr: &[char; 8]) -> Cloak {
+    let mut v = view.clone();
+    for p in v.board.iter_mut().flatten() {
+        if p.color == c && p.kind == '?' && p.cloak != 0 {
+            p.kind = arr[(p.cloak - 1) as usize];
+        }
+    }
+    v
 }
 
 impl Player for Engine {
