@@ -4,10 +4,12 @@
 
 use menagerie::kit::cloak::{Engine, arrays, parse_array};
 use menagerie::kit::new_table;
-use menagerie::table::referee;
-use menagerie::table::seats::{Player, RandomSeat, Seat};
-use menagerie::table::{Actor, Outcome, Settings, Table};
-use std::sync::{Arc, Mutex};
+use menagerie::table::seats::Player;
+use menagerie::table::{Actor, Settings, Table};
+
+#[path = "common/spy.rs"]
+mod spy;
+use spy::spied_game;
 
 fn at(state: &str) -> Box<dyn Table> {
     let mut t = new_table("cloak", &Vec::new()).unwrap();
@@ -217,61 +219,19 @@ fn bad_input_changes_nothing() {
     assert!(new_table("cloak", &s).is_err());
 }
 
-/// Records every observation each seat is shown.
-struct Spy {
-    inner: RandomSeat,
-    seat: usize,
-    log: Arc<Mutex<Vec<(usize, String)>>>,
-}
-
-impl Seat for Spy {
-    fn start(&mut self, g: &str, seat: usize, n: usize, roles: &[&str], s: &Settings) -> Result<(), String> {
-        self.seat = seat;
-        self.inner.start(g, seat, n, roles, s)
-    }
-    fn see(&mut self, o: &str) -> Result<(), String> {
-        self.log.lock().unwrap().push((self.seat, o.to_string()));
-        self.inner.see(o)
-    }
-    fn event(&mut self, e: &str) -> Result<(), String> {
-        self.inner.event(e)
-    }
-    fn ask(&mut self, id: u64, kind: &str, s: f64, legal: &[String]) -> Result<String, String> {
-        self.inner.ask(id, kind, s, legal)
-    }
-    fn refused(&mut self, m: &str) -> Result<(), String> {
-        self.inner.refused(m)
-    }
-    fn end(&mut self, _: &Outcome) {}
-}
-
 /// No seat ever sees a type under the other side's cloak: every enemy checker shows as `C`,
 /// and the other side's refused attempts only as a count.
 #[test]
 fn observation_gate_along_random_games() {
     let mut checked = 0;
     for seed in 0..12 {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let mut t = new_table("cloak", &Vec::new()).unwrap();
-        let mut seats: Vec<Box<dyn Seat>> = (0..2)
-            .map(|i| {
-                Box::new(Spy {
-                    inner: RandomSeat::new(seed * 10 + i),
-                    seat: 0,
-                    log: Arc::clone(&log),
-                }) as Box<dyn Seat>
-            })
-            .collect();
-        referee::play(
-            t.as_mut(),
-            &mut seats,
-            seed,
-            &vec!["random".to_string(); 2],
-            &Vec::new(),
-            false,
-            30.0,
-        );
-        for (seat, obs) in log.lock().unwrap().iter() {
+        let (_, log) = spied_game("cloak", seed);
+        for (seat, line) in log.iter() {
+            let Some(obs) = line.strip_prefix("see ") else {
+                // Events are public: none says what a checker is, except a guess's answer.
+                assert!(!line.contains(" is ") || line.contains("guesses"), "{line}");
+                continue;
+            };
             let w: Vec<&str> = obs.split_whitespace().collect();
             let mut board = vec!['.'; 64];
             for (i, row) in w[0].split('/').enumerate() {
@@ -355,4 +315,18 @@ fn the_engine_learns_from_a_refused_attempt() {
     e.see(&t.observe(1)).unwrap();
     assert!(e.belief().iter().all(|a| a[5] == 'B' || a[5] == 'Q'));
     assert!(e.belief().len() < 960);
+}
+
+/// En passant belongs to the other side only: after White's double step e2e4, White's own
+/// bonus cannot "take" on e3, Black's pawn d4 can, and the e4 pawn goes.
+#[test]
+fn en_passant_only_for_the_other_side() {
+    let mut t = at("4k3/8/8/8/3pP3/8/3P4/4K3 w bonus-white - - e3 0 1 0,0 right - w:e2e4 -");
+    assert!(!t.actions().contains(&"d2e3".to_string()), "{:?}", t.actions());
+    for a in ["pass", "done", "pass"] {
+        act(&mut t, a);
+    }
+    assert!(t.actions().contains(&"d4e3".to_string()), "{:?}", t.actions());
+    assert_eq!(act(&mut t, "d4e3"), "black d4e3 takes P");
+    assert_eq!(placement(t.as_ref()), "4k3/8/8/8/8/4p3/3P4/4K3");
 }

@@ -3,10 +3,13 @@
 //! observation gate along random games, records that replay, and every kind of seat.
 
 use menagerie::kit::new_table;
-use menagerie::table::referee::{self, Played};
+use menagerie::table::referee;
+
+#[path = "common/spy.rs"]
+mod spy;
 use menagerie::table::seats::{RandomSeat, Seat};
 use menagerie::table::{Actor, Outcome, Settings, Table};
-use std::sync::{Arc, Mutex};
+use spy::spied_game;
 
 fn game(name: &str, settings: &[(&str, &str)]) -> Box<dyn Table> {
     let s: Settings = settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
@@ -346,53 +349,6 @@ fn telepathy_bad_input_changes_nothing() {
 }
 
 // ---------------------------------------------------------------- the layer, every game
-
-/// A seat that plays at random and keeps every line it is sent.
-struct Spy {
-    inner: RandomSeat,
-    seat: usize,
-    log: Arc<Mutex<Vec<(usize, String)>>>,
-}
-
-impl Seat for Spy {
-    fn start(&mut self, g: &str, seat: usize, n: usize, roles: &[&str], s: &Settings) -> Result<(), String> {
-        self.seat = seat;
-        self.inner.start(g, seat, n, roles, s)
-    }
-    fn see(&mut self, o: &str) -> Result<(), String> {
-        self.log.lock().unwrap().push((self.seat, format!("see {o}")));
-        Ok(())
-    }
-    fn event(&mut self, e: &str) -> Result<(), String> {
-        self.log.lock().unwrap().push((self.seat, format!("event {e}")));
-        Ok(())
-    }
-    fn ask(&mut self, id: u64, kind: &str, s: f64, legal: &[String]) -> Result<String, String> {
-        self.inner.ask(id, kind, s, legal)
-    }
-    fn refused(&mut self, m: &str) -> Result<(), String> {
-        Err(m.to_string())
-    }
-    fn end(&mut self, _: &Outcome) {}
-}
-
-fn spied_game(name: &str, seed: u64) -> (Played, Vec<(usize, String)>) {
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let mut t = game(name, &[]);
-    let mut seats: Vec<Box<dyn Seat>> = (0..4)
-        .map(|i| {
-            Box::new(Spy {
-                inner: RandomSeat::new(seed * 10 + i),
-                seat: 0,
-                log: Arc::clone(&log),
-            }) as Box<dyn Seat>
-        })
-        .collect();
-    let names = vec!["random".to_string(); 4];
-    let p = referee::play(t.as_mut(), &mut seats, seed, &names, &Vec::new(), true, 30.0);
-    let lines = log.lock().unwrap().clone();
-    (p, lines)
-}
 
 /// Split-Brain: the piece mark is secret until the target mark reveals both; only its chooser
 /// sees it. Telepathy: the face-down card (and the hand it left) only its predictor sees.

@@ -4,6 +4,7 @@
 //! point each. The pile order is chance: each flip draws from what is left. Notation:
 //! `docs/table-games.md`.
 
+use super::grid::{Sq, name, offset, parse_sq, placement, read_placement};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::table::seats::{Player, PlayerSeat, Seat, number_options};
@@ -17,19 +18,6 @@ use std::fmt;
 const ARMY: &str = "KQRRBBNNPPPP";
 /// Turns in a game: W1 .. B12 flip, move and add; W13 only moves.
 const TURNS: u32 = 25;
-
-/// A square 0..64, `rank * 8 + file` (rank 0 is rank 1, the bottom).
-type Sq = usize;
-
-fn name(s: Sq) -> String {
-    format!("{}{}", (b'a' + (s % 8) as u8) as char, s / 8 + 1)
-}
-
-fn parse_sq(t: &str) -> Option<Sq> {
-    let b = t.as_bytes();
-    (b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]))
-        .then(|| (b[1] - b'1') as usize * 8 + (b[0] - b'a') as usize)
-}
 
 /// A piece: colour and upper-case type letter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,11 +50,6 @@ impl Piece {
 
 /// The board: 64 squares.
 pub type Board = [Option<Piece>; 64];
-
-fn offset(s: Sq, df: i32, dr: i32) -> Option<Sq> {
-    let (f, r) = ((s % 8) as i32 + df, (s / 8) as i32 + dr);
-    ((0..8).contains(&f) && (0..8).contains(&r)).then_some((r * 8 + f) as usize)
-}
 
 const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
@@ -384,27 +367,7 @@ impl Gravity {
     }
 
     fn text(&self) -> String {
-        let mut rows = Vec::new();
-        for r in (0..8).rev() {
-            let mut row = String::new();
-            let mut run = 0;
-            for f in 0..8 {
-                match self.board[r * 8 + f] {
-                    None => run += 1,
-                    Some(p) => {
-                        if run > 0 {
-                            row.push_str(&run.to_string());
-                            run = 0;
-                        }
-                        row.push(p.letter());
-                    }
-                }
-            }
-            if run > 0 {
-                row.push_str(&run.to_string());
-            }
-            rows.push(row);
-        }
+        let board = placement(|s| self.board[s].map(Piece::letter));
         let pile = |i: usize| -> String {
             let mut v = self.piles[i].clone();
             v.sort_by_key(|c| ARMY.find(c.to_ascii_uppercase()));
@@ -423,7 +386,7 @@ impl Gravity {
         };
         format!(
             "{} {} {} {} {},{} {},{} {}",
-            rows.join("/"),
+            board,
             self.turn.min(TURNS + 1),
             phase,
             self.card.map_or("-".to_string(), |c| c.to_string()),
@@ -566,29 +529,10 @@ impl TableGame for Gravity {
             return Err("expected 'PLACEMENT TURN PHASE CARD PILEW,PILEB CAPW,CAPB REMAINING'".into());
         }
         let mut next = Gravity::new(&Vec::new())?;
-        let rows: Vec<&str> = w[0].split('/').collect();
-        if rows.len() != 8 {
-            return Err(format!("placement '{}': 8 ranks expected", w[0]));
-        }
-        for (i, row) in rows.iter().enumerate() {
-            let r = 7 - i;
-            let mut f = 0;
-            for ch in row.chars() {
-                if let Some(d) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
-                    f += d as usize;
-                } else {
-                    let p = Piece::from_letter(ch).ok_or(format!("unknown piece letter '{ch}'"))?;
-                    if f >= 8 {
-                        return Err(format!("rank {} is longer than 8 squares", r + 1));
-                    }
-                    next.board[r * 8 + f] = Some(p);
-                    f += 1;
-                }
-            }
-            if f != 8 {
-                return Err(format!("rank {} has {f} squares, not 8", r + 1));
-            }
-        }
+        read_placement(w[0], |s, ch| {
+            next.board[s] = Some(Piece::from_letter(ch).ok_or(format!("unknown piece letter '{ch}'"))?);
+            Ok(())
+        })?;
         next.turn = w[1]
             .parse()
             .ok()

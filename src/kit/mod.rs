@@ -4,6 +4,7 @@
 mod chess;
 pub mod cloak;
 pub mod gravity;
+mod grid;
 pub mod splitbrain;
 pub mod telepathy;
 

@@ -155,27 +155,7 @@ impl Engine {
                 k.to_ascii_lowercase()
             }
         };
-        let mut rows = Vec::new();
-        for r in (0..8).rev() {
-            let mut row = String::new();
-            let mut run = 0;
-            for f in 0..8 {
-                match b[r * 8 + f] {
-                    None => run += 1,
-                    Some(p) => {
-                        if run > 0 {
-                            row.push_str(&run.to_string());
-                            run = 0;
-                        }
-                        row.push(letter(p));
-                    }
-                }
-            }
-            if run > 0 {
-                row.push_str(&run.to_string());
-            }
-            rows.push(row);
-        }
+        let board = crate::kit::grid::placement(|s| b[s].map(letter));
         let mut castling = String::new();
         for (c, rank) in [(Color::White, 0usize), (Color::Black, 7)] {
             let is = |s: usize, k: char| b[s].is_some_and(|p| p.color == c && letter(p).eq_ignore_ascii_case(&k));
@@ -195,7 +175,7 @@ impl Engine {
         }
         let side = if self.me == Color::White { 'w' } else { 'b' };
         let ep = view.ep.map_or("-".to_string(), super::name);
-        let fen = format!("{} {side} {castling} {ep} 0 1", rows.join("/"));
+        let fen = format!("{board} {side} {castling} {ep} 0 1");
         Position::from_fen_exposed(Arc::clone(&self.game), &fen)
             .or_else(|_| Position::from_fen_exposed(Arc::clone(&self.game), &fen.replace(&format!(" {ep} "), " - ")))
             .ok()

@@ -8,6 +8,8 @@
 mod engine;
 mod moves;
 
+use super::grid::placement;
+pub(crate) use super::grid::{Sq, name, parse_sq};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::table::seats::{Player, PlayerSeat, Seat};
@@ -16,19 +18,6 @@ use std::fmt;
 
 pub use engine::Engine;
 pub use moves::{attacked, attacks};
-
-/// A square 0..64, `rank * 8 + file` (rank 0 is White's back rank).
-pub type Sq = usize;
-
-pub(crate) fn name(s: Sq) -> String {
-    format!("{}{}", (b'a' + (s % 8) as u8) as char, s / 8 + 1)
-}
-
-pub(crate) fn parse_sq(t: &str) -> Option<Sq> {
-    let b = t.as_bytes();
-    (b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]))
-        .then(|| (b[1] - b'1') as usize * 8 + (b[0] - b'a') as usize)
-}
 
 /// Every legal assignment of K, Q, 2 R, 2 B, 2 N to checkers 1-8 (checker n on file n): the
 /// king between the rooks, the bishops on squares of opposite colours. There are 960.
@@ -428,33 +417,17 @@ impl Cloak {
 
     /// The state text; `viewer` hides the other side's cloaked types and refused attempts.
     fn text(&self, viewer: Option<Color>) -> String {
-        let mut rows = Vec::new();
-        for r in (0..8).rev() {
-            let mut row = String::new();
-            let mut run = 0;
-            for f in 0..8 {
-                match self.board[r * 8 + f] {
-                    None => run += 1,
-                    Some(p) => {
-                        if run > 0 {
-                            row.push_str(&run.to_string());
-                            run = 0;
-                        }
-                        let hidden = p.kind == '?' || (p.cloak != 0 && viewer.is_some_and(|v| v != p.color));
-                        let k = if hidden { 'C' } else { p.kind };
-                        row.push(if p.color == Color::White {
-                            k
-                        } else {
-                            k.to_ascii_lowercase()
-                        });
-                    }
+        let board = placement(|s| {
+            self.board[s].map(|p| {
+                let hidden = p.kind == '?' || (p.cloak != 0 && viewer.is_some_and(|v| v != p.color));
+                let k = if hidden { 'C' } else { p.kind };
+                if p.color == Color::White {
+                    k
+                } else {
+                    k.to_ascii_lowercase()
                 }
-            }
-            if run > 0 {
-                row.push_str(&run.to_string());
-            }
-            rows.push(row);
-        }
+            })
+        });
         let list = |v: Vec<String>| if v.is_empty() { "-".to_string() } else { v.join(",") };
         let cloaks = list(
             (0..64)
@@ -491,7 +464,7 @@ impl Cloak {
         };
         format!(
             "{} {} {} {} {} {} {} {} {},{} {} {} {} {}",
-            rows.join("/"),
+            board,
             ch(self.side),
             phase,
             cloaks,

@@ -4,11 +4,7 @@
 use super::{Action, Board, Cloak, Piece, Sq};
 use crate::Color;
 use crate::castling::{castle_span, chess960_targets};
-
-pub(crate) fn offset(s: Sq, df: i32, dr: i32) -> Option<Sq> {
-    let (f, r) = ((s % 8) as i32 + df, (s / 8) as i32 + dr);
-    ((0..8).contains(&f) && (0..8).contains(&r)).then_some((r * 8 + f) as usize)
-}
+use crate::kit::grid::offset;
 
 pub(crate) const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 pub(crate) const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
@@ -94,7 +90,7 @@ impl Cloak {
                     }
                     for df in [-1, 1] {
                         if let Some(t) = offset(s, df, fwd)
-                            && (enemy(t) || self.ep == Some(t))
+                            && (enemy(t) || self.ep_capture(c, t))
                         {
                             to(t, &mut out);
                         }
@@ -164,6 +160,20 @@ impl Cloak {
             }
         }
         out
+    }
+
+    /// True when a pawn of side `c` may take en passant on `t`: the square the last double
+    /// step passed, with that enemy pawn behind it.
+    fn ep_capture(&self, c: Color, t: Sq) -> bool {
+        let behind = if c == Color::White {
+            t.checked_sub(8)
+        } else {
+            Some(t + 8).filter(|b| *b < 64)
+        };
+        self.ep == Some(t)
+            && behind
+                .and_then(|b| self.board[b])
+                .is_some_and(|q| q.color != c && q.kind == 'P')
     }
 
     pub(super) fn is_castling(&self, from: Sq, to: Sq) -> bool {

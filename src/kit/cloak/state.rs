@@ -3,6 +3,7 @@
 
 use super::{Cloak, Fact, Phase, Piece, name, parse_sq};
 use crate::Color;
+use crate::kit::grid::read_placement;
 
 const FIELDS: &str = "PLACEMENT SIDE PHASE CLOAKS UNMOVED EP HALFMOVE PLIES TAKENW,TAKENB GUESS FACTS LAST REFUSED";
 
@@ -14,38 +15,23 @@ pub fn parse(base: &Cloak, text: &str) -> Result<Cloak, String> {
     }
     let mut g = base.clone();
     g.board = [None; 64];
-    let rows: Vec<&str> = w[0].split('/').collect();
-    if rows.len() != 8 {
-        return Err(format!("placement '{}': 8 ranks expected", w[0]));
-    }
-    for (i, row) in rows.iter().enumerate() {
-        let r = 7 - i;
-        let mut f = 0;
-        for c in row.chars() {
-            if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
-                f += d as usize;
-                continue;
-            }
-            let kind = c.to_ascii_uppercase();
-            if !"KQRBNPC".contains(kind) || f >= 8 {
-                return Err(format!("rank {}: '{c}' does not fit", r + 1));
-            }
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            g.board[r * 8 + f] = Some(Piece {
-                color,
-                kind: if kind == 'C' { '?' } else { kind },
-                cloak: 0,
-            });
-            f += 1;
+    read_placement(w[0], |s, c| {
+        let kind = c.to_ascii_uppercase();
+        if !"KQRBNPC".contains(kind) {
+            return Err(format!("{}: '{c}' is not a piece letter", name(s)));
         }
-        if f != 8 {
-            return Err(format!("rank {} has {f} squares, not 8", r + 1));
-        }
-    }
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        g.board[s] = Some(Piece {
+            color,
+            kind: if kind == 'C' { '?' } else { kind },
+            cloak: 0,
+        });
+        Ok(())
+    })?;
     g.side = match w[1] {
         "w" => Color::White,
         "b" => Color::Black,
