@@ -205,9 +205,10 @@ impl Engine {
                 *total += if takes_king {
                     KING_VALUE
                 } else {
-                    // A move the chess rules refuse (a cloaked king walking into check) risks
-                    // the king.
-                    vals.get(a).copied().unwrap_or(-KING_VALUE / 10.0)
+                    // A move the chess rules refuse here (a cloaked king walking into check,
+                    // or a move this sample says the referee would refuse) is worth the king:
+                    // below every mate, so it is tried only when nothing else is left.
+                    vals.get(a).copied().unwrap_or(-KING_VALUE)
                 };
             }
             n += 1.0;
