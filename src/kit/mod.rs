@@ -3,6 +3,7 @@
 
 mod chess;
 pub mod cloak;
+pub mod coop2;
 pub mod gravity;
 mod grid;
 pub mod splitbrain;
@@ -25,6 +26,11 @@ const GAMES: &[(&str, &str, Make)] = &[
         "cloak",
         "Cloak and Dagger Chess (2 seats, secret Chess960 arrays under numbered checkers)",
         cloak::Cloak::boxed,
+    ),
+    (
+        "coop2",
+        "Cooperative Chess 2 (2 partners, or 1 with seats=1; cards in a line allow captures)",
+        coop2::Coop2::boxed,
     ),
     (
         "gravity",

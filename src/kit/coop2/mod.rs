@@ -1,0 +1,801 @@
+//! Cooperative Chess 2 (rules section 4): two partners, one per colour (or one player, the
+//! solitaire), play cards to a shared line; a capture needs the two pieces' cards side by side
+//! in it. The team scores a point per capture and ten per piece type gone from the board, and
+//! must end by capturing a king before the cards run out. Each step of a turn is one action;
+//! the draws are chance. Notation: `docs/table-games.md`.
+
+use super::chess::{self, promotion};
+use crate::Color;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::{Game, Piece, Position};
+use crate::rules::Plain;
+use crate::square::Square;
+use crate::table::seats::{Player, PlayerSeat, Seat};
+use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
+use std::fmt;
+use std::sync::Arc;
+
+/// The 32 chess cards: per colour 8 P, 2 N, 2 B, 2 R, Q, K (upper case White).
+const DECK: &str = "PPPPPPPPNNBBRRQKppppppppnnbbrrqk";
+/// Piece types in the order their "type gone" bonus is counted.
+const TYPES: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
+
+/// A promotion's cards: the line index (1-based) of the own pawn card spent, and where the new
+/// type's card goes (1-based, in the line after the spent cards left it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Promo {
+    pawn_card: usize,
+    insert: usize,
+}
+
+/// An action of Cooperative Chess 2.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Chance: the card drawn (`draw q`).
+    Draw(char),
+    /// A hand card to the end of the line (`play P`).
+    Play(char),
+    /// No quiet move (`pass`).
+    Pass,
+    /// The quiet move (`e2e4`, castling `e1g1`, `e7e8q p2 i1`).
+    Quiet(String, Option<Promo>),
+    /// A capture and the line index of the captured piece's card (`d5e4 x3`, `d7e8q x3 p2 i1`).
+    Capture(String, usize, Option<Promo>),
+    /// No more captures this turn (`end`).
+    End,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let promo = |f: &mut fmt::Formatter<'_>, p: &Option<Promo>| match p {
+            Some(p) => write!(f, " p{} i{}", p.pawn_card, p.insert),
+            None => Ok(()),
+        };
+        match self {
+            Action::Draw(c) => write!(f, "draw {c}"),
+            Action::Play(c) => write!(f, "play {c}"),
+            Action::Pass => write!(f, "pass"),
+            Action::Quiet(m, p) => {
+                write!(f, "{m}")?;
+                promo(f, p)
+            }
+            Action::Capture(m, x, p) => {
+                write!(f, "{m} x{x}")?;
+                promo(f, p)
+            }
+            Action::End => write!(f, "end"),
+        }
+    }
+}
+
+/// The step that comes next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Chance deals to a seat's hand (before the first turn).
+    Deal(usize),
+    /// Chance draws to a seat's hand after its turn.
+    Refill(usize),
+    /// Chance draws the solitaire's card to the line.
+    DrawLine,
+    /// The player plays a hand card.
+    Play,
+    /// The optional quiet move.
+    Quiet,
+    /// Captures, then `end`.
+    Capture,
+    /// The game is over.
+    Over,
+}
+
+/// The game's open questions, as settings.
+#[derive(Clone, Copy, Debug)]
+struct Rules {
+    solitaire: bool,
+    /// King cards go straight to the line (else they are held like any card).
+    kings_to_line: bool,
+    /// A move may leave the own king attacked (the later revision).
+    into_check: bool,
+    /// A capture the line allows must be made.
+    forced: bool,
+}
+
+/// The whole state of a game.
+#[derive(Clone)]
+pub struct Coop2 {
+    /// The board; its side to move is the player of the turn.
+    pos: Position<Plain>,
+    /// En passant: the square passed and the pawn's colour, while that pawn may be taken.
+    ep: Option<(Square, Color)>,
+    phase: Phase,
+    hands: [Vec<char>; 2],
+    /// The draw pile (order is chance).
+    deck: Vec<char>,
+    line: Vec<char>,
+    discard: Vec<char>,
+    captures: u32,
+    turns: u32,
+    rules: Rules,
+    end: Option<Outcome>,
+    ending: &'static str,
+    game: Arc<Game<Plain>>,
+}
+
+fn card_of(pos: &Position<Plain>, p: Piece) -> char {
+    let l = pos.variant().pieces[p.kind()].letter.to_ascii_uppercase();
+    if p.color() == Color::White {
+        l
+    } else {
+        l.to_ascii_lowercase()
+    }
+}
+
+fn own(c: Color, kind: char) -> char {
+    if c == Color::White {
+        kind
+    } else {
+        kind.to_ascii_lowercase()
+    }
+}
+
+impl Coop2 {
+    /// A game at the chess start, cards still to deal. Settings: `seats=2|1` (1: the
+    /// solitaire), `kings=line|hold` (king cards straight to the line, the rule, or held),
+    /// `check=forbid|allow` (may a move leave the own king attacked: the proposal forbids, the
+    /// later revision allows), `captures=optional|forced`.
+    pub fn new(settings: &Settings) -> Result<Coop2, String> {
+        let v = read_settings(
+            "coop2",
+            settings,
+            &[
+                ("seats", &["2", "1"], "2"),
+                ("kings", &["line", "hold"], "line"),
+                ("check", &["forbid", "allow"], "forbid"),
+                ("captures", &["optional", "forced"], "optional"),
+            ],
+        )?;
+        let game = chess::plain_game("chess")?;
+        let rules = Rules {
+            solitaire: v[0] == "1",
+            kings_to_line: v[1] == "line",
+            into_check: v[2] == "allow",
+            forced: v[3] == "forced",
+        };
+        Ok(Coop2 {
+            pos: Position::startpos(Arc::clone(&game)),
+            ep: None,
+            phase: if rules.solitaire {
+                Phase::DrawLine
+            } else {
+                Phase::Deal(0)
+            },
+            hands: [Vec::new(), Vec::new()],
+            deck: DECK.chars().collect(),
+            line: Vec::new(),
+            discard: Vec::new(),
+            captures: 0,
+            turns: 0,
+            rules,
+            end: None,
+            ending: "",
+            game,
+        })
+    }
+
+    /// [`Coop2::new`] behind the table interface.
+    pub fn boxed(settings: &Settings) -> Result<Box<dyn crate::table::Table>, String> {
+        Ok(Box::new(Coop2::new(settings)?))
+    }
+
+    /// The colour of the turn.
+    pub fn turn(&self) -> Color {
+        self.pos.side_to_move()
+    }
+
+    fn seat_of(&self, c: Color) -> usize {
+        if self.rules.solitaire { 0 } else { c.index() }
+    }
+
+    /// The board with the side of the turn to move and en passant if the turn may take it.
+    fn mover_pos(&self) -> Position<Plain> {
+        let f = self.pos.fen();
+        let w: Vec<&str> = f.split_whitespace().collect();
+        let c = self.turn();
+        let side = if c == Color::White { "w" } else { "b" };
+        let ep = self
+            .ep
+            .filter(|(_, pawn)| *pawn != c)
+            .map_or("-".to_string(), |(s, _)| self.pos.variant().geometry.name(s));
+        let fen = format!("{} {side} {} {ep} 0 1", w[0], w[2]);
+        Position::from_fen_exposed(Arc::clone(&self.game), &fen)
+            .or_else(|_| Position::from_fen_exposed(Arc::clone(&self.game), &format!("{} {side} {} - 0 1", w[0], w[2])))
+            .expect("a position of the game reads back")
+    }
+
+    /// The turn's moves by the chess rules (legal, or with `check=allow` pseudo-legal).
+    fn chess_moves(&self, p: &mut Position<Plain>) -> Vec<Move> {
+        if self.rules.into_check {
+            let mut list = MoveList::new();
+            p.pseudo_legal_moves(&mut list);
+            list.into_iter().collect()
+        } else {
+            chess::legal(p)
+        }
+    }
+
+    /// Line indices (1-based) of a `victim` card next to a `mover` card.
+    fn usable(&self, mover: char, victim: char) -> Vec<usize> {
+        (0..self.line.len())
+            .filter(|&i| {
+                self.line[i] == victim
+                    && ((i > 0 && self.line[i - 1] == mover) || (i + 1 < self.line.len() && self.line[i + 1] == mover))
+            })
+            .map(|i| i + 1)
+            .collect()
+    }
+
+    /// The promotions a pawn of `c` may make, with `x` (a captured card's index) left out.
+    fn promos(&self, c: Color, promo: char, x: Option<usize>) -> Vec<Promo> {
+        if !self.discard.contains(&own(c, promo.to_ascii_uppercase())) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (i, &card) in self.line.iter().enumerate() {
+            if card != own(c, 'P') || Some(i + 1) == x {
+                continue;
+            }
+            let left = self.line.len() - 1 - usize::from(x.is_some());
+            for insert in 1..=left + 1 {
+                out.push(Promo {
+                    pawn_card: i + 1,
+                    insert,
+                });
+            }
+        }
+        out
+    }
+
+    /// The enemy king's square if `c` attacks it, with the attackers.
+    fn king_captures(&self, p: &Position<Plain>) -> Vec<(Square, Square)> {
+        let c = self.turn();
+        let mut out = Vec::new();
+        let kings = (0..p.variant().pieces.len()).filter(|&k| p.variant().pieces[k].is_royal());
+        for k in kings {
+            for ksq in p.pieces(!c, k) {
+                for from in p.attackers_to(ksq, c, p.occupied()) {
+                    out.push((from, ksq));
+                }
+            }
+        }
+        out
+    }
+
+    fn captures_now(&self) -> Vec<Action> {
+        let mut p = self.mover_pos();
+        let c = self.turn();
+        let mut out = Vec::new();
+        for m in self.chess_moves(&mut p) {
+            let victim = match m.kind() {
+                MoveKind::EnPassant => p.piece_at(m.aux_square()),
+                MoveKind::Castle => continue,
+                _ => p.piece_at(m.to()),
+            };
+            if victim.is_none() || victim.color() == c {
+                continue;
+            }
+            let mover = card_of(&p, p.piece_at(m.from()));
+            let text = chess::text(&p, m);
+            for x in self.usable(mover, card_of(&p, victim)) {
+                match promotion(&p, m) {
+                    Some(t) => out.extend(
+                        self.promos(c, t, Some(x))
+                            .into_iter()
+                            .map(|pr| Action::Capture(text.clone(), x, Some(pr))),
+                    ),
+                    None => out.push(Action::Capture(text.clone(), x, None)),
+                }
+            }
+        }
+        let g = &p.variant().geometry;
+        for (from, ksq) in self.king_captures(&p) {
+            let mover = card_of(&p, p.piece_at(from));
+            let text = format!("{}{}", g.name(from), g.name(ksq));
+            for x in self.usable(mover, card_of(&p, p.piece_at(ksq))) {
+                out.push(Action::Capture(text.clone(), x, None));
+            }
+        }
+        out
+    }
+
+    fn quiet_now(&self) -> Vec<Action> {
+        let mut p = self.mover_pos();
+        let c = self.turn();
+        let mut out = vec![Action::Pass];
+        for m in self.chess_moves(&mut p) {
+            let capture =
+                m.kind() == MoveKind::EnPassant || (m.kind() != MoveKind::Castle && p.piece_at(m.to()).is_some());
+            if capture {
+                continue;
+            }
+            let text = chess::text(&p, m);
+            match promotion(&p, m) {
+                Some(t) => out.extend(
+                    self.promos(c, t, None)
+                        .into_iter()
+                        .map(|pr| Action::Quiet(text.clone(), Some(pr))),
+                ),
+                None => out.push(Action::Quiet(text, None)),
+            }
+        }
+        out
+    }
+
+    /// Plays chess move `text` of the turn's side; returns the captured card, if any.
+    fn play_move(&mut self, text: &str) -> Result<Option<char>, String> {
+        let mut p = self.mover_pos();
+        let m = self
+            .chess_moves(&mut p)
+            .into_iter()
+            .find(|&m| chess::text(&p, m) == text)
+            .ok_or("not a move here")?;
+        let victim = match m.kind() {
+            MoveKind::EnPassant => Some(p.piece_at(m.aux_square())),
+            MoveKind::Castle => None,
+            _ => Some(p.piece_at(m.to())).filter(|v| v.is_some()),
+        };
+        let card = victim.map(|v| card_of(&p, v));
+        let c = self.turn();
+        // En passant stays open through the next turn while the pawn stands (the proposal).
+        if m.kind() == MoveKind::DoubleStep {
+            self.ep = Some((m.aux_square(), c));
+        }
+        p.make_move(m);
+        // Back to the turn's side: the turn goes on.
+        self.pos = p;
+        self.set_side(c);
+        Ok(card)
+    }
+
+    /// Gives the move to `c` (a new turn, or the same side after one of its moves).
+    fn set_side(&mut self, c: Color) {
+        if self.pos.side_to_move() != c {
+            let f = self.pos.fen();
+            let w: Vec<&str> = f.split_whitespace().collect();
+            let side = if c == Color::White { "w" } else { "b" };
+            let fen = format!("{} {side} {} - 0 1", w[0], w[2]);
+            self.pos = Position::from_fen_exposed(Arc::clone(&self.game), &fen).expect("reads back");
+        }
+    }
+
+    fn apply_promo(&mut self, c: Color, kind: char, pr: Promo, x: Option<usize>) -> Result<(), String> {
+        // Remove the captured card (if any) and the pawn card, by their indices before either.
+        let mut idx: Vec<usize> = vec![pr.pawn_card - 1];
+        idx.extend(x.map(|x| x - 1));
+        idx.sort_unstable_by(|a, b| b.cmp(a));
+        for i in idx {
+            let card = self.line.remove(i);
+            self.discard.push(card);
+        }
+        let t = own(c, kind.to_ascii_uppercase());
+        let i = self
+            .discard
+            .iter()
+            .position(|&d| d == t)
+            .ok_or("no such card in the discard")?;
+        self.discard.remove(i);
+        self.line.insert((pr.insert - 1).min(self.line.len()), t);
+        Ok(())
+    }
+
+    /// Points now: captures plus ten per piece type with no piece left on the board.
+    pub fn score(&self) -> u32 {
+        let gone = TYPES
+            .iter()
+            .filter(|&&t| {
+                !self
+                    .pos
+                    .occupied()
+                    .into_iter()
+                    .any(|s| card_of(&self.pos, self.pos.piece_at(s)).to_ascii_uppercase() == t)
+            })
+            .count() as u32;
+        self.captures + 10 * gone
+    }
+
+    fn finish(&mut self, king_taken: bool) {
+        self.phase = Phase::Over;
+        let score = self.score();
+        let (result, reason) = if !king_taken {
+            ("loss", format!("cards ran out: {score} points"))
+        } else if score < 32 {
+            ("loss", format!("king captured: {score} points, below 32"))
+        } else if score > 50 {
+            ("great", format!("king captured: {score} points"))
+        } else {
+            ("win", format!("king captured: {score} points"))
+        };
+        self.ending = if king_taken { "king captured" } else { "cards ran out" };
+        self.end = Some(Outcome {
+            scores: vec![score as f64; if self.rules.solitaire { 1 } else { 2 }],
+            result: result.into(),
+            reason,
+        });
+    }
+
+    /// After a turn's `end`: refill the hand, then the next turn (or the end).
+    fn after_turn(&mut self) {
+        let seat = self.seat_of(self.turn());
+        if !self.rules.solitaire && self.hands[seat].len() < 2 && !self.deck.is_empty() {
+            self.phase = Phase::Refill(seat);
+            return;
+        }
+        self.next_turn();
+    }
+
+    fn next_turn(&mut self) {
+        let c = !self.turn();
+        self.set_side(c);
+        if self.ep.is_some_and(|(_, pawn)| pawn == c) {
+            self.ep = None;
+        }
+        self.turns += 1;
+        if self.rules.solitaire {
+            if self.deck.is_empty() {
+                self.finish(false);
+            } else {
+                self.phase = Phase::DrawLine;
+            }
+        } else if self.hands[c.index()].is_empty() {
+            self.finish(false);
+        } else {
+            self.phase = Phase::Play;
+        }
+    }
+
+    fn text(&self, viewer: Option<usize>) -> String {
+        let cards = |v: &[char]| {
+            if v.is_empty() {
+                "-".to_string()
+            } else {
+                v.iter().collect()
+            }
+        };
+        let hand = |i: usize| {
+            if viewer.is_some_and(|v| v != i) {
+                "?".repeat(self.hands[i].len()).chars().collect::<String>()
+            } else {
+                let mut h = self.hands[i].clone();
+                h.sort();
+                h.into_iter().collect()
+            }
+        };
+        let hand = |i: usize| {
+            let h = hand(i);
+            if h.is_empty() { "-".to_string() } else { h }
+        };
+        let deck = if viewer.is_some() {
+            format!("#{}", self.deck.len())
+        } else {
+            let mut d = self.deck.clone();
+            d.sort();
+            cards(&d)
+        };
+        let phase = match self.phase {
+            Phase::Deal(s) => format!("deal-{s}"),
+            Phase::Refill(s) => format!("refill-{s}"),
+            Phase::DrawLine => "draw-line".into(),
+            Phase::Play => "play".into(),
+            Phase::Quiet => "quiet".into(),
+            Phase::Capture => "capture".into(),
+            Phase::Over => "over".into(),
+        };
+        let f = self.pos.fen();
+        let w: Vec<&str> = f.split_whitespace().collect();
+        let ep = self
+            .ep
+            .map_or("-".to_string(), |(s, _)| self.pos.variant().geometry.name(s));
+        format!(
+            "{} {} {} {} 0 1 {} {} {},{} {} {} {} {}",
+            w[0],
+            w[1],
+            w[2],
+            ep,
+            cards(&self.line),
+            cards(&self.discard),
+            hand(0),
+            hand(1),
+            deck,
+            self.captures,
+            self.turns,
+            phase
+        )
+    }
+}
+
+mod engine;
+mod state;
+
+pub use engine::Engine;
+
+impl TableGame for Coop2 {
+    type Action = Action;
+
+    fn name(&self) -> &'static str {
+        "coop2"
+    }
+
+    fn seats(&self) -> usize {
+        if self.rules.solitaire { 1 } else { 2 }
+    }
+
+    fn roles(&self, seat: usize) -> Vec<&'static str> {
+        if self.rules.solitaire {
+            vec!["solitaire"]
+        } else {
+            vec![if seat == 0 { "white" } else { "black" }]
+        }
+    }
+
+    fn actor(&self) -> Actor {
+        let seat = self.seat_of(self.turn());
+        match self.phase {
+            Phase::Deal(_) | Phase::Refill(_) | Phase::DrawLine => Actor::Chance,
+            Phase::Play => Actor::Seat(seat, "play"),
+            Phase::Quiet => Actor::Seat(seat, "quiet"),
+            Phase::Capture => Actor::Seat(seat, "capture"),
+            Phase::Over => Actor::Over,
+        }
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        match self.phase {
+            Phase::Play => {
+                let mut h = self.hands[self.seat_of(self.turn())].clone();
+                h.sort();
+                h.dedup();
+                h.into_iter().map(Action::Play).collect()
+            }
+            Phase::Quiet => self.quiet_now(),
+            Phase::Capture => {
+                let mut v = self.captures_now();
+                if !self.rules.forced || v.is_empty() {
+                    v.push(Action::End);
+                }
+                v
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, String> {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        let card = |t: &str| -> Result<char, String> {
+            let c = t.chars().next().unwrap_or(' ');
+            if t.len() == 1 && DECK.contains(c) {
+                Ok(c)
+            } else {
+                Err(format!("'{t}' is not a card (P N B R Q K, black in lower case)"))
+            }
+        };
+        let num = |t: &str, tag: char| -> Result<usize, String> {
+            t.strip_prefix(tag)
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| *n >= 1)
+                .ok_or(format!("'{t}': expected {tag}N with N from 1"))
+        };
+        let is_move = |t: &str| (4..=5).contains(&t.len()) && t.is_ascii() && t.as_bytes()[0].is_ascii_lowercase();
+        let promo = |a: &str, b: &str| -> Result<Promo, String> {
+            Ok(Promo {
+                pawn_card: num(a, 'p')?,
+                insert: num(b, 'i')?,
+            })
+        };
+        match w.as_slice() {
+            ["draw", c] => Ok(Action::Draw(card(c)?)),
+            ["play", c] => Ok(Action::Play(card(c)?)),
+            ["pass"] => Ok(Action::Pass),
+            ["end"] => Ok(Action::End),
+            [m] if is_move(m) => Ok(Action::Quiet(m.to_string(), None)),
+            [m, p, i] if is_move(m) && p.starts_with('p') => Ok(Action::Quiet(m.to_string(), Some(promo(p, i)?))),
+            [m, x] if is_move(m) => Ok(Action::Capture(m.to_string(), num(x, 'x')?, None)),
+            [m, x, p, i] if is_move(m) => Ok(Action::Capture(m.to_string(), num(x, 'x')?, Some(promo(p, i)?))),
+            _ => Err(format!(
+                "'{text}' is not a Cooperative Chess 2 action (play P, e2e4, pass, d5e4 x3, e7e8q p2 i1, end)"
+            )),
+        }
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<String, String> {
+        let c = self.turn();
+        match (action, self.phase) {
+            (Action::Draw(card), Phase::Deal(_) | Phase::Refill(_) | Phase::DrawLine) => {
+                let i = self.deck.iter().position(|d| d == card).ok_or("not in the draw pile")?;
+                self.deck.remove(i);
+                let king = card.eq_ignore_ascii_case(&'K');
+                match self.phase {
+                    Phase::DrawLine => {
+                        self.line.push(*card);
+                        self.phase = Phase::Quiet;
+                    }
+                    Phase::Deal(s) | Phase::Refill(s) => {
+                        if king && self.rules.kings_to_line {
+                            self.line.push(*card);
+                        } else {
+                            self.hands[s].push(*card);
+                        }
+                        let full = self.hands[s].len() >= 2 || self.deck.is_empty();
+                        if full {
+                            match self.phase {
+                                Phase::Deal(0) => self.phase = Phase::Deal(1),
+                                Phase::Deal(_) => {
+                                    self.phase = Phase::Play;
+                                }
+                                _ => self.next_turn(),
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                let to = if king && self.rules.kings_to_line || self.phase == Phase::Quiet {
+                    "line"
+                } else {
+                    "hand"
+                };
+                Ok(format!(
+                    "card to the {to}{}",
+                    if to == "line" {
+                        format!(": {card}")
+                    } else {
+                        String::new()
+                    }
+                ))
+            }
+            (Action::Play(card), Phase::Play) => {
+                let seat = self.seat_of(c);
+                let i = self.hands[seat].iter().position(|d| d == card).ok_or("not in hand")?;
+                self.hands[seat].remove(i);
+                self.line.push(*card);
+                self.phase = Phase::Quiet;
+                Ok(format!("plays {card}"))
+            }
+            (Action::Pass, Phase::Quiet) => {
+                self.phase = Phase::Capture;
+                Ok("no quiet move".into())
+            }
+            (Action::Quiet(m, pr), Phase::Quiet) => {
+                let mut next = self.clone();
+                next.play_move(m)?;
+                if let Some(pr) = pr {
+                    let kind = m.chars().nth(4).ok_or("a promotion names its piece")?;
+                    next.apply_promo(c, kind, *pr, None)?;
+                }
+                next.phase = Phase::Capture;
+                *self = next;
+                Ok(format!("{action}"))
+            }
+            (Action::Capture(m, x, pr), Phase::Capture) => {
+                let mut next = self.clone();
+                let card = next.line.get(x - 1).copied().ok_or("no such line card")?;
+                next.captures += 1;
+                if card.eq_ignore_ascii_case(&'K') {
+                    next.line.remove(x - 1);
+                    next.discard.push(card);
+                    let g = next.pos.variant().geometry.clone();
+                    let ksq = g.parse(&m[2..4]).ok_or("bad square")?;
+                    next.pos.take_off(ksq);
+                    next.finish(true);
+                    *self = next;
+                    return Ok(format!("{action} takes {card}: end"));
+                }
+                next.play_move(m)?;
+                match pr {
+                    Some(pr) => {
+                        let kind = m.chars().nth(4).ok_or("a promotion names its piece")?;
+                        next.apply_promo(c, kind, *pr, Some(*x))?;
+                    }
+                    None => {
+                        next.line.remove(x - 1);
+                        next.discard.push(card);
+                    }
+                }
+                *self = next;
+                Ok(format!("{action} takes {card}"))
+            }
+            (Action::End, Phase::Capture) => {
+                self.after_turn();
+                Ok("end of turn".into())
+            }
+            _ => Err("illegal action".into()),
+        }
+    }
+
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        if !matches!(self.phase, Phase::Deal(_) | Phase::Refill(_) | Phase::DrawLine) || self.deck.is_empty() {
+            return Vec::new();
+        }
+        let mut kinds = self.deck.clone();
+        kinds.sort();
+        kinds.dedup();
+        let n = self.deck.len() as f64;
+        kinds
+            .into_iter()
+            .map(|k| {
+                (
+                    Action::Draw(k),
+                    self.deck.iter().filter(|&&d| d == k).count() as f64 / n,
+                )
+            })
+            .collect()
+    }
+
+    fn observe(&self, seat: usize) -> String {
+        self.text(Some(seat))
+    }
+
+    fn state_text(&self) -> String {
+        self.text(None)
+    }
+
+    fn set_state(&mut self, text: &str) -> Result<(), String> {
+        *self = state::parse(self, text)?;
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.end.clone()
+    }
+
+    fn forfeit(&self, seat: usize, why: &str) -> Outcome {
+        Outcome {
+            scores: vec![0.0; self.seats()],
+            result: "loss".into(),
+            reason: format!("seat {seat} forfeits: {why}"),
+        }
+    }
+
+    fn tally(&self) -> Tally {
+        let score = self.score() as f64;
+        let king = self.ending == "king captured";
+        let yes = |b: bool| f64::from(u8::from(b));
+        vec![
+            ("score".into(), score),
+            ("captures".into(), self.captures as f64),
+            ("turns".into(), self.turns as f64),
+            ("score below 32 (loss)".into(), yes(score < 32.0)),
+            ("score 32-50".into(), yes((32.0..=50.0).contains(&score))),
+            ("score above 50 (great)".into(), yes(score > 50.0)),
+            ("end: king captured".into(), yes(king)),
+            ("end: cards ran out".into(), yes(self.ending == "cards ran out")),
+            ("won (king captured, 32 or more)".into(), yes(king && score >= 32.0)),
+        ]
+    }
+
+    fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
+        let mut e = Engine::new(self.clone(), options, seed)?;
+        Player::see(&mut e, &TableGame::observe(self, seat))?;
+        Ok(Box::new(PlayerSeat(e)))
+    }
+}
+
+impl Coop2 {
+    /// Every capture the turn's side could make if the line allowed it: (mover's card,
+    /// victim's card, whether the victim is a king). One move generation.
+    fn capture_pairs(&self) -> Vec<(char, char, bool)> {
+        let mut p = self.mover_pos();
+        let c = self.turn();
+        let mut out = Vec::new();
+        for m in self.chess_moves(&mut p) {
+            let victim = match m.kind() {
+                MoveKind::EnPassant => p.piece_at(m.aux_square()),
+                MoveKind::Castle => continue,
+                _ => p.piece_at(m.to()),
+            };
+            if victim.is_some() && victim.color() != c {
+                out.push((card_of(&p, p.piece_at(m.from())), card_of(&p, victim), false));
+            }
+        }
+        for (from, ksq) in self.king_captures(&p) {
+            out.push((card_of(&p, p.piece_at(from)), card_of(&p, p.piece_at(ksq)), true));
+        }
+        out
+    }
+}

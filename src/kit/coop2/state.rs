@@ -1,0 +1,107 @@
+//! Reading Cooperative Chess 2's state text (`docs/table-games.md`): every field checked, the
+//! game untouched on error. `?` cards are ones the text does not give (another seat's hand,
+//! `#N` for a draw pile of N cards in a seat's view).
+
+use super::{Coop2, DECK, Phase};
+use crate::Color;
+use crate::position::Position;
+use std::sync::Arc;
+
+const FIELDS: &str = "FEN(6 fields) LINE DISCARD HANDW,HANDB DECK CAPTURES TURNS PHASE";
+
+/// The game `base` (its settings kept) set to the state `text`.
+pub fn parse(base: &Coop2, text: &str) -> Result<Coop2, String> {
+    let w: Vec<&str> = text.split_whitespace().collect();
+    if w.len() != 13 {
+        return Err(format!("expected 13 fields: {FIELDS}"));
+    }
+    let mut g = base.clone();
+    let fen = format!("{} {} {} - 0 1", w[0], w[1], w[2]);
+    g.pos = Position::from_fen_exposed(Arc::clone(&g.game), &fen).map_err(|e| e.to_string())?;
+    let geo = g.pos.variant().geometry.clone();
+    g.ep = match w[3] {
+        "-" => None,
+        t => {
+            let s = geo.parse(t).ok_or(format!("en passant '{t}'"))?;
+            let pawn = match geo.rank_of(s) {
+                2 => Color::White,
+                5 => Color::Black,
+                _ => return Err(format!("en passant '{t}': rank 3 or 6")),
+            };
+            Some((s, pawn))
+        }
+    };
+    let cards = |t: &str, what: &str| -> Result<Vec<char>, String> {
+        if t == "-" {
+            return Ok(Vec::new());
+        }
+        t.chars()
+            .map(|c| {
+                if DECK.contains(c) || c == '?' {
+                    Ok(c)
+                } else {
+                    Err(format!("{what}: '{c}' is not a card"))
+                }
+            })
+            .collect()
+    };
+    g.line = cards(w[6], "line")?;
+    g.discard = cards(w[7], "discard")?;
+    if g.line.contains(&'?') || g.discard.contains(&'?') {
+        return Err("line and discard are face up".into());
+    }
+    let (hw, hb) = w[8].split_once(',').ok_or("hands: WHITE,BLACK")?;
+    g.hands = [cards(hw, "hand")?, cards(hb, "hand")?];
+    g.deck = match w[9].strip_prefix('#') {
+        Some(n) => vec!['?'; n.parse::<usize>().map_err(|_| format!("draw pile '{}'", w[9]))?],
+        None => cards(w[9], "draw pile")?,
+    };
+    g.captures = w[10].parse().map_err(|_| format!("captures '{}'", w[10]))?;
+    g.turns = w[11].parse().map_err(|_| format!("turns '{}'", w[11]))?;
+    g.phase = match w[12] {
+        "deal-0" => Phase::Deal(0),
+        "deal-1" => Phase::Deal(1),
+        "refill-0" => Phase::Refill(0),
+        "refill-1" => Phase::Refill(1),
+        "draw-line" => Phase::DrawLine,
+        "play" => Phase::Play,
+        "quiet" => Phase::Quiet,
+        "capture" => Phase::Capture,
+        p => return Err(format!("phase '{p}'")),
+    };
+    // Every card is somewhere, once.
+    let all: Vec<char> = g
+        .line
+        .iter()
+        .chain(&g.discard)
+        .chain(g.hands.iter().flatten())
+        .chain(&g.deck)
+        .copied()
+        .collect();
+    if all.len() != 32 {
+        return Err(format!(
+            "{} cards in line, discard, hands and pile; the deck has 32",
+            all.len()
+        ));
+    }
+    for c in DECK.chars() {
+        let have = all.iter().filter(|&&x| x == c).count();
+        if have > DECK.chars().filter(|&x| x == c).count() {
+            return Err(format!("too many '{c}' cards"));
+        }
+    }
+    if g.hands.iter().any(|h| h.len() > 2) {
+        return Err("a hand holds at most 2 cards".into());
+    }
+    if g.rules.solitaire
+        && (g.hands.iter().any(|h| !h.is_empty()) || matches!(g.phase, Phase::Deal(_) | Phase::Refill(_) | Phase::Play))
+    {
+        return Err("the solitaire has no hands".into());
+    }
+    if !g.rules.solitaire && g.phase == Phase::DrawLine {
+        return Err("only the solitaire draws to the line".into());
+    }
+    g.end = None;
+    g.ending = "";
+    Ok(g)
+}
