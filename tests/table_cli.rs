@@ -156,7 +156,14 @@ fn a_person_plays_telepathy_at_the_terminal() {
 #[test]
 fn seat_programs_play_and_lose_their_seat_when_they_fail() {
     let good = "cmd:sh tests/seats/first_legal.sh";
-    for (game, n) in [("splitbrain", 4), ("telepathy", 4), ("gravity", 2), ("cloak", 2), ("coop2", 2)] {
+    for (game, n) in [
+        ("splitbrain", 4),
+        ("telepathy", 4),
+        ("gravity", 2),
+        ("cloak", 2),
+        ("coop2", 2),
+        ("booster", 2),
+    ] {
         let seats: Vec<&str> = (0..n).map(|i| if i % 2 == 0 { good } else { "random" }).collect();
         let seats = seats.join(",");
         let out = run(&["play", game, "--seats", &seats, "--seed", "2"], "");
@@ -295,6 +302,7 @@ fn a_person_plays_whole_games_at_the_terminal() {
         ("gravity", "human,engine"),
         ("cloak", "human,engine"),
         ("coop2", "human,engine"),
+        ("booster", "human,engine"),
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
             .args(["play", game, "--seats", seats, "--seed", "7"])

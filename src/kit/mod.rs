@@ -1,6 +1,7 @@
 //! The Chess Kit games (`../shared/rules/chess-kit.md`), one file per game, on the turn layer
 //! of [`crate::table`]. The registry below lists each game once.
 
+pub mod booster;
 mod chess;
 pub mod cloak;
 pub mod coop2;
@@ -21,6 +22,11 @@ const GAMES: &[(&str, &str, Make)] = &[
         "splitbrain",
         "Split-Brain Chess (4 seats, Los Alamos board)",
         splitbrain::SplitBrain::boxed,
+    ),
+    (
+        "booster",
+        "Booster Chess (2 seats, checkers under pieces boost or hobble them)",
+        booster::Booster::boxed,
     ),
     (
         "cloak",

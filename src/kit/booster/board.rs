@@ -1,0 +1,233 @@
+//! Booster Chess's board rules: pieces with checkers under them (boosted by their own colour's,
+//! hobbled by the other's), their moves, the booster-aware attack map and the king's safety.
+
+use crate::Color;
+use crate::kit::grid::{Sq, offset};
+
+/// A piece with the checkers under it (after cancelling, at most one colour's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// Whose piece.
+    pub color: Color,
+    /// Type `KQRBNP`.
+    pub kind: char,
+    /// White's and Black's checkers under it.
+    pub checkers: [u8; 2],
+}
+
+impl Piece {
+    /// A piece without checkers.
+    pub fn new(color: Color, kind: char) -> Piece {
+        Piece {
+            color,
+            kind,
+            checkers: [0, 0],
+        }
+    }
+
+    /// Own-colour checkers under it (booster steps left).
+    pub fn boost(&self) -> u8 {
+        self.checkers[self.color.index()]
+    }
+
+    /// Opponent checkers under it.
+    pub fn hobble(&self) -> u8 {
+        self.checkers[(!self.color).index()]
+    }
+
+    /// FEN-style letter.
+    pub fn letter(&self) -> char {
+        if self.color == Color::White {
+            self.kind
+        } else {
+            self.kind.to_ascii_lowercase()
+        }
+    }
+}
+
+/// The board.
+pub type Board = [Option<Piece>; 64];
+
+pub(crate) const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+pub(crate) const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+/// Forward for a colour.
+pub fn forward(c: Color) -> i32 {
+    if c == Color::White { 1 } else { -1 }
+}
+
+fn dirs(kind: char) -> &'static [(i32, i32)] {
+    match kind {
+        'R' => &ROOK,
+        'B' => &BISHOP,
+        _ => &KING,
+    }
+}
+
+/// Destinations of the piece on `s` by one normal move (a hobbled piece's pawn-like move
+/// included; castling and en passant are not): `(square, is_capture)`.
+pub fn normal_moves(board: &Board, s: Sq) -> Vec<(Sq, bool)> {
+    let Some(p) = board[s] else { return Vec::new() };
+    let c = p.color;
+    let mut out = Vec::new();
+    let free = |t: Sq| board[t].is_none();
+    let enemy = |t: Sq| board[t].is_some_and(|q| q.color != c);
+    let fwd = forward(c);
+    if p.hobble() > 0 {
+        if p.kind == 'P' {
+            return out;
+        }
+        if let Some(t) = offset(s, 0, fwd).filter(|&t| free(t)) {
+            out.push((t, false));
+        }
+        for df in [-1, 1] {
+            if let Some(t) = offset(s, df, fwd).filter(|&t| enemy(t)) {
+                out.push((t, true));
+            }
+        }
+        return out;
+    }
+    match p.kind {
+        'P' => {
+            if let Some(t) = offset(s, 0, fwd).filter(|&t| free(t)) {
+                out.push((t, false));
+                let start = if c == Color::White { 1 } else { 6 };
+                if s / 8 == start
+                    && let Some(t2) = offset(s, 0, 2 * fwd).filter(|&t| free(t))
+                {
+                    out.push((t2, false));
+                }
+            }
+            for df in [-1, 1] {
+                if let Some(t) = offset(s, df, fwd).filter(|&t| enemy(t)) {
+                    out.push((t, true));
+                }
+            }
+        }
+        'N' | 'K' => {
+            let steps: &[(i32, i32)] = if p.kind == 'N' { &KNIGHT } else { &KING };
+            for d in steps {
+                if let Some(t) = offset(s, d.0, d.1).filter(|&t| free(t) || enemy(t)) {
+                    out.push((t, !free(t)));
+                }
+            }
+        }
+        _ => {
+            let all: Vec<(i32, i32)> = if p.kind == 'Q' {
+                ROOK.iter().chain(&BISHOP).copied().collect()
+            } else {
+                dirs(p.kind).to_vec()
+            };
+            for d in all {
+                let mut cur = s;
+                while let Some(t) = offset(cur, d.0, d.1) {
+                    if free(t) {
+                        out.push((t, false));
+                    } else {
+                        if enemy(t) {
+                            out.push((t, true));
+                        }
+                        break;
+                    }
+                    cur = t;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The squares the piece on `s` attacks, boosters counted (the rules file's proposal): a
+/// boosted piece with k own checkers attacks every square it could capture on by one normal
+/// move followed by up to k king steps through empty squares; a hobbled piece attacks its two
+/// diagonal-forward squares, a hobbled pawn nothing.
+pub fn attacks_from(board: &Board, s: Sq) -> u64 {
+    let Some(p) = board[s] else { return 0 };
+    let bit = |t: Sq| 1u64 << t;
+    let fwd = forward(p.color);
+    if p.hobble() > 0 {
+        if p.kind == 'P' {
+            return 0;
+        }
+        return [-1, 1]
+            .iter()
+            .filter_map(|&df| offset(s, df, fwd))
+            .fold(0, |m, t| m | bit(t));
+    }
+    // Squares attacked by the normal move alone.
+    let mut att = 0u64;
+    match p.kind {
+        'P' => {
+            for df in [-1, 1] {
+                if let Some(t) = offset(s, df, fwd) {
+                    att |= bit(t);
+                }
+            }
+        }
+        'N' | 'K' => {
+            let steps: &[(i32, i32)] = if p.kind == 'N' { &KNIGHT } else { &KING };
+            for d in steps {
+                if let Some(t) = offset(s, d.0, d.1) {
+                    att |= bit(t);
+                }
+            }
+        }
+        _ => {
+            let all: Vec<(i32, i32)> = if p.kind == 'Q' {
+                ROOK.iter().chain(&BISHOP).copied().collect()
+            } else {
+                dirs(p.kind).to_vec()
+            };
+            for d in all {
+                let mut cur = s;
+                while let Some(t) = offset(cur, d.0, d.1) {
+                    att |= bit(t);
+                    if board[t].is_some() {
+                        break;
+                    }
+                    cur = t;
+                }
+            }
+        }
+    }
+    let k = p.boost();
+    if k == 0 {
+        return att;
+    }
+    // Where it may stand after its normal move, then king steps through empty squares.
+    let mut empty_board = *board;
+    empty_board[s] = None;
+    let mut at: u64 = normal_moves(board, s).iter().fold(0, |m, (t, _)| m | bit(*t));
+    for _ in 0..k {
+        let mut next = 0u64;
+        for from in (0..64).filter(|f| at >> f & 1 != 0) {
+            for d in KING {
+                if let Some(t) = offset(from, d.0, d.1) {
+                    att |= bit(t);
+                    if empty_board[t].is_none() {
+                        next |= bit(t);
+                    }
+                }
+            }
+        }
+        at = next;
+    }
+    att
+}
+
+/// True when a piece of `by` attacks `sq`, boosters counted.
+pub fn attacked(board: &Board, sq: Sq, by: Color) -> bool {
+    (0..64).any(|s| board[s].is_some_and(|p| p.color == by) && attacks_from(board, s) >> sq & 1 != 0)
+}
+
+/// The square of `c`'s king.
+pub fn king(board: &Board, c: Color) -> Option<Sq> {
+    (0..64).find(|&s| board[s].is_some_and(|p| p.color == c && p.kind == 'K'))
+}
+
+/// True when `c`'s king is attacked.
+pub fn in_check(board: &Board, c: Color) -> bool {
+    king(board, c).is_some_and(|k| attacked(board, k, !c))
+}

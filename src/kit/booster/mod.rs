@@ -1,0 +1,765 @@
+//! Booster Chess (rules section 7): checkers under pieces boost them (their own colour's: king
+//! steps after the move, one checker each) or hobble them (the other colour's: pawn-like
+//! moves). A turn is the move, its booster steps, one card that adds a checker, and drawing up
+//! to the reserve. Win by checkmate, booster threats counted. Notation: `docs/table-games.md`.
+
+mod board;
+mod engine;
+mod state;
+
+pub use board::{Board, Piece, attacked, attacks_from, in_check, king, normal_moves};
+pub use engine::Engine;
+
+use super::grid::{Sq, name, offset, parse_sq, placement};
+use super::{team_forfeit, team_outcome};
+use crate::Color;
+use crate::table::seats::{Player, PlayerSeat, Seat};
+use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
+use board::{KING, forward};
+use std::fmt;
+
+/// The 32 chess cards (upper case White's).
+const CHESS_CARDS: &str = "PPPPPPPPNNBBRRQKppppppppnnbbrrqk";
+
+/// An action of Booster Chess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Chance: the card drawn (`draw Q`; `C`/`c` the checker cards).
+    Draw(char),
+    /// The move (`e2e4`, `e7e8q`, castling `e1g1`).
+    Move(Sq, Sq, Option<char>),
+    /// A booster step of the piece just moved (`step e5`, a pawn onto the last rank `step e8q`).
+    Step(Sq, Option<char>),
+    /// No more booster steps (`stop`).
+    Stop,
+    /// A card that puts one of the player's checkers under a piece (`add Q d1`).
+    Add(char, Sq),
+    /// No card this turn (`skip`).
+    Skip,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let promo = |f: &mut fmt::Formatter<'_>, p: &Option<char>| match p {
+            Some(c) => write!(f, "{}", c.to_ascii_lowercase()),
+            None => Ok(()),
+        };
+        match self {
+            Action::Draw(c) => write!(f, "draw {c}"),
+            Action::Move(a, b, p) => {
+                write!(f, "{}{}", name(*a), name(*b))?;
+                promo(f, p)
+            }
+            Action::Step(t, p) => {
+                write!(f, "step {}", name(*t))?;
+                promo(f, p)
+            }
+            Action::Stop => write!(f, "stop"),
+            Action::Add(c, s) => write!(f, "add {c} {}", name(*s)),
+            Action::Skip => write!(f, "skip"),
+        }
+    }
+}
+
+/// The step that comes next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Chance deals a seat's hand.
+    Deal(usize),
+    /// The move.
+    Move,
+    /// Booster steps of the piece on this square.
+    Boost(Sq),
+    /// The card.
+    Add,
+    /// Chance draws a seat's hand up to its reserve.
+    Refill(usize),
+    /// The game is over.
+    Over,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Stats {
+    steps: u32,
+    boosts_added: u32,
+    hobbles_added: u32,
+}
+
+/// The whole state of a game.
+#[derive(Clone)]
+pub struct Booster {
+    board: Board,
+    side: Color,
+    phase: Phase,
+    /// White K, White Q, Black K, Black Q castling rights.
+    castling: [bool; 4],
+    /// The square a double step passed, while its pawn may be taken en passant.
+    ep: Option<Sq>,
+    reserve: [u8; 2],
+    hands: [Vec<char>; 2],
+    /// The draw pile (order is chance).
+    deck: Vec<char>,
+    discard: Vec<char>,
+    halfmove: u32,
+    plies: u32,
+    limit: u32,
+    /// Checkers per player, and checker cards per colour (settings).
+    checkers: u8,
+    end: Option<Outcome>,
+    ending: &'static str,
+    stats: Stats,
+}
+
+fn card_colour(card: char) -> Color {
+    if card.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+fn colour_word(c: Color) -> &'static str {
+    if c == Color::White { "white" } else { "black" }
+}
+
+impl Booster {
+    /// A game at the chess start, cards still to deal. Settings: `checkers=6|3|9` (each
+    /// player's checkers, the reserve), `checker_cards=4|0|8` (checker cards in the deck, half
+    /// each colour), `limit=0|200|400` (plies after which the game is drawn, default 400).
+    pub fn new(settings: &Settings) -> Result<Booster, String> {
+        let v = read_settings(
+            "booster",
+            settings,
+            &[
+                ("checkers", &["6", "3", "9"], "6"),
+                ("checker_cards", &["4", "0", "8"], "4"),
+                ("limit", &["400", "0", "200"], "400"),
+            ],
+        )?;
+        let checkers: u8 = v[0].parse().expect("listed");
+        let cards: usize = v[1].parse().expect("listed");
+        let mut deck: Vec<char> = CHESS_CARDS.chars().collect();
+        deck.extend(std::iter::repeat_n('C', cards / 2));
+        deck.extend(std::iter::repeat_n('c', cards / 2));
+        let mut board: Board = [None; 64];
+        for (f, k) in "RNBQKBNR".chars().enumerate() {
+            board[f] = Some(Piece::new(Color::White, k));
+            board[8 + f] = Some(Piece::new(Color::White, 'P'));
+            board[48 + f] = Some(Piece::new(Color::Black, 'P'));
+            board[56 + f] = Some(Piece::new(Color::Black, k));
+        }
+        Ok(Booster {
+            board,
+            side: Color::White,
+            phase: Phase::Deal(0),
+            castling: [true; 4],
+            ep: None,
+            reserve: [checkers, checkers],
+            hands: [Vec::new(), Vec::new()],
+            deck,
+            discard: Vec::new(),
+            halfmove: 0,
+            plies: 0,
+            limit: v[2].parse().expect("listed"),
+            checkers,
+            end: None,
+            ending: "",
+            stats: Stats::default(),
+        })
+    }
+
+    /// [`Booster::new`] behind the table interface.
+    pub fn boxed(settings: &Settings) -> Result<Box<dyn crate::table::Table>, String> {
+        Ok(Box::new(Booster::new(settings)?))
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    pub fn side(&self) -> Color {
+        self.side
+    }
+
+    /// Reserves (White, Black).
+    pub fn reserve(&self) -> [u8; 2] {
+        self.reserve
+    }
+
+    /// Opposite checkers under one piece cancel in pairs, back to their owners' reserves.
+    fn cancel(&mut self, s: Sq) {
+        if let Some(p) = self.board[s].as_mut() {
+            let m = p.checkers[0].min(p.checkers[1]);
+            p.checkers[0] -= m;
+            p.checkers[1] -= m;
+            self.reserve[0] += m;
+            self.reserve[1] += m;
+        }
+    }
+
+    /// A hobbled piece on its far rank sheds the hobble checkers.
+    fn shed(&mut self, s: Sq) {
+        if let Some(p) = self.board[s].as_mut() {
+            let far = if p.color == Color::White { 7 } else { 0 };
+            let foe = (!p.color).index();
+            if s / 8 == far && p.checkers[foe] > 0 {
+                self.reserve[foe] += p.checkers[foe];
+                p.checkers[foe] = 0;
+            }
+        }
+    }
+
+    /// Puts `p` on `to`, capturing what stands there (its checkers go to the capturer).
+    fn land(&mut self, mut p: Piece, to: Sq) -> Option<Piece> {
+        let victim = self.board[to].take();
+        if let Some(v) = victim {
+            p.checkers[0] += v.checkers[0];
+            p.checkers[1] += v.checkers[1];
+        }
+        self.board[to] = Some(p);
+        self.cancel(to);
+        self.shed(to);
+        victim
+    }
+
+    fn lose_rights(&mut self, s: Sq) {
+        for (i, sq) in [(0, 7), (1, 0), (2, 63), (3, 56)] {
+            if s == sq {
+                self.castling[i] = false;
+            }
+        }
+        if s == 4 {
+            self.castling[0] = false;
+            self.castling[1] = false;
+        }
+        if s == 60 {
+            self.castling[2] = false;
+            self.castling[3] = false;
+        }
+    }
+
+    /// The moves of the side to move, checked for the king's safety.
+    pub fn moves(&self) -> Vec<Action> {
+        let c = self.side;
+        let mut out = Vec::new();
+        let last = if c == Color::White { 7 } else { 0 };
+        for s in 0..64 {
+            let Some(p) = self.board[s].filter(|p| p.color == c) else {
+                continue;
+            };
+            for (t, _) in normal_moves(&self.board, s) {
+                if p.kind == 'P' && p.hobble() == 0 && t / 8 == last {
+                    for k in ['Q', 'R', 'B', 'N'] {
+                        out.push(Action::Move(s, t, Some(k)));
+                    }
+                } else {
+                    out.push(Action::Move(s, t, None));
+                }
+            }
+            // En passant: not by a hobbled pawn.
+            if p.kind == 'P'
+                && p.hobble() == 0
+                && let Some(ep) = self.ep
+            {
+                for df in [-1, 1] {
+                    if offset(s, df, forward(c)) == Some(ep) {
+                        out.push(Action::Move(s, ep, None));
+                    }
+                }
+            }
+        }
+        out.extend(self.castlings());
+        out.retain(|a| {
+            let mut n = self.clone();
+            n.apply_move(a);
+            !in_check(&n.board, c)
+        });
+        out
+    }
+
+    fn castlings(&self) -> Vec<Action> {
+        let c = self.side;
+        let (k, base, rights) = if c == Color::White {
+            (4, 0, [0, 1])
+        } else {
+            (60, 56, [2, 3])
+        };
+        let bare = |s: Sq| self.board[s].is_some_and(|p| p.color == c && p.checkers == [0, 0]);
+        let mut out = Vec::new();
+        if !bare(k) || self.board[k].is_none_or(|p| p.kind != 'K') || in_check(&self.board, c) {
+            return out;
+        }
+        // Short: f and g empty and not attacked; long: b, c, d empty, c and d not attacked.
+        for (right, rook, empty, safe, to) in [
+            (rights[0], base + 7, vec![5, 6], vec![5, 6], 6),
+            (rights[1], base, vec![1, 2, 3], vec![2, 3], 2),
+        ] {
+            let ok = self.castling[right]
+                && bare(rook)
+                && self.board[rook].is_some_and(|p| p.kind == 'R')
+                && empty.iter().all(|&f| self.board[base + f].is_none())
+                && safe.iter().all(|&f| !attacked(&self.board, base + f, !c));
+            if ok {
+                out.push(Action::Move(k, base + to, None));
+            }
+        }
+        out
+    }
+
+    /// Plays a move (no legality test); returns the captured piece.
+    fn apply_move(&mut self, a: &Action) -> Option<Piece> {
+        let Action::Move(from, to, promo) = *a else { return None };
+        let mut p = self.board[from].take()?;
+        let c = p.color;
+        let mut victim = None;
+        // Castling: the king moves two squares.
+        if p.kind == 'K' && from.abs_diff(to) == 2 && from / 8 == to / 8 {
+            let (rook_from, rook_to) = if to > from { (to + 1, to - 1) } else { (to - 2, to + 1) };
+            let rook = self.board[rook_from].take();
+            self.board[rook_to] = rook;
+        }
+        // En passant.
+        if p.kind == 'P' && Some(to) == self.ep && self.board[to].is_none() && from % 8 != to % 8 {
+            let behind = (to as i32 - 8 * forward(c)) as usize;
+            victim = self.board[behind].take();
+            if let Some(v) = victim {
+                p.checkers[0] += v.checkers[0];
+                p.checkers[1] += v.checkers[1];
+            }
+        }
+        let double = p.kind == 'P' && from.abs_diff(to) == 16;
+        if let Some(k) = promo {
+            p.kind = k;
+        }
+        if let Some(v) = self.land(p, to) {
+            victim = Some(v);
+        }
+        self.ep = double.then(|| (from + to) / 2);
+        self.lose_rights(from);
+        self.lose_rights(to);
+        self.halfmove += 1;
+        if victim.is_some() || p.kind == 'P' || promo.is_some() {
+            self.halfmove = 0;
+        }
+        victim
+    }
+
+    /// Booster steps of the piece on `s`, checked for the king's safety.
+    fn steps(&self, s: Sq) -> Vec<Action> {
+        let Some(p) = self.board[s] else { return Vec::new() };
+        if p.boost() == 0 {
+            return Vec::new();
+        }
+        let last = if p.color == Color::White { 7 } else { 0 };
+        let mut out = Vec::new();
+        for d in KING {
+            let Some(t) = offset(s, d.0, d.1) else { continue };
+            if self.board[t].is_some_and(|q| q.color == p.color) {
+                continue;
+            }
+            if p.kind == 'P' && t / 8 == last {
+                out.extend(['Q', 'R', 'B', 'N'].map(|k| Action::Step(t, Some(k))));
+            } else {
+                out.push(Action::Step(t, None));
+            }
+        }
+        out.retain(|a| {
+            let mut n = self.clone();
+            n.apply_step(s, a);
+            !in_check(&n.board, p.color)
+        });
+        out
+    }
+
+    fn apply_step(&mut self, s: Sq, a: &Action) -> Option<Piece> {
+        let Action::Step(t, promo) = *a else { return None };
+        let mut p = self.board[s].take()?;
+        let own = p.color.index();
+        p.checkers[own] -= 1;
+        self.reserve[own] += 1;
+        if let Some(k) = promo {
+            p.kind = k;
+        }
+        // A pawn that used a booster step may not be taken en passant.
+        self.ep = None;
+        self.lose_rights(s);
+        self.lose_rights(t);
+        let v = self.land(p, t);
+        if v.is_some() {
+            self.halfmove = 0;
+        }
+        v
+    }
+
+    /// Adds open to the side to move: a card of its hand, under a piece of the card's colour
+    /// of its type (any piece of that colour for a checker card, or when no piece of that type
+    /// is left).
+    fn adds(&self) -> Vec<Action> {
+        let me = self.side.index();
+        if self.reserve[me] == 0 {
+            return Vec::new();
+        }
+        let mut cards = self.hands[me].clone();
+        cards.sort();
+        cards.dedup();
+        let mut out = Vec::new();
+        for card in cards {
+            let col = card_colour(card);
+            let kind = card.to_ascii_uppercase();
+            let of_colour: Vec<Sq> = (0..64)
+                .filter(|&s| self.board[s].is_some_and(|p| p.color == col))
+                .collect();
+            let typed: Vec<Sq> = of_colour
+                .iter()
+                .copied()
+                .filter(|&s| self.board[s].is_some_and(|p| p.kind == kind))
+                .collect();
+            let targets = if kind == 'C' || typed.is_empty() {
+                of_colour
+            } else {
+                typed
+            };
+            out.extend(targets.into_iter().map(|s| Action::Add(card, s)));
+        }
+        out
+    }
+
+    /// After the move and its steps: the card, if the player has one to play.
+    fn enter_add(&mut self) {
+        self.phase = Phase::Add;
+        if self.adds().is_empty() {
+            self.enter_refill();
+        }
+    }
+
+    fn enter_refill(&mut self) {
+        let me = self.side.index();
+        if self.hands[me].len() < self.reserve[me] as usize {
+            if self.deck.is_empty() {
+                self.deck = std::mem::take(&mut self.discard);
+            }
+            if !self.deck.is_empty() {
+                self.phase = Phase::Refill(me);
+                return;
+            }
+        }
+        self.next_turn();
+    }
+
+    fn next_turn(&mut self) {
+        self.side = !self.side;
+        self.plies += 1;
+        self.phase = Phase::Move;
+        if self.moves().is_empty() {
+            if in_check(&self.board, self.side) {
+                self.finish(Some(!self.side), "checkmate");
+            } else {
+                self.finish(None, "stalemate");
+            }
+        } else if self.halfmove >= 100 {
+            self.finish(None, "50-move rule");
+        } else if self.limit > 0 && self.plies >= self.limit {
+            self.finish(None, "ply limit");
+        }
+    }
+
+    fn finish(&mut self, winner: Option<Color>, how: &'static str) {
+        self.phase = Phase::Over;
+        self.ending = how;
+        self.end = Some(team_outcome(1, winner, how));
+    }
+
+    fn text(&self, viewer: Option<usize>) -> String {
+        let board = placement(|s| self.board[s].map(|p| p.letter()));
+        let list = |v: Vec<String>| if v.is_empty() { "-".to_string() } else { v.join(",") };
+        let checkers = list(
+            (0..64)
+                .filter_map(|s| {
+                    let p = self.board[s]?;
+                    let (col, n) = if p.checkers[0] > 0 {
+                        ('w', p.checkers[0])
+                    } else {
+                        ('b', p.checkers[1])
+                    };
+                    (n > 0).then(|| format!("{}={col}{n}", name(s)))
+                })
+                .collect(),
+        );
+        let castling: String = ['K', 'Q', 'k', 'q']
+            .iter()
+            .zip(self.castling)
+            .filter(|x| x.1)
+            .map(|x| *x.0)
+            .collect();
+        let cards = |v: &[char]| {
+            let mut v = v.to_vec();
+            v.sort();
+            if v.is_empty() {
+                "-".to_string()
+            } else {
+                v.into_iter().collect()
+            }
+        };
+        let hand = |i: usize| {
+            if viewer.is_some_and(|v| v != i) {
+                if self.hands[i].is_empty() {
+                    "-".to_string()
+                } else {
+                    "?".repeat(self.hands[i].len())
+                }
+            } else {
+                cards(&self.hands[i])
+            }
+        };
+        let pile = if viewer.is_some() {
+            format!("#{}", self.deck.len())
+        } else {
+            cards(&self.deck)
+        };
+        let phase = match self.phase {
+            Phase::Deal(s) => format!("deal-{s}"),
+            Phase::Move => "move".into(),
+            Phase::Boost(s) => format!("boost-{}", name(s)),
+            Phase::Add => "add".into(),
+            Phase::Refill(s) => format!("refill-{s}"),
+            Phase::Over => "over".into(),
+        };
+        format!(
+            "{board} {} {} {} {checkers} {},{} {},{} {pile} {} {} {} {phase}",
+            if self.side == Color::White { 'w' } else { 'b' },
+            if castling.is_empty() { "-".to_string() } else { castling },
+            self.ep.map_or("-".to_string(), name),
+            self.reserve[0],
+            self.reserve[1],
+            hand(0),
+            hand(1),
+            cards(&self.discard),
+            self.halfmove,
+            self.plies,
+        )
+    }
+}
+
+impl TableGame for Booster {
+    type Action = Action;
+
+    fn name(&self) -> &'static str {
+        "booster"
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn roles(&self, seat: usize) -> Vec<&'static str> {
+        vec![if seat == 0 { "white" } else { "black" }]
+    }
+
+    fn actor(&self) -> Actor {
+        let seat = self.side.index();
+        match self.phase {
+            Phase::Deal(_) | Phase::Refill(_) => Actor::Chance,
+            Phase::Move => Actor::Seat(seat, "move"),
+            Phase::Boost(_) => Actor::Seat(seat, "boost"),
+            Phase::Add => Actor::Seat(seat, "add"),
+            Phase::Over => Actor::Over,
+        }
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        match self.phase {
+            Phase::Move => self.moves(),
+            Phase::Boost(s) => {
+                let mut v = self.steps(s);
+                v.push(Action::Stop);
+                v
+            }
+            Phase::Add => {
+                let mut v = self.adds();
+                v.push(Action::Skip);
+                v
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, String> {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        let sq = |t: &str| parse_sq(t).ok_or_else(|| format!("'{t}' is not a square a1..h8"));
+        let promo = |t: &str| -> Result<Option<char>, String> {
+            match t {
+                "" => Ok(None),
+                "q" | "r" | "b" | "n" => Ok(t.chars().next().map(|c| c.to_ascii_uppercase())),
+                _ => Err(format!("'{t}' is not a promotion piece q r b n")),
+            }
+        };
+        let card = |t: &str| -> Result<char, String> {
+            let c = t.chars().next().unwrap_or(' ');
+            if t.len() == 1 && (CHESS_CARDS.contains(c) || c == 'C' || c == 'c') {
+                Ok(c)
+            } else {
+                Err(format!("'{t}' is not a card (K Q R B N P C, black in lower case)"))
+            }
+        };
+        match w.as_slice() {
+            ["draw", c] => Ok(Action::Draw(card(c)?)),
+            ["stop"] => Ok(Action::Stop),
+            ["skip"] => Ok(Action::Skip),
+            ["step", t] if t.len() >= 2 && t.is_ascii() => Ok(Action::Step(sq(&t[..2])?, promo(&t[2..])?)),
+            ["add", c, s] => Ok(Action::Add(card(c)?, sq(s)?)),
+            [m] if (m.len() == 4 || m.len() == 5) && m.is_ascii() => {
+                Ok(Action::Move(sq(&m[..2])?, sq(&m[2..4])?, promo(&m[4..])?))
+            }
+            _ => Err(format!(
+                "'{text}' is not a Booster action (e2e4, step e5, stop, add Q d1, skip)"
+            )),
+        }
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<String, String> {
+        let c = self.side;
+        match (*action, self.phase) {
+            (Action::Draw(card), Phase::Deal(s) | Phase::Refill(s)) => {
+                let i = self.deck.iter().position(|&d| d == card).ok_or("not in the pile")?;
+                self.deck.remove(i);
+                self.hands[s].push(card);
+                let full = self.hands[s].len() >= self.reserve[s] as usize;
+                match self.phase {
+                    Phase::Deal(0) if full => self.phase = Phase::Deal(1),
+                    Phase::Deal(_) if full => self.phase = Phase::Move,
+                    Phase::Refill(_) if full => self.next_turn(),
+                    _ => {
+                        if self.deck.is_empty() {
+                            self.deck = std::mem::take(&mut self.discard);
+                            if self.deck.is_empty() {
+                                match self.phase {
+                                    Phase::Deal(0) => self.phase = Phase::Deal(1),
+                                    Phase::Deal(_) => self.phase = Phase::Move,
+                                    _ => self.next_turn(),
+                                }
+                            }
+                        }
+                    }
+                }
+                Ok(format!(
+                    "{} draws a card",
+                    colour_word(if s == 0 { Color::White } else { Color::Black })
+                ))
+            }
+            (a @ Action::Move(_, to, _), Phase::Move) => {
+                let v = self.apply_move(&a);
+                let mut event = format!("{} {a}", colour_word(c));
+                if let Some(v) = v {
+                    event.push_str(&format!(" takes {}", v.letter()));
+                }
+                if self.steps(to).is_empty() {
+                    self.enter_add();
+                } else {
+                    self.phase = Phase::Boost(to);
+                }
+                Ok(event)
+            }
+            (a @ Action::Step(t, _), Phase::Boost(s)) => {
+                let v = self.apply_step(s, &a);
+                self.stats.steps += 1;
+                let mut event = format!("{} {a}", colour_word(c));
+                if let Some(v) = v {
+                    event.push_str(&format!(" takes {}", v.letter()));
+                }
+                if self.steps(t).is_empty() {
+                    self.enter_add();
+                } else {
+                    self.phase = Phase::Boost(t);
+                }
+                Ok(event)
+            }
+            (Action::Stop, Phase::Boost(_)) => {
+                self.enter_add();
+                Ok(format!("{} stops", colour_word(c)))
+            }
+            (Action::Add(card, s), Phase::Add) => {
+                let me = c.index();
+                let i = self.hands[me].iter().position(|&d| d == card).ok_or("not in hand")?;
+                self.hands[me].remove(i);
+                self.discard.push(card);
+                self.reserve[me] -= 1;
+                let p = self.board[s].as_mut().ok_or("no piece there")?;
+                p.checkers[me] += 1;
+                if p.color == c {
+                    self.stats.boosts_added += 1;
+                } else {
+                    self.stats.hobbles_added += 1;
+                }
+                self.cancel(s);
+                self.enter_refill();
+                Ok(format!("{} plays {card} under {}", colour_word(c), name(s)))
+            }
+            (Action::Skip, Phase::Add) => {
+                self.enter_refill();
+                Ok(format!("{} plays no card", colour_word(c)))
+            }
+            _ => Err("illegal action".into()),
+        }
+    }
+
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        if !matches!(self.phase, Phase::Deal(_) | Phase::Refill(_)) || self.deck.is_empty() {
+            return Vec::new();
+        }
+        let mut kinds = self.deck.clone();
+        kinds.sort();
+        kinds.dedup();
+        let n = self.deck.len() as f64;
+        kinds
+            .into_iter()
+            .map(|k| {
+                (
+                    Action::Draw(k),
+                    self.deck.iter().filter(|&&d| d == k).count() as f64 / n,
+                )
+            })
+            .collect()
+    }
+
+    fn observe(&self, seat: usize) -> String {
+        self.text(Some(seat))
+    }
+
+    fn state_text(&self) -> String {
+        self.text(None)
+    }
+
+    fn set_state(&mut self, text: &str) -> Result<(), String> {
+        *self = state::parse(self, text)?;
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.end.clone()
+    }
+
+    fn forfeit(&self, seat: usize, why: &str) -> Outcome {
+        team_forfeit(1, seat, why)
+    }
+
+    fn tally(&self) -> Tally {
+        let decisive = self.ending == "checkmate";
+        let yes = |b: bool| f64::from(u8::from(b));
+        vec![
+            ("moves (plies / 2)".into(), self.plies as f64 / 2.0),
+            ("decided in under ten moves".into(), yes(decisive && self.plies < 20)),
+            ("checkmate".into(), yes(decisive)),
+            ("booster steps".into(), self.stats.steps as f64),
+            ("checkers added to own pieces".into(), self.stats.boosts_added as f64),
+            ("checkers added to enemy pieces".into(), self.stats.hobbles_added as f64),
+        ]
+    }
+
+    fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
+        let mut e = Engine::new(seat, self.clone(), options, seed)?;
+        Player::see(&mut e, &TableGame::observe(self, seat))?;
+        Ok(Box::new(PlayerSeat(e)))
+    }
+}

@@ -1,0 +1,156 @@
+//! Reading Booster Chess's state text (`docs/table-games.md`): every field checked, the game
+//! untouched on error. `?` cards are ones the text does not give (the other hand, `#N` for a
+//! pile of N cards in a seat's view).
+
+use super::{Booster, CHESS_CARDS, Phase, Piece};
+use crate::Color;
+use crate::kit::grid::{name, parse_sq, read_placement};
+
+const FIELDS: &str =
+    "PLACEMENT SIDE CASTLING EP CHECKERS RESERVEW,RESERVEB HANDW,HANDB PILE DISCARD HALFMOVE PLIES PHASE";
+
+/// The game `base` (its settings kept) set to the state `text`.
+pub fn parse(base: &Booster, text: &str) -> Result<Booster, String> {
+    let w: Vec<&str> = text.split_whitespace().collect();
+    if w.len() != 12 {
+        return Err(format!("expected 12 fields: {FIELDS}"));
+    }
+    let mut g = base.clone();
+    g.board = [None; 64];
+    read_placement(w[0], |s, c| {
+        let kind = c.to_ascii_uppercase();
+        if !"KQRBNP".contains(kind) {
+            return Err(format!("{}: '{c}' is not a piece letter", name(s)));
+        }
+        g.board[s] = Some(Piece::new(
+            if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            },
+            kind,
+        ));
+        Ok(())
+    })?;
+    for c in [Color::White, Color::Black] {
+        if g.board
+            .iter()
+            .flatten()
+            .filter(|p| p.color == c && p.kind == 'K')
+            .count()
+            != 1
+        {
+            return Err("each side has one king".into());
+        }
+    }
+    g.side = match w[1] {
+        "w" => Color::White,
+        "b" => Color::Black,
+        s => return Err(format!("side '{s}': w or b")),
+    };
+    if w[2] != "-" && !w[2].chars().all(|c| "KQkq".contains(c)) {
+        return Err(format!("castling '{}': KQkq or -", w[2]));
+    }
+    g.castling = ['K', 'Q', 'k', 'q'].map(|c| w[2].contains(c));
+    g.ep = match w[3] {
+        "-" => None,
+        t => Some(
+            parse_sq(t)
+                .filter(|s| s / 8 == 2 || s / 8 == 5)
+                .ok_or(format!("en passant '{t}'"))?,
+        ),
+    };
+    let mut on_board = [0u32; 2];
+    if w[4] != "-" {
+        for item in w[4].split(',') {
+            let (sq, n) = item
+                .split_once('=')
+                .ok_or(format!("checkers '{item}': SQUARE=wN or bN"))?;
+            let s = parse_sq(sq).ok_or(format!("checkers '{item}': bad square"))?;
+            let col = match n.chars().next() {
+                Some('w') => 0,
+                Some('b') => 1,
+                _ => return Err(format!("checkers '{item}': w or b")),
+            };
+            let count: u8 = n[1..]
+                .parse()
+                .ok()
+                .filter(|k| *k > 0)
+                .ok_or(format!("checkers '{item}': a count"))?;
+            let p = g.board[s]
+                .as_mut()
+                .ok_or(format!("checkers '{item}': no piece there"))?;
+            if p.checkers != [0, 0] {
+                return Err(format!("checkers '{item}': one entry a square"));
+            }
+            p.checkers[col] = count;
+            on_board[col] += count as u32;
+        }
+    }
+    let (rw, rb) = w[5].split_once(',').ok_or("reserves: WHITE,BLACK")?;
+    let num = |t: &str| t.parse::<u8>().map_err(|_| format!("reserve '{t}'"));
+    g.reserve = [num(rw)?, num(rb)?];
+    for (board, reserve) in on_board.iter().zip(g.reserve) {
+        let total = board + reserve as u32;
+        if total != g.checkers as u32 {
+            return Err(format!(
+                "{total} checkers on the board and in reserve, not {}",
+                g.checkers
+            ));
+        }
+    }
+    let cards = |t: &str, what: &str| -> Result<Vec<char>, String> {
+        if t == "-" {
+            return Ok(Vec::new());
+        }
+        t.chars()
+            .map(|c| {
+                if CHESS_CARDS.contains(c) || c == 'C' || c == 'c' || c == '?' {
+                    Ok(c)
+                } else {
+                    Err(format!("{what}: '{c}' is not a card"))
+                }
+            })
+            .collect()
+    };
+    let (hw, hb) = w[6].split_once(',').ok_or("hands: WHITE,BLACK")?;
+    g.hands = [cards(hw, "hand")?, cards(hb, "hand")?];
+    g.deck = match w[7].strip_prefix('#') {
+        Some(n) => vec!['?'; n.parse::<usize>().map_err(|_| format!("pile '{}'", w[7]))?],
+        None => cards(w[7], "pile")?,
+    };
+    g.discard = cards(w[8], "discard")?;
+    if g.discard.contains(&'?') {
+        return Err("the discard is face up".into());
+    }
+    let total = base.deck.len() + base.discard.len() + base.hands.iter().map(Vec::len).sum::<usize>();
+    let now = g.deck.len() + g.discard.len() + g.hands.iter().map(Vec::len).sum::<usize>();
+    if now != total {
+        return Err(format!("{now} cards in hands, pile and discard; the deck has {total}"));
+    }
+    g.halfmove = w[9].parse().map_err(|_| format!("halfmove '{}'", w[9]))?;
+    g.plies = w[10].parse().map_err(|_| format!("plies '{}'", w[10]))?;
+    g.phase = match w[11] {
+        "deal-0" => Phase::Deal(0),
+        "deal-1" => Phase::Deal(1),
+        "move" => Phase::Move,
+        "add" => Phase::Add,
+        "refill-0" => Phase::Refill(0),
+        "refill-1" => Phase::Refill(1),
+        p => match p.strip_prefix("boost-").and_then(parse_sq) {
+            Some(s) if g.board[s].is_some_and(|q| q.color == g.side && q.boost() > 0) => Phase::Boost(s),
+            _ => return Err(format!("phase '{p}'")),
+        },
+    };
+    g.end = None;
+    g.ending = "";
+    g.stats = Default::default();
+    if g.phase == Phase::Move && g.moves().is_empty() {
+        if super::in_check(&g.board, g.side) {
+            g.finish(Some(!g.side), "checkmate");
+        } else {
+            g.finish(None, "stalemate");
+        }
+    }
+    Ok(g)
+}

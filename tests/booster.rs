@@ -1,0 +1,300 @@
+//! Booster Chess (`../shared/rules/chess-kit.md` sections 7 and 10), each rule on a
+//! hand-worked position: cancelling stacks, captures taking over checkers, booster steps,
+//! hobbled moves, shedding on the back rank, the castling bans, check and mate counting booster
+//! threats, the exposed-king rule, promotion then boosting, the en passant limits, the deck,
+//! drawing to the reserve and the reshuffle; bad input and the observation gate.
+
+use menagerie::Color;
+use menagerie::kit::booster::{Booster, in_check};
+use menagerie::kit::new_table;
+use menagerie::table::{Actor, Settings, Table, TableGame};
+
+#[path = "common/spy.rs"]
+mod spy;
+use spy::spied_game;
+
+const DECK: &str = "PPPPPPPPNNBBRRQKppppppppnnbbrrqkCCcc";
+
+/// A state: the pile holds every card not in the hands.
+fn state(board: &str, checkers: &str, reserves: &str, hands: (&str, &str), phase: &str) -> String {
+    let mut pile: Vec<char> = DECK.chars().collect();
+    for c in hands.0.chars().chain(hands.1.chars()) {
+        let i = pile.iter().position(|d| *d == c).unwrap();
+        pile.remove(i);
+    }
+    pile.sort();
+    let h = |x: &str| if x.is_empty() { "-".to_string() } else { x.to_string() };
+    format!(
+        "{board} {checkers} {reserves} {},{} {} - 0 0 {phase}",
+        h(hands.0),
+        h(hands.1),
+        pile.into_iter().collect::<String>()
+    )
+}
+
+fn at(text: &str) -> Box<dyn Table> {
+    let mut t = new_table("booster", &Vec::new()).unwrap();
+    t.set_state(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    t
+}
+
+fn act(t: &mut Box<dyn Table>, a: &str) -> String {
+    t.act(a).unwrap_or_else(|e| panic!("{a}: {e} in {}", t.state_text()))
+}
+
+fn field(t: &dyn Table, i: usize) -> String {
+    t.state_text().split_whitespace().nth(i).unwrap().to_string()
+}
+
+#[test]
+fn opposite_checkers_cancel_in_pairs() {
+    // The rook a1 carries a black checker; White adds one of its own: both go home.
+    let mut t = at(&state("4k3/8/8/8/8/8/8/R3K3 w - -", "a1=b1", "6,5", ("C", ""), "add"));
+    act(&mut t, "add C a1");
+    assert_eq!(field(t.as_ref(), 4), "-");
+    assert_eq!(field(t.as_ref(), 5), "6,6");
+}
+
+#[test]
+fn the_capturer_takes_over_the_checkers() {
+    // A rook with one white checker takes a knight with two black ones: one pair cancels and
+    // the rook is left hobbled by a black checker.
+    let mut t = at(&state(
+        "4k3/8/8/3n4/8/8/8/3RK3 w - -",
+        "d1=w1,d5=b2",
+        "5,4",
+        ("", ""),
+        "move",
+    ));
+    assert_eq!(act(&mut t, "d1d5"), "white d1d5 takes n");
+    assert_eq!(field(t.as_ref(), 4), "d5=b1");
+    assert_eq!(field(t.as_ref(), 5), "6,5");
+    // Taking a hobbled piece boosts: the white checkers under the knight are the rook's now.
+    let mut t = at(&state("4k3/8/8/3n4/8/8/8/3RK3 w - -", "d5=w2", "4,6", ("", ""), "move"));
+    act(&mut t, "d1d5");
+    assert_eq!(field(t.as_ref(), 4), "d5=w2");
+    assert!(field(t.as_ref(), 11).starts_with("boost-d5"), "{}", t.state_text());
+}
+
+#[test]
+fn booster_steps_spend_checkers_and_may_capture() {
+    let mut t = at(&state("4k3/8/8/3p4/8/8/8/N3K3 w - -", "a1=w2", "4,6", ("", ""), "move"));
+    act(&mut t, "a1b3");
+    assert_eq!(field(t.as_ref(), 11), "boost-b3");
+    act(&mut t, "step c4");
+    assert_eq!(field(t.as_ref(), 4), "c4=w1");
+    assert_eq!(field(t.as_ref(), 5), "5,6");
+    assert_eq!(act(&mut t, "step d5"), "white step d5 takes p");
+    assert_eq!(field(t.as_ref(), 4), "-");
+    assert_eq!(field(t.as_ref(), 5), "6,6");
+    // No checker left: no more steps (the turn went on to the cards).
+    assert_ne!(t.actor(), Actor::Seat(0, "boost"));
+}
+
+#[test]
+fn hobbled_pieces_move_like_pawns_and_hobbled_pawns_not_at_all() {
+    let t = at(&state(
+        "4k3/8/2p1p3/8/3N4/8/3P4/4K3 w - -",
+        "d4=b1,d2=b1",
+        "6,4",
+        ("", ""),
+        "move",
+    ));
+    let mut from_d4: Vec<String> = t.actions().into_iter().filter(|a| a.starts_with("d4")).collect();
+    from_d4.sort();
+    assert_eq!(from_d4, ["d4d5"]);
+    assert!(!t.actions().iter().any(|a| a.starts_with("d2")), "{:?}", t.actions());
+    let t = at(&state(
+        "4k3/8/2p1p3/3N4/8/8/8/4K3 w - -",
+        "d5=b1",
+        "6,5",
+        ("", ""),
+        "move",
+    ));
+    let mut from_d5: Vec<String> = t.actions().into_iter().filter(|a| a.starts_with("d5")).collect();
+    from_d5.sort();
+    assert_eq!(from_d5, ["d5c6", "d5d6", "d5e6"]);
+}
+
+#[test]
+fn hobble_checkers_are_shed_on_the_back_rank() {
+    let mut t = at(&state("4k3/R7/8/8/8/8/8/4K3 w - -", "a7=b2", "6,4", ("", ""), "move"));
+    act(&mut t, "a7a8");
+    assert_eq!(field(t.as_ref(), 4), "-");
+    assert_eq!(field(t.as_ref(), 5), "6,6");
+}
+
+#[test]
+fn castling_bans_and_booster_threats_on_the_path() {
+    // A boosted rook cannot castle; the other can.
+    let t = at(&state("4k3/8/8/8/8/8/8/R3K2R w KQ -", "h1=w1", "5,6", ("", ""), "move"));
+    assert!(!t.actions().contains(&"e1g1".to_string()) && t.actions().contains(&"e1c1".to_string()));
+    // A plain knight on h4 does not stop short castling; with one booster checker it does (a
+    // step after h4-g2 reaches f1).
+    let t = at(&state("4k3/8/8/8/7n/8/8/4K2R w K -", "-", "6,6", ("", ""), "move"));
+    assert!(t.actions().contains(&"e1g1".to_string()));
+    let t = at(&state("4k3/8/8/8/7n/8/8/4K2R w K -", "h4=b1", "6,5", ("", ""), "move"));
+    assert!(!t.actions().contains(&"e1g1".to_string()), "{:?}", t.actions());
+}
+
+#[test]
+fn check_and_mate_count_booster_threats() {
+    // A knight on d5 does not attack e8; with a booster checker it does (d5-e7, then a step).
+    let mut g = Booster::new(&Vec::new()).unwrap();
+    TableGame::set_state(
+        &mut g,
+        &state("4k3/8/8/3N4/8/8/8/4K3 b - -", "-", "6,6", ("", ""), "move"),
+    )
+    .unwrap();
+    assert!(!in_check(g.board(), Color::Black));
+    TableGame::set_state(
+        &mut g,
+        &state("4k3/8/8/3N4/8/8/8/4K3 b - -", "d5=w1", "5,6", ("", ""), "move"),
+    )
+    .unwrap();
+    assert!(in_check(g.board(), Color::Black));
+    // And every square around the king is covered: mate.
+    let o = TableGame::outcome(&g).unwrap();
+    assert_eq!((o.result.as_str(), o.reason.as_str()), ("white", "checkmate"));
+}
+
+#[test]
+fn a_move_that_exposes_the_king_is_illegal_even_if_a_step_would_block() {
+    let t = at(&state(
+        "4r1k1/8/8/8/8/8/4B3/4K3 w - -",
+        "e2=w1",
+        "5,6",
+        ("", ""),
+        "move",
+    ));
+    assert!(!t.actions().iter().any(|a| a.starts_with("e2")), "{:?}", t.actions());
+}
+
+#[test]
+fn promotion_then_boosting() {
+    let mut t = at(&state("6k1/4P3/8/8/8/8/8/4K3 w - -", "e7=w1", "5,6", ("", ""), "move"));
+    act(&mut t, "e7e8q");
+    assert!(field(t.as_ref(), 0).starts_with("4Q1k1"), "{}", t.state_text());
+    assert_eq!(field(t.as_ref(), 11), "boost-e8");
+    assert!(t.actions().contains(&"step d7".to_string()));
+}
+
+#[test]
+fn en_passant_limits() {
+    // A plain double step may be taken en passant.
+    let mut t = at(&state("4k3/3p4/8/4P3/8/8/8/4K3 b - -", "-", "6,6", ("", ""), "move"));
+    act(&mut t, "d7d5");
+    while t.actor() == Actor::Chance {
+        let c = t.chances()[0].0.clone();
+        t.act_chance(&c).unwrap();
+    }
+    if t.actor() == Actor::Seat(1, "add") {
+        act(&mut t, "skip");
+    }
+    assert!(t.actions().contains(&"e5d6".to_string()), "{}", t.state_text());
+    // A pawn that reached d5 by a booster step may not.
+    let mut t = at(&state(
+        "4k3/3p4/8/4P3/8/8/8/4K3 b - -",
+        "d7=b1",
+        "6,5",
+        ("", ""),
+        "move",
+    ));
+    act(&mut t, "d7d6");
+    act(&mut t, "step d5");
+    assert_eq!(field(t.as_ref(), 3), "-");
+    // A hobbled pawn takes nothing, en passant included.
+    let t = at(&state(
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6",
+        "e5=b1",
+        "6,5",
+        ("", ""),
+        "move",
+    ));
+    assert!(!t.actions().contains(&"e5d6".to_string()));
+}
+
+#[test]
+fn the_deck_the_reserve_and_the_reshuffle() {
+    let mut t = new_table("booster", &Vec::new()).unwrap();
+    assert_eq!(field(t.as_ref(), 7).len(), 36);
+    for _ in 0..12 {
+        let c = t.chances()[0].0.clone();
+        t.act_chance(&c).unwrap();
+    }
+    assert_eq!(t.actor(), Actor::Seat(0, "move"));
+    assert!(field(t.as_ref(), 6).split(',').all(|h| h.len() == 6));
+    // A checker comes back to the reserve (a booster step): the hand is drawn up to 6 again
+    // after the card; with the pile empty the discard is shuffled in.
+    let text = "4k3/8/8/8/8/8/8/N3K3 w - - a1=w1 5,6 PP,- - PPPPPPNNBBRRQKppppppppnnbbrrqkCCcc 0 0 move";
+    let mut t = at(text);
+    act(&mut t, "a1b3");
+    act(&mut t, "step c4");
+    // Reserve 6 now; one card played leaves one in hand, and five are drawn from the reshuffle.
+    act(&mut t, "add P e1");
+    assert_eq!(t.actor(), Actor::Chance);
+    let pile = field(t.as_ref(), 7);
+    assert!(pile.len() >= 33, "the discard became the pile: {pile}");
+    let mut draws = 0;
+    while t.actor() == Actor::Chance {
+        let c = t.chances()[0].0.clone();
+        t.act_chance(&c).unwrap();
+        draws += 1;
+    }
+    assert_eq!(draws, 4);
+    assert_eq!(field(t.as_ref(), 6).split(',').next().unwrap().len(), 5);
+}
+
+#[test]
+fn bad_input_changes_nothing() {
+    let mut t = at(&state("4k3/8/8/8/8/8/8/N3K3 w - -", "a1=w1", "5,6", ("Q", "q"), "move"));
+    let before = t.state_text();
+    // Out of order (a step or a card before the move), a move a knight cannot make, garbage.
+    for bad in ["step b3", "add Q e1", "stop", "skip", "a1a2", "e1e3", "zz", ""] {
+        assert!(t.act(bad).is_err(), "{bad}");
+        assert_eq!(t.state_text(), before, "{bad}");
+    }
+    act(&mut t, "a1b3");
+    act(&mut t, "stop");
+    let before = t.state_text();
+    // A card not in hand; a checker under a piece the card does not name.
+    for bad in ["add R e1", "add Q a1", "step c5", "add q e8"] {
+        assert!(t.act(bad).is_err(), "{bad}");
+        assert_eq!(t.state_text(), before, "{bad}");
+    }
+    // A booster step without a checker: the knight on b3 has none after stopping, and a plain
+    // piece is never asked for steps.
+    let t2 = at(&state("4k3/8/8/8/8/8/8/N3K3 w - -", "-", "6,6", ("", ""), "move"));
+    let mut t2 = t2;
+    act(&mut t2, "a1b3");
+    assert_ne!(t2.actor(), Actor::Seat(0, "boost"));
+    for bad in [
+        "4k3/8/8/8/8/8/8/4K3 w - - - 6,6 -,- - - 0 0 move",
+        "4k3/8/8/8/8/8/8/4K3 w - - e1=w9 6,6 -,- - - 0 0 move",
+        "8/8/8/8/8/8/8/4K3 w - - - 6,6 -,- - - 0 0 move",
+    ] {
+        let mut f = new_table("booster", &Vec::new()).unwrap();
+        assert!(f.set_state(bad).is_err(), "{bad}");
+    }
+    let s: Settings = vec![("checkers".into(), "7".into())];
+    assert!(new_table("booster", &s).is_err());
+    assert!(new_table("booster", &vec![("bogus".into(), "1".into())]).is_err());
+}
+
+#[test]
+fn observation_gate_along_random_games() {
+    let mut checked = 0;
+    for seed in 0..6 {
+        let (_, log) = spied_game("booster", seed);
+        for (seat, line) in log.iter() {
+            let Some(obs) = line.strip_prefix("see ") else { continue };
+            let w: Vec<&str> = obs.split_whitespace().collect();
+            let hands: Vec<&str> = w[6].split(',').collect();
+            let other = hands[1 - seat];
+            assert!(other == "-" || other.chars().all(|c| c == '?'), "seat {seat}: {obs}");
+            assert!(w[7].starts_with('#'), "{obs}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "{checked}");
+}
