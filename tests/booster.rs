@@ -298,3 +298,14 @@ fn observation_gate_along_random_games() {
     }
     assert!(checked > 200, "{checked}");
 }
+
+/// Kings are mated, not taken: a rook that took over a checker in its capture may step, but
+/// not onto the king beside it.
+#[test]
+fn no_booster_step_takes_a_king() {
+    let mut t = at(&state("4k3/3n4/8/8/8/8/8/3RK3 w - -", "d7=w1", "5,6", ("", ""), "move"));
+    act(&mut t, "d1d7");
+    assert_eq!(field(t.as_ref(), 11), "boost-d7");
+    assert!(!t.actions().contains(&"step e8".to_string()), "{:?}", t.actions());
+    assert!(t.actions().contains(&"step d8".to_string()));
+}

@@ -249,7 +249,10 @@ impl Booster {
             let Some(p) = self.board[s].filter(|p| p.color == c) else {
                 continue;
             };
-            for (t, _) in normal_moves(&self.board, s) {
+            for (t, _) in normal_moves(&self.board, s)
+                .into_iter()
+                .filter(|(t, _)| self.board[*t].is_none_or(|q| q.kind != 'K'))
+            {
                 if p.kind == 'P' && p.hobble() == 0 && t / 8 == last {
                     for k in ['Q', 'R', 'B', 'N'] {
                         out.push(Action::Move(s, t, Some(k)));
@@ -356,7 +359,9 @@ impl Booster {
         let mut out = Vec::new();
         for d in KING {
             let Some(t) = offset(s, d.0, d.1) else { continue };
-            if self.board[t].is_some_and(|q| q.color == p.color) {
+            // Kings are mated, never taken: a step cannot land on one (a piece that took
+            // over checkers in its move could otherwise reach a king no map foresaw).
+            if self.board[t].is_some_and(|q| q.color == p.color || q.kind == 'K') {
                 continue;
             }
             if p.kind == 'P' && t / 8 == last {
