@@ -10,9 +10,13 @@ mod state;
 pub use board::{Board, Piece, attacked, attacks_from, in_check, king, normal_moves};
 pub use engine::Engine;
 
+use super::chess;
 use super::grid::{Sq, name, offset, parse_sq, placement};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
+use crate::moves::{MoveKind, MoveList};
+use crate::position::Position;
+use crate::rules::Plain;
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
 use board::{KING, forward};
@@ -244,32 +248,34 @@ impl Booster {
     pub fn moves(&self) -> Vec<Action> {
         let c = self.side;
         let mut out = Vec::new();
-        let last = if c == Color::White { 7 } else { 0 };
-        for s in 0..64 {
-            let Some(p) = self.board[s].filter(|p| p.color == c) else {
+        // Pieces free of hobble checkers move as in chess, by the engine's own generator (its
+        // castling aside: the booster bans and threats are ours, below).
+        let pos = self.chess_position();
+        let g = &pos.variant().geometry;
+        let mut list = MoveList::new();
+        pos.pseudo_legal_moves(&mut list);
+        for m in list {
+            if m.kind() == MoveKind::Castle {
+                continue;
+            }
+            let (Some(from), Some(to)) = (parse_sq(&g.name(m.from())), parse_sq(&g.name(m.to()))) else {
                 continue;
             };
-            for (t, _) in normal_moves(&self.board, s)
-                .into_iter()
-                .filter(|(t, _)| self.board[*t].is_none_or(|q| q.kind != 'K'))
-            {
-                if p.kind == 'P' && p.hobble() == 0 && t / 8 == last {
-                    for k in ['Q', 'R', 'B', 'N'] {
-                        out.push(Action::Move(s, t, Some(k)));
-                    }
-                } else {
-                    out.push(Action::Move(s, t, None));
-                }
+            let free = self.board[from].is_some_and(|p| p.hobble() == 0);
+            let king = self.board[to].is_some_and(|q| q.kind == 'K');
+            if free && !king {
+                out.push(Action::Move(
+                    from,
+                    to,
+                    chess::promotion(&pos, m).map(|k| k.to_ascii_uppercase()),
+                ));
             }
-            // En passant: not by a hobbled pawn.
-            if p.kind == 'P'
-                && p.hobble() == 0
-                && let Some(ep) = self.ep
-            {
-                for df in [-1, 1] {
-                    if offset(s, df, forward(c)) == Some(ep) {
-                        out.push(Action::Move(s, ep, None));
-                    }
+        }
+        // Hobbled pieces: one step forward, or a diagonal capture forward; pawns not at all.
+        for s in (0..64).filter(|&s| self.board[s].is_some_and(|p| p.color == c && p.hobble() > 0)) {
+            for (t, _) in normal_moves(&self.board, s) {
+                if self.board[t].is_none_or(|q| q.kind != 'K') {
+                    out.push(Action::Move(s, t, None));
                 }
             }
         }
@@ -280,6 +286,19 @@ impl Booster {
             !in_check(&n.board, c)
         });
         out
+    }
+
+    /// The board as a position of the `chess` variant, the side to move and its en passant
+    /// square included (castling is ours).
+    fn chess_position(&self) -> Position<Plain> {
+        let game = chess::plain_game("chess").expect("the chess variant is built in");
+        let board = placement(|s| self.board[s].map(|p| p.letter()));
+        let side = if self.side == Color::White { "w" } else { "b" };
+        let ep = self.ep.map_or("-".to_string(), name);
+        let fen = format!("{board} {side} - {ep} 0 1");
+        Position::from_fen_exposed(std::sync::Arc::clone(&game), &fen)
+            .or_else(|_| Position::from_fen_exposed(game, &format!("{board} {side} - - 0 1")))
+            .expect("a booster board reads as a chess position")
     }
 
     fn castlings(&self) -> Vec<Action> {
