@@ -261,7 +261,7 @@ impl Booster {
             let (Some(from), Some(to)) = (parse_sq(&g.name(m.from())), parse_sq(&g.name(m.to()))) else {
                 continue;
             };
-            let free = self.board[from].is_some_and(|p| p.hobble() == 0);
+            let free = self.board[from].is_some_and(|p| p.hobble() == 0) && !self.odd_pawn(from);
             let king = self.board[to].is_some_and(|q| q.kind == 'K');
             if free && !king {
                 out.push(Action::Move(
@@ -272,7 +272,9 @@ impl Booster {
             }
         }
         // Hobbled pieces: one step forward, or a diagonal capture forward; pawns not at all.
-        for s in (0..64).filter(|&s| self.board[s].is_some_and(|p| p.color == c && p.hobble() > 0)) {
+        // Pawns on their own first rank: our generator.
+        let ours = |s: Sq| self.board[s].is_some_and(|p| p.color == c && (p.hobble() > 0 || self.odd_pawn(s)));
+        for s in (0..64).filter(|&s| ours(s)) {
             for (t, _) in normal_moves(&self.board, s) {
                 if self.board[t].is_none_or(|q| q.kind != 'K') {
                     out.push(Action::Move(s, t, None));
@@ -288,11 +290,26 @@ impl Booster {
         out
     }
 
+    /// A pawn on its own first rank (booster steps go backwards too).
+    fn odd_pawn(&self, s: Sq) -> bool {
+        self.board[s].is_some_and(|p| p.kind == 'P' && s / 8 == if p.color == Color::White { 0 } else { 7 })
+    }
+
     /// The board as a position of the `chess` variant, the side to move and its en passant
     /// square included (castling is ours).
     fn chess_position(&self) -> Position<Plain> {
         let game = chess::plain_game("chess").expect("the chess variant is built in");
-        let board = placement(|s| self.board[s].map(|p| p.letter()));
+        // A pawn stepped back onto its own first rank has no chess FEN: an own knight stands
+        // in for it (it blocks alike), and its moves come from our generator.
+        let board = placement(|s| {
+            self.board[s].map(|p| {
+                if self.odd_pawn(s) {
+                    Piece::new(p.color, 'N').letter()
+                } else {
+                    p.letter()
+                }
+            })
+        });
         let side = if self.side == Color::White { "w" } else { "b" };
         let ep = self.ep.map_or("-".to_string(), name);
         let fen = format!("{board} {side} - {ep} 0 1");
