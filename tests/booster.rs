@@ -323,3 +323,41 @@ fn a_pawn_stepped_back_to_its_first_rank_moves_on() {
     assert_eq!(from_g1, ["g1g2"]);
     act(&mut t, "g1g2");
 }
+
+/// The chess generator with the booster rules on top and our own fallback generator give the
+/// same moves along random games (each checks the other).
+#[test]
+fn both_move_generators_agree_along_random_games() {
+    use menagerie::table::referee;
+    use menagerie::table::seats::{RandomSeat, Seat};
+    let mut compared = 0;
+    for seed in 0..10 {
+        let mut t = new_table("booster", &Vec::new()).unwrap();
+        let mut seats: Vec<Box<dyn Seat>> = vec![Box::new(RandomSeat::new(seed)), Box::new(RandomSeat::new(seed + 50))];
+        let p = referee::play(
+            t.as_mut(),
+            &mut seats,
+            seed,
+            &vec!["random".to_string(); 2],
+            &Vec::new(),
+            true,
+            30.0,
+        );
+        // Replay the record, comparing at every move.
+        let mut g = Booster::new(&Vec::new()).unwrap();
+        for line in &p.record[1..p.record.len() - 1] {
+            let action = line.split("\"action\":\"").nth(1).unwrap().split('"').next().unwrap();
+            if matches!(TableGame::actor(&g), Actor::Seat(_, "move")) {
+                let mut a: Vec<String> = g.moves().iter().map(|m| m.to_string()).collect();
+                let mut b: Vec<String> = g.own_moves().iter().map(|m| m.to_string()).collect();
+                a.sort();
+                b.sort();
+                assert_eq!(a, b, "{}", TableGame::state_text(&g));
+                compared += 1;
+            }
+            let act = TableGame::parse_action(&g, action).unwrap();
+            TableGame::apply(&mut g, &act).unwrap();
+        }
+    }
+    assert!(compared > 500, "{compared}");
+}

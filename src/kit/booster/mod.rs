@@ -250,7 +250,9 @@ impl Booster {
         let mut out = Vec::new();
         // Pieces free of hobble checkers move as in chess, by the engine's own generator (its
         // castling aside: the booster bans and threats are ours, below).
-        let pos = self.chess_position();
+        let Some(pos) = self.chess_position() else {
+            return self.own_moves();
+        };
         let g = &pos.variant().geometry;
         let mut list = MoveList::new();
         pos.pseudo_legal_moves(&mut list);
@@ -290,6 +292,45 @@ impl Booster {
         out
     }
 
+    /// Every move by our own generator: the fallback for a board the chess position cannot
+    /// hold.
+    pub fn own_moves(&self) -> Vec<Action> {
+        let c = self.side;
+        let last = if c == Color::White { 7 } else { 0 };
+        let mut out = Vec::new();
+        for s in (0..64).filter(|&s| self.board[s].is_some_and(|p| p.color == c)) {
+            let p = self.board[s].expect("filtered");
+            for (t, _) in normal_moves(&self.board, s) {
+                if self.board[t].is_some_and(|q| q.kind == 'K') {
+                    continue;
+                }
+                if p.kind == 'P' && p.hobble() == 0 && t / 8 == last {
+                    out.extend(['Q', 'R', 'B', 'N'].map(|k| Action::Move(s, t, Some(k))));
+                } else {
+                    out.push(Action::Move(s, t, None));
+                }
+            }
+            if p.kind == 'P'
+                && p.hobble() == 0
+                && let Some(ep) = self.ep
+            {
+                out.extend(
+                    [-1, 1]
+                        .iter()
+                        .filter(|&&df| offset(s, df, forward(c)) == Some(ep))
+                        .map(|_| Action::Move(s, ep, None)),
+                );
+            }
+        }
+        out.extend(self.castlings());
+        out.retain(|a| {
+            let mut n = self.clone();
+            n.apply_move(a);
+            !in_check(&n.board, c)
+        });
+        out
+    }
+
     /// A pawn on its own first rank (booster steps go backwards too).
     fn odd_pawn(&self, s: Sq) -> bool {
         self.board[s].is_some_and(|p| p.kind == 'P' && s / 8 == if p.color == Color::White { 0 } else { 7 })
@@ -297,8 +338,8 @@ impl Booster {
 
     /// The board as a position of the `chess` variant, the side to move and its en passant
     /// square included (castling is ours).
-    fn chess_position(&self) -> Position<Plain> {
-        let game = chess::plain_game("chess").expect("the chess variant is built in");
+    fn chess_position(&self) -> Option<Position<Plain>> {
+        let game = chess::plain_game("chess").ok()?;
         // A pawn stepped back onto its own first rank has no chess FEN: an own knight stands
         // in for it (it blocks alike), and its moves come from our generator.
         let board = placement(|s| {
@@ -315,7 +356,7 @@ impl Booster {
         let fen = format!("{board} {side} - {ep} 0 1");
         Position::from_fen_exposed(std::sync::Arc::clone(&game), &fen)
             .or_else(|_| Position::from_fen_exposed(game, &format!("{board} {side} - - 0 1")))
-            .expect("a booster board reads as a chess position")
+            .ok()
     }
 
     fn castlings(&self) -> Vec<Action> {
