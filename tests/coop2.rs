@@ -77,6 +77,10 @@ fn the_seed_example() {
     // Bxd5 uses the P left of b (card 2), then Bxe4 the P right of b (card 3 of what is left).
     let caps = t.actions();
     assert!(caps.contains(&"e6d5 x2".to_string()), "{caps:?}");
+    // Card 1 is the black pawn's, not the victim's: refused, nothing changes.
+    let before = t.state_text();
+    assert!(t.act("e6d5 x1").is_err());
+    assert_eq!(t.state_text(), before);
     act(&mut t, "e6d5 x2");
     assert_eq!(field(t.as_ref(), 6), "pbP");
     act(&mut t, "d5e4 x3");
@@ -85,6 +89,7 @@ fn the_seed_example() {
     assert_eq!(fen.join(" "), "rn1qkbnr/ppp1pppp/8/8/4b3/8/PP1P1PPP/RNBQKBNR b KQkq");
     // A third capture (g2) is impossible: the remaining pawn card is black.
     assert_eq!(t.actions(), vec!["end".to_string()]);
+    assert!(t.act("e4g2 x1").is_err() && t.act("e4g2 x2").is_err());
     act(&mut t, "end");
     // Black draws one card back up to two; then White may take the bishop with a pawn after
     // playing its pawn card next to b (f2-f3, then fxe4).
