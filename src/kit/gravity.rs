@@ -500,17 +500,7 @@ impl TableGame for Gravity {
         if self.phase != Phase::Flip {
             return Vec::new();
         }
-        let pile = &self.piles[self.mover().index()];
-        let mut kinds: Vec<char> = pile.clone();
-        kinds.sort();
-        kinds.dedup();
-        kinds
-            .into_iter()
-            .map(|c| {
-                let n = pile.iter().filter(|&&x| x == c).count();
-                (Action::Flip(c), n as f64 / pile.len() as f64)
-            })
-            .collect()
+        super::draw_odds(&self.piles[self.mover().index()], Action::Flip)
     }
 
     fn observe(&self, _seat: usize) -> String {

@@ -88,3 +88,28 @@ pub(crate) fn team_forfeit(per_team: usize, seat: usize, why: &str) -> Outcome {
     let loser = if seat < per_team { Color::White } else { Color::Black };
     team_outcome(per_team, Some(!loser), &format!("seat {seat} forfeits: {why}"))
 }
+
+/// The chance of drawing each card of a pile whose order is unknown: each distinct card with
+/// its share of the pile, as the action `draw` makes of it.
+pub(crate) fn draw_odds<A>(pile: &[char], draw: impl Fn(char) -> A) -> Vec<(A, f64)> {
+    let mut kinds = pile.to_vec();
+    kinds.sort();
+    kinds.dedup();
+    let n = pile.len() as f64;
+    kinds
+        .into_iter()
+        .map(|k| (draw(k), pile.iter().filter(|&&c| c == k).count() as f64 / n))
+        .collect()
+}
+
+/// Cards as text, sorted (`-` for none): hands, piles and discards whose order is not part of
+/// the state.
+pub(crate) fn cards_text(cards: &[char]) -> String {
+    let mut v = cards.to_vec();
+    v.sort();
+    if v.is_empty() {
+        "-".to_string()
+    } else {
+        v.into_iter().collect()
+    }
+}

@@ -575,15 +575,7 @@ impl Booster {
             .filter(|x| x.1)
             .map(|x| *x.0)
             .collect();
-        let cards = |v: &[char]| {
-            let mut v = v.to_vec();
-            v.sort();
-            if v.is_empty() {
-                "-".to_string()
-            } else {
-                v.into_iter().collect()
-            }
-        };
+        let cards = super::cards_text;
         let hand = |i: usize| {
             if viewer.is_some_and(|v| v != i) {
                 if self.hands[i].is_empty() {
@@ -790,19 +782,7 @@ impl TableGame for Booster {
         if !matches!(self.phase, Phase::Deal(_) | Phase::Refill(_)) || self.deck.is_empty() {
             return Vec::new();
         }
-        let mut kinds = self.deck.clone();
-        kinds.sort();
-        kinds.dedup();
-        let n = self.deck.len() as f64;
-        kinds
-            .into_iter()
-            .map(|k| {
-                (
-                    Action::Draw(k),
-                    self.deck.iter().filter(|&&d| d == k).count() as f64 / n,
-                )
-            })
-            .collect()
+        super::draw_odds(&self.deck, Action::Draw)
     }
 
     fn observe(&self, seat: usize) -> String {

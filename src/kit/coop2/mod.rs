@@ -712,19 +712,7 @@ impl TableGame for Coop2 {
         if !matches!(self.phase, Phase::Deal(_) | Phase::Refill(_) | Phase::DrawLine) || self.deck.is_empty() {
             return Vec::new();
         }
-        let mut kinds = self.deck.clone();
-        kinds.sort();
-        kinds.dedup();
-        let n = self.deck.len() as f64;
-        kinds
-            .into_iter()
-            .map(|k| {
-                (
-                    Action::Draw(k),
-                    self.deck.iter().filter(|&&d| d == k).count() as f64 / n,
-                )
-            })
-            .collect()
+        super::draw_odds(&self.deck, Action::Draw)
     }
 
     fn observe(&self, seat: usize) -> String {
