@@ -25,7 +25,7 @@ fn state(board: &str, checkers: &str, reserves: &str, hands: (&str, &str), phase
     pile.sort();
     let h = |x: &str| if x.is_empty() { "-".to_string() } else { x.to_string() };
     format!(
-        "{board} {checkers} {reserves} {},{} {} - 0 0 {phase}",
+        "{board} {checkers} {reserves} {},{} {} - 0 0 {phase} -",
         h(hands.0),
         h(hands.1),
         pile.into_iter().collect::<String>()
@@ -226,7 +226,7 @@ fn the_deck_the_reserve_and_the_reshuffle() {
     assert!(field(t.as_ref(), 6).split(',').all(|h| h.len() == 6));
     // A checker comes back to the reserve (a booster step): the hand is drawn up to 6 again
     // after the card; with the pile empty the discard is shuffled in.
-    let text = "4k3/8/8/8/8/8/8/N3K3 w - - a1=w1 5,6 PP,- - PPPPPPNNBBRRQKppppppppnnbbrrqkCCcc 0 0 move";
+    let text = "4k3/8/8/8/8/8/8/N3K3 w - - a1=w1 5,6 PP,- - PPPPPPNNBBRRQKppppppppnnbbrrqkCCcc 0 0 move -";
     let mut t = at(text);
     act(&mut t, "a1b3");
     act(&mut t, "step c4");
@@ -269,9 +269,9 @@ fn bad_input_changes_nothing() {
     act(&mut t2, "a1b3");
     assert_ne!(t2.actor(), Actor::Seat(0, "boost"));
     for bad in [
-        "4k3/8/8/8/8/8/8/4K3 w - - - 6,6 -,- - - 0 0 move",
-        "4k3/8/8/8/8/8/8/4K3 w - - e1=w9 6,6 -,- - - 0 0 move",
-        "8/8/8/8/8/8/8/4K3 w - - - 6,6 -,- - - 0 0 move",
+        "4k3/8/8/8/8/8/8/4K3 w - - - 6,6 -,- - - 0 0 move -",
+        "4k3/8/8/8/8/8/8/4K3 w - - e1=w9 6,6 -,- - - 0 0 move -",
+        "8/8/8/8/8/8/8/4K3 w - - - 6,6 -,- - - 0 0 move -",
     ] {
         let mut f = new_table("booster", &Vec::new()).unwrap();
         assert!(f.set_state(bad).is_err(), "{bad}");
@@ -360,4 +360,23 @@ fn both_move_generators_agree_along_random_games() {
         }
     }
     assert!(compared > 500, "{compared}");
+}
+
+/// A pawn brought back to its starting rank by booster steps has moved: no double step.
+#[test]
+fn a_pawn_back_on_its_starting_rank_does_not_double_step() {
+    let mut t = at(&state("4k3/8/8/8/8/4P3/8/4K3 w - -", "e3=w2", "4,6", ("", ""), "move"));
+    act(&mut t, "e3e4");
+    act(&mut t, "step e3");
+    act(&mut t, "step e2");
+    assert!(t.state_text().ends_with(" e2"), "{}", t.state_text());
+    // White to move again from here (the test skips Black's turn).
+    let mut w: Vec<String> = t.state_text().split_whitespace().map(String::from).collect();
+    w[1] = "w".into();
+    w[11] = "move".into();
+    let mut t = at(&w.join(" "));
+    assert!(t.actions().contains(&"e2e3".to_string()), "{:?}", t.actions());
+    assert!(!t.actions().contains(&"e2e4".to_string()), "{:?}", t.actions());
+    act(&mut t, "e2e3");
+    assert!(t.state_text().ends_with(" -"), "{}", t.state_text());
 }

@@ -208,9 +208,28 @@ fn bad_input_changes_nothing() {
         "8/8/8/8/8/8/8/8 1 move Q -,- 0,0 -",
         "QQ6/8/8/8/8/8/8/8 25 move - -,- 0,0 -",
         "8/8/8/8/8/8/8/8 25 move - -,- 0,0 a1",
+        // Turn 26 is the end; a pile must hold what its owner has not flipped.
+        "k7/8/8/8/8/8/8/8 26 move - -,- 0,0 a8",
+        "8/8/8/8/8/8/8/8 3 flip - -,- 0,0 -",
     ] {
         assert!(t.set_state(bad).is_err(), "{bad}");
         assert_eq!(t.state_text(), before, "{bad}");
     }
     assert!(new_table("gravity", &vec![("bogus".into(), "1".into())]).is_err());
+}
+
+/// A piece that becomes stacked during the turn (an own piece landed under it) never moves
+/// again, not even to capture: here the knight lands on e2, resting on c1 and g1, and the
+/// pawn above it may not take on d2.
+#[test]
+fn a_piece_stacked_during_the_turn_stays() {
+    let mut g = last_turn("8/8/8/8/8/4P1N1/3n4/2r3r1", "e3,g3");
+    let legal: Vec<String> = TableGame::legal_actions(&g).iter().map(|a| a.to_string()).collect();
+    assert!(
+        legal.contains(&"e3d2".to_string()) && legal.contains(&"g3e2".to_string()),
+        "{legal:?}"
+    );
+    Table::act(&mut g, "g3e2").unwrap();
+    assert_eq!(TableGame::actor(&g), Actor::Over, "{}", TableGame::state_text(&g));
+    assert!(g.board()[sq("e3")].is_some());
 }

@@ -613,3 +613,42 @@ fn chance_is_drawn_from_the_seed_and_replays() {
     let rolls: std::collections::BTreeSet<String> = (0..40).map(|s| play(s).outcome.reason).collect();
     assert_eq!(rolls.len(), 6, "{rolls:?}");
 }
+
+/// A seat's observation is not a true state: where it hides something (another hand, the
+/// pile's cards, a cloaked type) the referee refuses it as a state, so a view can never be
+/// taken for the game.
+#[test]
+fn an_observation_with_hidden_parts_is_not_a_state() {
+    use menagerie::table::seats::RandomSeat;
+    for name in ["cloak", "coop2", "booster"] {
+        let mut refused = 0;
+        for seed in 0..4 {
+            let mut t = game(name, &[]);
+            let mut rng = RandomSeat::new(seed);
+            let mut rng_chance = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
+            for _ in 0..30 {
+                match t.actor() {
+                    Actor::Over => break,
+                    Actor::Chance => {
+                        t.draw_chance(&mut rng_chance).unwrap();
+                    }
+                    Actor::Seat(s, kind) => {
+                        let legal = t.actions();
+                        let a = rng.ask(0, kind, 1.0, &legal).unwrap();
+                        let _ = s;
+                        t.act(&a).unwrap();
+                    }
+                }
+            }
+            for seat in 0..t.seats() {
+                let obs = t.observe(seat);
+                if obs != t.state_text() {
+                    let mut fresh = game(name, &[]);
+                    assert!(fresh.set_state(&obs).is_err(), "{name}: {obs}");
+                    refused += 1;
+                }
+            }
+        }
+        assert!(refused >= 4, "{name}: {refused}");
+    }
+}

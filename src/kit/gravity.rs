@@ -287,7 +287,13 @@ impl Gravity {
         let mut out = Vec::new();
         let mut stuck = Vec::new();
         for s in (0..64).filter(|s| self.remaining >> s & 1 != 0) {
-            let m = piece_moves(&self.board, st, s);
+            // A piece that became stacked during the turn (an own piece landed under it) never
+            // moves again, captures included.
+            let m = if st >> s & 1 != 0 {
+                Vec::new()
+            } else {
+                piece_moves(&self.board, st, s)
+            };
             if m.is_empty() {
                 stuck.push(Action::Stay(s));
             }
@@ -586,6 +592,24 @@ impl TableGame for Gravity {
         }
         let mover = next.mover();
         let last = next.turn >= TURNS;
+        if next.turn > TURNS && next.phase != Phase::Over {
+            return Err("turn 26 is the end: phase over".into());
+        }
+        // Each pile holds twelve less the flips its owner has made so far.
+        for c in [Color::White, Color::Black] {
+            let flipped = (1..next.turn.min(TURNS))
+                .chain((next.phase != Phase::Flip && next.turn < TURNS).then_some(next.turn))
+                .filter(|t| (t % 2 == 1) == (c == Color::White))
+                .count();
+            if next.phase != Phase::Over && next.piles[c.index()].len() != 12 - flipped {
+                return Err(format!(
+                    "{}'s pile holds {} cards; after {flipped} flips it holds {}",
+                    if c == Color::White { "White" } else { "Black" },
+                    next.piles[c.index()].len(),
+                    12 - flipped
+                ));
+            }
+        }
         let fits = match next.phase {
             Phase::Over => true,
             Phase::Flip => !last && next.card.is_none() && next.remaining == 0,

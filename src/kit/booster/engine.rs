@@ -5,8 +5,8 @@
 
 use super::{Action, Booster, CHESS_CARDS, Phase, in_check, normal_moves};
 use crate::Color;
+use crate::table::Settings;
 use crate::table::seats::{Player, number_options};
-use crate::table::{Settings, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -221,7 +221,8 @@ fn card_is(card: char, c: Color) -> bool {
 
 impl Player for Engine {
     fn see(&mut self, observation: &str) -> Result<(), String> {
-        TableGame::set_state(&mut self.view, observation)
+        self.view = super::state::parse(&self.view, observation, true)?;
+        Ok(())
     }
 
     fn decide(&mut self, legal: &[String]) -> Result<String, String> {

@@ -106,6 +106,8 @@ pub struct Booster {
     discard: Vec<char>,
     halfmove: u32,
     plies: u32,
+    /// Pawns standing on their starting rank again after booster steps: no double step.
+    returned: u64,
     limit: u32,
     /// Checkers per player, and checker cards per colour (settings).
     checkers: u8,
@@ -164,6 +166,7 @@ impl Booster {
             discard: Vec::new(),
             halfmove: 0,
             plies: 0,
+            returned: 0,
             limit: v[2].parse().expect("listed"),
             checkers,
             end: None,
@@ -217,6 +220,12 @@ impl Booster {
 
     /// Puts `p` on `to`, capturing what stands there (its checkers go to the capturer).
     fn land(&mut self, mut p: Piece, to: Sq) -> Option<Piece> {
+        let start = if p.color == Color::White { 1 } else { 6 };
+        if p.kind == 'P' && to / 8 == start {
+            self.returned |= 1 << to;
+        } else {
+            self.returned &= !(1u64 << to);
+        }
         let victim = self.board[to].take();
         if let Some(v) = victim {
             p.checkers[0] += v.checkers[0];
@@ -265,7 +274,8 @@ impl Booster {
             };
             let free = self.board[from].is_some_and(|p| p.hobble() == 0) && !self.odd_pawn(from);
             let king = self.board[to].is_some_and(|q| q.kind == 'K');
-            if free && !king {
+            let again = m.kind() == MoveKind::DoubleStep && self.returned >> from & 1 != 0;
+            if free && !king && !again {
                 out.push(Action::Move(
                     from,
                     to,
@@ -301,7 +311,8 @@ impl Booster {
         for s in (0..64).filter(|&s| self.board[s].is_some_and(|p| p.color == c)) {
             let p = self.board[s].expect("filtered");
             for (t, _) in normal_moves(&self.board, s) {
-                if self.board[t].is_some_and(|q| q.kind == 'K') {
+                let again = p.kind == 'P' && s.abs_diff(t) == 16 && self.returned >> s & 1 != 0;
+                if self.board[t].is_some_and(|q| q.kind == 'K') || again {
                     continue;
                 }
                 if p.kind == 'P' && p.hobble() == 0 && t / 8 == last {
@@ -410,6 +421,7 @@ impl Booster {
             }
         }
         let double = p.kind == 'P' && from.abs_diff(to) == 16;
+        self.returned &= !(1u64 << from);
         if let Some(k) = promo {
             p.kind = k;
         }
@@ -466,6 +478,7 @@ impl Booster {
         }
         // A pawn that used a booster step may not be taken en passant.
         self.ep = None;
+        self.returned &= !(1u64 << s);
         self.lose_rights(s);
         self.lose_rights(t);
         let v = self.land(p, t);
@@ -540,8 +553,6 @@ impl Booster {
             } else {
                 self.finish(None, "stalemate");
             }
-        } else if self.halfmove >= 100 {
-            self.finish(None, "50-move rule");
         } else if self.limit > 0 && self.plies >= self.limit {
             self.finish(None, "ply limit");
         }
@@ -600,8 +611,9 @@ impl Booster {
             Phase::Refill(s) => format!("refill-{s}"),
             Phase::Over => "over".into(),
         };
+        let returned = list((0..64).filter(|s| self.returned >> s & 1 != 0).map(name).collect());
         format!(
-            "{board} {} {} {} {checkers} {},{} {},{} {pile} {} {} {} {phase}",
+            "{board} {} {} {} {checkers} {},{} {},{} {pile} {} {} {} {phase} {returned}",
             if self.side == Color::White { 'w' } else { 'b' },
             if castling.is_empty() { "-".to_string() } else { castling },
             self.ep.map_or("-".to_string(), name),
@@ -756,10 +768,13 @@ impl TableGame for Booster {
             (Action::Add(card, s), Phase::Add) => {
                 let me = c.index();
                 let i = self.hands[me].iter().position(|&d| d == card).ok_or("not in hand")?;
+                if self.board[s].is_none() || self.reserve[me] == 0 {
+                    return Err("no piece there, or no checker in reserve".into());
+                }
                 self.hands[me].remove(i);
                 self.discard.push(card);
                 self.reserve[me] -= 1;
-                let p = self.board[s].as_mut().ok_or("no piece there")?;
+                let p = self.board[s].as_mut().expect("checked above");
                 p.checkers[me] += 1;
                 if p.color == c {
                     self.stats.boosts_added += 1;
@@ -794,7 +809,7 @@ impl TableGame for Booster {
     }
 
     fn set_state(&mut self, text: &str) -> Result<(), String> {
-        *self = state::parse(self, text)?;
+        *self = state::parse(self, text, false)?;
         Ok(())
     }
 

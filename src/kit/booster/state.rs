@@ -7,13 +7,14 @@ use crate::Color;
 use crate::kit::grid::{name, parse_sq, read_placement};
 
 const FIELDS: &str =
-    "PLACEMENT SIDE CASTLING EP CHECKERS RESERVEW,RESERVEB HANDW,HANDB PILE DISCARD HALFMOVE PLIES PHASE";
+    "PLACEMENT SIDE CASTLING EP CHECKERS RESERVEW,RESERVEB HANDW,HANDB PILE DISCARD HALFMOVE PLIES PHASE RETURNED";
 
-/// The game `base` (its settings kept) set to the state `text`.
-pub fn parse(base: &Booster, text: &str) -> Result<Booster, String> {
+/// The game `base` (its settings kept) set to the state `text`. A seat's `view` may hold
+/// what the text does not give (`?` cards, `#N` piles, `C` pieces); the true state may not.
+pub fn parse(base: &Booster, text: &str, view: bool) -> Result<Booster, String> {
     let w: Vec<&str> = text.split_whitespace().collect();
-    if w.len() != 12 {
-        return Err(format!("expected 12 fields: {FIELDS}"));
+    if w.len() != 13 {
+        return Err(format!("expected 13 fields: {FIELDS}"));
     }
     let mut g = base.clone();
     g.board = [None; 64];
@@ -128,6 +129,34 @@ pub fn parse(base: &Booster, text: &str) -> Result<Booster, String> {
     if now != total {
         return Err(format!("{now} cards in hands, pile and discard; the deck has {total}"));
     }
+    if !view {
+        let all: Vec<char> = g
+            .deck
+            .iter()
+            .chain(&g.discard)
+            .chain(g.hands.iter().flatten())
+            .copied()
+            .collect();
+        let full: Vec<char> = base
+            .deck
+            .iter()
+            .chain(&base.discard)
+            .chain(base.hands.iter().flatten())
+            .copied()
+            .collect();
+        if all.contains(&'?') {
+            return Err("'?' and '#N' are for a seat's view; the true state gives every card".into());
+        }
+        for c in CHESS_CARDS.chars().chain("Cc".chars()) {
+            let (have, deck) = (
+                all.iter().filter(|&&x| x == c).count(),
+                full.iter().filter(|&&x| x == c).count(),
+            );
+            if have != deck && !full.contains(&'?') {
+                return Err(format!("{have} '{c}' cards; the deck has {deck}"));
+            }
+        }
+    }
     g.halfmove = w[9].parse().map_err(|_| format!("halfmove '{}'", w[9]))?;
     g.plies = w[10].parse().map_err(|_| format!("plies '{}'", w[10]))?;
     g.phase = match w[11] {
@@ -135,13 +164,24 @@ pub fn parse(base: &Booster, text: &str) -> Result<Booster, String> {
         "deal-1" => Phase::Deal(1),
         "move" => Phase::Move,
         "add" => Phase::Add,
-        "refill-0" => Phase::Refill(0),
-        "refill-1" => Phase::Refill(1),
+        "refill-0" if g.side == Color::White => Phase::Refill(0),
+        "refill-1" if g.side == Color::Black => Phase::Refill(1),
         p => match p.strip_prefix("boost-").and_then(parse_sq) {
             Some(s) if g.board[s].is_some_and(|q| q.color == g.side && q.boost() > 0) => Phase::Boost(s),
             _ => return Err(format!("phase '{p}'")),
         },
     };
+    g.returned = 0;
+    if w[12] != "-" {
+        for t in w[12].split(',') {
+            let s = parse_sq(t).ok_or(format!("returned pawn '{t}'"))?;
+            let start = |p: &Piece| s / 8 == if p.color == Color::White { 1 } else { 6 };
+            if !g.board[s].is_some_and(|p| p.kind == 'P' && start(&p)) {
+                return Err(format!("returned pawn '{t}': no pawn on its starting rank there"));
+            }
+            g.returned |= 1 << s;
+        }
+    }
     g.end = None;
     g.ending = "";
     g.stats = Default::default();

@@ -384,7 +384,17 @@ impl Cloak {
                 })
             })
             .collect();
-        format!("{cells} {} {:x} {:?}", ch(self.side), self.unmoved, self.ep)
+        // Cloaks, public facts and pawns to drop are part of a position: uncloaking or a
+        // guess changes what the players may do.
+        let cloaks: Vec<u8> = self.board.iter().map(|c| c.map_or(0, |p| p.cloak)).collect();
+        let facts: Vec<String> = self.facts.iter().map(|f| f.to_string()).collect();
+        format!(
+            "{cells} {} {:x} {:?} {cloaks:?} {facts:?} {:?}",
+            ch(self.side),
+            self.unmoved,
+            self.ep,
+            self.pawns_taken
+        )
     }
 
     /// The start of a turn of the side to move: the end by rule, or its guess.
@@ -735,7 +745,7 @@ impl TableGame for Cloak {
     }
 
     fn set_state(&mut self, text: &str) -> Result<(), String> {
-        let next = state::parse(self, text)?;
+        let next = state::parse(self, text, false)?;
         *self = next;
         Ok(())
     }

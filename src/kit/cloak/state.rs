@@ -7,8 +7,9 @@ use crate::kit::grid::read_placement;
 
 const FIELDS: &str = "PLACEMENT SIDE PHASE CLOAKS UNMOVED EP HALFMOVE PLIES TAKENW,TAKENB GUESS FACTS LAST REFUSED";
 
-/// The game `base` (its settings kept) set to the state `text`.
-pub fn parse(base: &Cloak, text: &str) -> Result<Cloak, String> {
+/// The game `base` (its settings kept) set to the state `text`. A seat's `view` may hold
+/// what the text does not give (`?` cards, `#N` piles, `C` pieces); the true state may not.
+pub fn parse(base: &Cloak, text: &str, view: bool) -> Result<Cloak, String> {
     let w: Vec<&str> = text.split_whitespace().collect();
     if w.len() != 13 {
         return Err(format!("expected 13 fields: {FIELDS}"));
@@ -154,10 +155,23 @@ pub fn parse(base: &Cloak, text: &str) -> Result<Cloak, String> {
     }
     // `C` is a cloaked piece whose type the text does not give: before its side assigns, or
     // the other side's pieces in a seat's view (which the engine seats read).
-    if let Phase::Assign(c) = g.phase {
-        let unassigned = |c: Color| g.board.iter().flatten().any(|p| p.color == c && p.kind == '?');
-        if !unassigned(c) {
-            return Err("in the assign phase the side assigning has no types yet".into());
+    let unassigned = |c: Color| g.board.iter().flatten().any(|p| p.color == c && p.kind == '?');
+    if let Phase::Assign(c) = g.phase
+        && !unassigned(c)
+    {
+        return Err("in the assign phase the side assigning has no types yet".into());
+    }
+    if !view {
+        let may_hide = |c: Color| match g.phase {
+            Phase::Assign(Color::White) => true,
+            Phase::Assign(Color::Black) => c == Color::Black,
+            _ => false,
+        };
+        if [Color::White, Color::Black]
+            .iter()
+            .any(|&c| unassigned(c) && !may_hide(c))
+        {
+            return Err("'C' (a type not given) is for a seat's view, or a side still to assign".into());
         }
     }
     if g.phase == Phase::Guess && g.guess.is_some() {

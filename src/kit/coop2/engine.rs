@@ -178,7 +178,8 @@ impl Engine {
 
 impl Player for Engine {
     fn see(&mut self, observation: &str) -> Result<(), String> {
-        TableGame::set_state(&mut self.view, observation)
+        self.view = super::state::parse(&self.view, observation, true)?;
+        Ok(())
     }
 
     fn decide(&mut self, legal: &[String]) -> Result<String, String> {

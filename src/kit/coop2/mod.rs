@@ -104,8 +104,9 @@ struct Rules {
 pub struct Coop2 {
     /// The board; its side to move is the player of the turn.
     pos: Position<Plain>,
-    /// En passant: the square passed and the pawn's colour, while that pawn may be taken.
-    ep: Option<(Square, Color)>,
+    /// En passant, per colour of the pawn that double-stepped: the square it passed, open
+    /// through the other colour's next turn.
+    ep: [Option<Square>; 2],
     phase: Phase,
     hands: [Vec<char>; 2],
     /// The draw pile (order is chance).
@@ -162,7 +163,7 @@ impl Coop2 {
         };
         Ok(Coop2 {
             pos: Position::startpos(Arc::clone(&game)),
-            ep: None,
+            ep: [None, None],
             phase: if rules.solitaire {
                 Phase::DrawLine
             } else {
@@ -201,10 +202,8 @@ impl Coop2 {
         let w: Vec<&str> = f.split_whitespace().collect();
         let c = self.turn();
         let side = if c == Color::White { "w" } else { "b" };
-        let ep = self
-            .ep
-            .filter(|(_, pawn)| *pawn != c)
-            .map_or("-".to_string(), |(s, _)| self.pos.variant().geometry.name(s));
+        // The other colour's double step may be taken; ours is for the partner's next turn.
+        let ep = self.ep[(!c).index()].map_or("-".to_string(), |s| self.pos.variant().geometry.name(s));
         let fen = format!("{} {side} {} {ep} 0 1", w[0], w[2]);
         Position::from_fen_exposed(Arc::clone(&self.game), &fen)
             .or_else(|_| Position::from_fen_exposed(Arc::clone(&self.game), &format!("{} {side} {} - 0 1", w[0], w[2])))
@@ -346,7 +345,7 @@ impl Coop2 {
         let c = self.turn();
         // En passant stays open through the next turn while the pawn stands (the proposal).
         if m.kind() == MoveKind::DoubleStep {
-            self.ep = Some((m.aux_square(), c));
+            self.ep[c.index()] = Some(m.aux_square());
         }
         p.make_move(m);
         // Back to the turn's side: the turn goes on.
@@ -434,9 +433,7 @@ impl Coop2 {
     fn next_turn(&mut self) {
         let c = !self.turn();
         self.set_side(c);
-        if self.ep.is_some_and(|(_, pawn)| pawn == c) {
-            self.ep = None;
-        }
+        self.ep[c.index()] = None;
         self.turns += 1;
         if self.rules.solitaire {
             if self.deck.is_empty() {
@@ -490,9 +487,9 @@ impl Coop2 {
         };
         let f = self.pos.fen();
         let w: Vec<&str> = f.split_whitespace().collect();
-        let ep = self
-            .ep
-            .map_or("-".to_string(), |(s, _)| self.pos.variant().geometry.name(s));
+        let g = &self.pos.variant().geometry;
+        let eps: Vec<String> = self.ep.iter().flatten().map(|&s| g.name(s)).collect();
+        let ep = if eps.is_empty() { "-".to_string() } else { eps.join(",") };
         format!(
             "{} {} {} {} 0 1 {} {} {},{} {} {} {} {}",
             w[0],
@@ -724,7 +721,7 @@ impl TableGame for Coop2 {
     }
 
     fn set_state(&mut self, text: &str) -> Result<(), String> {
-        *self = state::parse(self, text)?;
+        *self = state::parse(self, text, false)?;
         Ok(())
     }
 

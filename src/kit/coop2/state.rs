@@ -9,8 +9,9 @@ use std::sync::Arc;
 
 const FIELDS: &str = "FEN(6 fields) LINE DISCARD HANDW,HANDB DECK CAPTURES TURNS PHASE";
 
-/// The game `base` (its settings kept) set to the state `text`.
-pub fn parse(base: &Coop2, text: &str) -> Result<Coop2, String> {
+/// The game `base` (its settings kept) set to the state `text`. A seat's `view` may hold
+/// what the text does not give (`?` cards, `#N` piles, `C` pieces); the true state may not.
+pub fn parse(base: &Coop2, text: &str, view: bool) -> Result<Coop2, String> {
     let w: Vec<&str> = text.split_whitespace().collect();
     if w.len() != 13 {
         return Err(format!("expected 13 fields: {FIELDS}"));
@@ -19,18 +20,18 @@ pub fn parse(base: &Coop2, text: &str) -> Result<Coop2, String> {
     let fen = format!("{} {} {} - 0 1", w[0], w[1], w[2]);
     g.pos = Position::from_fen_exposed(Arc::clone(&g.game), &fen).map_err(|e| e.to_string())?;
     let geo = g.pos.variant().geometry.clone();
-    g.ep = match w[3] {
-        "-" => None,
-        t => {
+    g.ep = [None, None];
+    if w[3] != "-" {
+        for t in w[3].split(',') {
             let s = geo.parse(t).ok_or(format!("en passant '{t}'"))?;
             let pawn = match geo.rank_of(s) {
                 2 => Color::White,
                 5 => Color::Black,
                 _ => return Err(format!("en passant '{t}': rank 3 or 6")),
             };
-            Some((s, pawn))
+            g.ep[pawn.index()] = Some(s);
         }
-    };
+    }
     let cards = |t: &str, what: &str| -> Result<Vec<char>, String> {
         if t == "-" {
             return Ok(Vec::new());
@@ -89,6 +90,19 @@ pub fn parse(base: &Coop2, text: &str) -> Result<Coop2, String> {
         if have > DECK.chars().filter(|&x| x == c).count() {
             return Err(format!("too many '{c}' cards"));
         }
+    }
+    if !view && all.contains(&'?') {
+        return Err("'?' and '#N' are for a seat's view; the true state gives every card".into());
+    }
+    if g.phase == Phase::Play
+        && g.hands[if g.rules.solitaire {
+            0
+        } else {
+            g.pos.side_to_move().index()
+        }]
+        .is_empty()
+    {
+        return Err("the player to play a card has none".into());
     }
     if g.hands.iter().any(|h| h.len() > 2) {
         return Err("a hand holds at most 2 cards".into());
