@@ -36,8 +36,13 @@ COMMANDS:
                       cmd:PROGRAM ARGS; --record writes JSON lines
     play --replay FILE
                       replay a record, checking every step
-    playtest GAME --games N [--seed N] [--seats S,...] [--csv FILE] [KEY=VALUE...]
-                      self-play statistics with standard errors (progress on stderr)
+    playtest GAME --games N [--seed N] [--seats S,...] [--csv FILE] [--optimum STATES]
+         [KEY=VALUE...]
+                      self-play statistics with standard errors (progress on stderr);
+                      --optimum also solves each solitaire deal with the order known
+    solve GAME [--deals N] [--seed N] [--budget STATES] [KEY=VALUE...]
+                      solve solitaire deals (parade, neighbour) with the order known: the
+                      best score, whether proved optimal, time per deal
     help, --help      this text
 
 OPTIONS:
@@ -46,7 +51,8 @@ OPTIONS:
                       new for every game, so that engine matches vary
 
 With no command, menagerie waits for 'uci' or 'xboard' on standard input and then speaks
-that protocol (UCI_Variant / 'variant' select the game). Table games: splitbrain, telepathy.";
+that protocol (UCI_Variant / 'variant' select the game). Table games:
+booster, cloak, coop2, gravity, neighbour, parade, splitbrain, telepathy.";
 
 /// An error for the user: printed as one line, exit code 2.
 #[derive(Debug)]
@@ -117,6 +123,7 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
         "referee" => crate::table_cli::referee(rest),
         "play" => crate::table_cli::play(rest),
         "playtest" => crate::table_cli::playtest(rest),
+        "solve" => crate::table_cli::solve(rest),
         "rbc-referee" => {
             let v = find_variant(&set, rest.first().map_or("rbc", |s| s.as_str()))?;
             if v.rules != "rbc" {

@@ -18,6 +18,8 @@ struct Opts {
     replay: Option<String>,
     csv: Option<String>,
     move_seconds: f64,
+    /// `--optimum N`: states the open-deal solver may spend per game (0: no solving).
+    optimum: u64,
     settings: Settings,
 }
 
@@ -30,6 +32,7 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
         replay: None,
         csv: None,
         move_seconds: 30.0,
+        optimum: 0,
         settings: Vec::new(),
     };
     let mut words = Vec::new();
@@ -58,6 +61,7 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
                 "--record" => o.record = Some(v),
                 "--replay" => o.replay = Some(v),
                 "--csv" => o.csv = Some(v),
+                "--optimum" | "--budget" => o.optimum = num("a number of states")?,
                 "--move-seconds" => {
                     o.move_seconds = v
                         .parse::<f64>()
@@ -166,6 +170,94 @@ fn result_line(i: usize, p: &Played) -> String {
     format!("game {}: {} ({} steps)", i + 1, p.outcome, p.steps)
 }
 
+/// `menagerie solve GAME [--deals N] [--seed N] [--budget N] [KEY=VALUE...]`: deals a
+/// solitaire as `play` and `playtest` do with the same seeds, and solves each deal with every
+/// order known: the best score, whether it is proved, and the time each took.
+pub fn solve(args: &[String]) -> Result<(), CliError> {
+    let name = game_arg(args, "solve")?;
+    let mut rest = args[1..].to_vec();
+    for a in rest.iter_mut() {
+        if a == "--deals" {
+            *a = "--games".into();
+        }
+    }
+    let o = opts(&rest, &["--games", "--seed", "--budget"])?;
+    let budget = if o.optimum == 0 { 2_000_000 } else { o.optimum };
+    let mut scores = Vec::new();
+    let mut millis = Vec::new();
+    let (mut proved, mut nodes) = (0usize, 0u64);
+    let mut worst = (0.0f64, 0u64);
+    let start = Instant::now();
+    let mut last = Instant::now();
+    for g in 0..o.games {
+        let seed = o.seed.wrapping_add(g as u64);
+        let mut table = kit::new_table(&name, &o.settings).map_err(CliError)?;
+        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
+        while table.actor() == crate::table::Actor::Chance {
+            table.draw_chance(&mut rng).map_err(CliError)?;
+        }
+        let t = Instant::now();
+        let best = table
+            .deal_optimum(budget)
+            .ok_or_else(|| CliError(format!("{name} has no open-deal solver (solitaires only)")))?;
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        if ms > worst.0 {
+            worst = (ms, seed);
+        }
+        millis.push(ms);
+        scores.push(best.score);
+        proved += usize::from(best.proved);
+        nodes += best.nodes;
+        if o.games <= 20 {
+            println!(
+                "deal {seed}: {} {}, {} states, {ms:.1} ms: {}",
+                if best.proved {
+                    "optimum"
+                } else {
+                    "best found (not proved)"
+                },
+                best.score,
+                best.nodes,
+                best.plan.join(" ")
+            );
+        } else if last.elapsed() > Duration::from_secs(2) || g + 1 == o.games {
+            last = Instant::now();
+            eprintln!(
+                "solve {name}: {}/{} deals, {:.1} s",
+                g + 1,
+                o.games,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let mut sorted = millis.clone();
+    sorted.sort_by(f64::total_cmp);
+    let q = |x: f64| crate::table::playtest::quantile(&sorted, x);
+    println!(
+        "solve {name}: {} deals, seeds {}..{}, budget {budget} states a deal, {:.1} s",
+        o.games,
+        o.seed,
+        o.seed.wrapping_add(o.games as u64 - 1),
+        start.elapsed().as_secs_f64()
+    );
+    println!(
+        "proved optimal: {proved} of {} ({:.1}%); states per deal: {:.0}",
+        o.games,
+        100.0 * proved as f64 / o.games as f64,
+        nodes as f64 / o.games as f64
+    );
+    println!(
+        "time per deal: median {:.1} ms, 90% {:.1} ms, 99% {:.1} ms, worst {:.1} ms (seed {})",
+        q(0.5),
+        q(0.9),
+        q(0.99),
+        worst.0,
+        worst.1
+    );
+    print!("{}", crate::table::playtest::spread("optimum", &scores));
+    Ok(())
+}
+
 /// `menagerie play GAME --seats S,S,.. [--seed N] [--games N] [--record FILE] [SETTINGS]`, or
 /// `menagerie play --replay FILE`.
 pub fn play(args: &[String]) -> Result<(), CliError> {
@@ -260,7 +352,10 @@ fn replay(file: &str) -> Result<(), CliError> {
 /// self-play statistics.
 pub fn playtest(args: &[String]) -> Result<(), CliError> {
     let name = game_arg(args, "playtest")?;
-    let o = opts(&args[1..], &["--games", "--seed", "--seats", "--csv", "--move-seconds"])?;
+    let o = opts(
+        &args[1..],
+        &["--games", "--seed", "--seats", "--csv", "--move-seconds", "--optimum"],
+    )?;
     let probe = kit::new_table(&name, &o.settings).map_err(CliError)?;
     let specs = o
         .seats
@@ -275,6 +370,16 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
         let seed = o.seed.wrapping_add(g as u64);
         let (p, table) = play_one(&name, &o, &specs, seed, false)?;
         let mut tally = table.tally();
+        if o.optimum > 0 {
+            // The same deal with every order known: what the seats' play cost against the best.
+            let best = table
+                .deal_optimum(o.optimum)
+                .ok_or_else(|| CliError(format!("--optimum: {name} has no open-deal solver (solitaires only)")))?;
+            let score = p.outcome.scores.first().copied().unwrap_or(0.0);
+            tally.push(("open-deal optimum".into(), best.score));
+            tally.push(("optimum proved".into(), f64::from(u8::from(best.proved))));
+            tally.push(("optimum less score".into(), best.score - score));
+        }
         // Results and how games ended, forfeits included (the referee's outcome).
         tally.push((format!("result: {}", p.outcome.result), 1.0));
         // A reason's details after ':' (a game's score, say) are its own, not a kind of end.
@@ -304,6 +409,11 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
         specs.join(",")
     );
     print!("{}", summary.report(&ratios));
+    let mut spread_keys = probe.histograms();
+    if o.optimum > 0 {
+        spread_keys.extend(["open-deal optimum", "optimum less score"]);
+    }
+    print!("{}", summary.spreads(&spread_keys));
     if let Some(f) = o.csv {
         let keys = summary.keys();
         let mut text = keys.join(",") + "\n";

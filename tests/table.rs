@@ -620,13 +620,21 @@ fn chance_is_drawn_from_the_seed_and_replays() {
 #[test]
 fn an_observation_with_hidden_parts_is_not_a_state() {
     use menagerie::table::seats::RandomSeat;
-    for name in ["cloak", "coop2", "booster"] {
+    // Steps into each game: Parade's pile B is empty (and so public) after 16 deals and 8
+    // actions.
+    for (name, steps) in [
+        ("cloak", 30),
+        ("coop2", 30),
+        ("booster", 30),
+        ("parade", 20),
+        ("neighbour", 40),
+    ] {
         let mut refused = 0;
         for seed in 0..4 {
             let mut t = game(name, &[]);
             let mut rng = RandomSeat::new(seed);
             let mut rng_chance = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
-            for _ in 0..30 {
+            for _ in 0..steps {
                 match t.actor() {
                     Actor::Over => break,
                     Actor::Chance => {

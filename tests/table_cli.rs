@@ -163,6 +163,8 @@ fn seat_programs_play_and_lose_their_seat_when_they_fail() {
         ("cloak", 2),
         ("coop2", 2),
         ("booster", 2),
+        ("parade", 1),
+        ("neighbour", 1),
     ] {
         let seats: Vec<&str> = (0..n).map(|i| if i % 2 == 0 { good } else { "random" }).collect();
         let seats = seats.join(",");
@@ -303,6 +305,8 @@ fn a_person_plays_whole_games_at_the_terminal() {
         ("cloak", "human,engine"),
         ("coop2", "human,engine"),
         ("booster", "human,engine"),
+        ("parade", "human"),
+        ("neighbour", "human"),
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
             .args(["play", game, "--seats", seats, "--seed", "7"])

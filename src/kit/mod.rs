@@ -7,6 +7,9 @@ pub mod cloak;
 pub mod coop2;
 pub mod gravity;
 mod grid;
+pub mod neighbour;
+pub mod parade;
+mod solitaire;
 pub mod splitbrain;
 pub mod telepathy;
 
@@ -42,6 +45,16 @@ const GAMES: &[(&str, &str, Make)] = &[
         "gravity",
         "Gravity Chess (2 seats, pieces fall toward rank 1)",
         gravity::Gravity::boxed,
+    ),
+    (
+        "parade",
+        "Parade Chess Solitaire (1 seat; move pieces by attacks until all touch)",
+        parade::Parade::boxed,
+    ),
+    (
+        "neighbour",
+        "Neighbour Chess Solitaire (1 seat; pieces borrow a neighbour's move until all touch)",
+        neighbour::Neighbour::boxed,
     ),
     (
         "telepathy",

@@ -63,6 +63,19 @@ pub fn scores_text(scores: &[f64]) -> String {
     scores.iter().map(|s| format!("{s}")).collect::<Vec<_>>().join(",")
 }
 
+/// The best score of a one-seat game's deal with every card's order known.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Optimum {
+    /// The best score found.
+    pub score: f64,
+    /// True when no play scores more (the search finished within its budget).
+    pub proved: bool,
+    /// States the search expanded.
+    pub nodes: u64,
+    /// The actions of the best play, from the dealt state.
+    pub plan: Vec<String>,
+}
+
 /// A game's settings: `key=value` words, each checked by the game.
 pub type Settings = Vec<(String, String)>;
 
@@ -90,6 +103,10 @@ pub trait TableGame: Clone + Send + 'static {
     /// event text. Legality is checked once, by [`Table::act`] and [`Table::act_chance`]; on
     /// error the state is untouched.
     fn apply(&mut self, action: &Self::Action) -> Result<String, String>;
+    /// Why `action` (parsed, but not among the legal actions) is refused, in one line.
+    fn why_illegal(&self, _action: &Self::Action) -> String {
+        "illegal action".into()
+    }
     /// At a chance node: each outcome with its probability.
     fn chance_outcomes(&self) -> Vec<(Self::Action, f64)> {
         Vec::new()
@@ -112,6 +129,15 @@ pub trait TableGame: Clone + Send + 'static {
     /// Ratios of tally sums that `playtest` reports: (label, numerator key, denominator key).
     fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
         Vec::new()
+    }
+    /// Tally keys whose spread `playtest` shows (quartiles and a text histogram).
+    fn histograms(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+    /// For a solitaire, once dealt: the best score of this game's deal with every order known,
+    /// searched within `budget` states (`None`: the game has no such solver or is not dealt).
+    fn deal_optimum(&self, _budget: u64) -> Option<Optimum> {
+        None
     }
     /// Menagerie's own player for `seat` (options from `engine:KEY=VALUE`).
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String>;
@@ -140,6 +166,10 @@ pub trait Table: Send {
     fn act_chance(&mut self, text: &str) -> Result<String, String>;
     /// Ratios `playtest` reports: (label, numerator key, denominator key) of the tally.
     fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)>;
+    /// Tally keys whose spread `playtest` shows.
+    fn histograms(&self) -> Vec<&'static str>;
+    /// The best score of this game's deal with every order known.
+    fn deal_optimum(&self, budget: u64) -> Option<Optimum>;
     /// What `seat` may know now.
     fn observe(&self, seat: usize) -> String;
     /// The whole true state.
@@ -185,7 +215,7 @@ impl<G: TableGame> Table for G {
         }
         let a = self.parse_action(text.trim())?;
         if !self.legal_actions().contains(&a) {
-            return Err("illegal action".into());
+            return Err(self.why_illegal(&a));
         }
         self.apply(&a)
     }
@@ -227,6 +257,12 @@ impl<G: TableGame> Table for G {
     }
     fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
         TableGame::ratios(self)
+    }
+    fn histograms(&self) -> Vec<&'static str> {
+        TableGame::histograms(self)
+    }
+    fn deal_optimum(&self, budget: u64) -> Option<Optimum> {
+        TableGame::deal_optimum(self, budget)
     }
     fn observe(&self, seat: usize) -> String {
         TableGame::observe(self, seat)

@@ -66,6 +66,11 @@ impl Summary {
         Some((r, var.sqrt() / ybar, sy))
     }
 
+    /// The spread of each key in `keys` over the games: [`spread`].
+    pub fn spreads(&self, keys: &[&str]) -> String {
+        keys.iter().map(|k| spread(k, &self.values(k))).collect()
+    }
+
     /// The statistics as a text table: every key's mean per game, then the ratios.
     pub fn report(&self, ratios: &[(&str, &str, &str)]) -> String {
         let mut out = String::new();
@@ -97,6 +102,58 @@ impl Summary {
     }
 }
 
+/// The quartile `q` (0 to 1) of sorted values, interpolating between neighbours.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let x = q * (sorted.len() - 1) as f64;
+    let (i, f) = (x.floor() as usize, x - x.floor());
+    let j = (i + 1).min(sorted.len() - 1);
+    sorted[i] + f * (sorted[j] - sorted[i])
+}
+
+/// A key's spread as text: mean, minimum, quartiles, maximum, then one histogram line per
+/// whole value (values are rounded down) with its count, share and a bar.
+pub fn spread(key: &str, values: &[f64]) -> String {
+    let mut out = String::new();
+    if values.is_empty() {
+        return out;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let (m, se) = mean_se(&v);
+    let _ = writeln!(
+        out,
+        "{key}: mean {m:.3} (std err {se:.3}), min {}, quartiles {} / {} / {}, max {}",
+        v[0],
+        quantile(&v, 0.25),
+        quantile(&v, 0.5),
+        quantile(&v, 0.75),
+        v[v.len() - 1]
+    );
+    let (lo, hi) = (v[0].floor() as i64, v[v.len() - 1].floor() as i64);
+    if hi - lo > 200 {
+        return out;
+    }
+    let n = v.len() as f64;
+    let most = (lo..=hi)
+        .map(|b| v.iter().filter(|x| x.floor() as i64 == b).count())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    for b in lo..=hi {
+        let c = v.iter().filter(|x| x.floor() as i64 == b).count();
+        let _ = writeln!(
+            out,
+            "  {b:>5} {c:>6} {:>6.1}% {}",
+            100.0 * c as f64 / n,
+            "#".repeat((c * 50).div_ceil(most))
+        );
+    }
+    out
+}
+
 /// Mean and standard error of the mean.
 pub fn mean_se(v: &[f64]) -> (f64, f64) {
     let n = v.len() as f64;
@@ -126,5 +183,23 @@ mod tests {
         let (r, se, of) = s.ratio("a", "b").unwrap();
         assert_eq!((r, se, of), (1.0, 0.5, 4.0));
         assert!(s.ratio("a", "missing").is_none());
+    }
+
+    #[test]
+    fn quartiles_and_histogram_by_hand() {
+        let v = [1.0, 2.0, 3.0, 4.0, 5.0];
+        assert_eq!(quantile(&v, 0.25), 2.0);
+        assert_eq!(quantile(&v, 0.5), 3.0);
+        assert_eq!(quantile(&[1.0, 2.0], 0.5), 1.5);
+        let text = spread("score", &[0.0, 2.0, 2.0, 3.0]);
+        assert!(text.starts_with("score: mean 1.750"), "{text}");
+        assert!(text.contains("quartiles 1.5 / 2 / 2.25"), "{text}");
+        // One line per whole value from 0 to 3; 2 is the tallest bar.
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(
+            lines[1].contains("      0 ") && lines[2].ends_with(&"#".repeat(50)),
+            "{text}"
+        );
     }
 }

@@ -1,0 +1,206 @@
+//! Neighbour with both decks' order known (the `open=on` setting, and the yardstick for the
+//! hidden game): the best score for a deal. Every way of adding (where each carried piece
+//! lands when its square is taken, and when to stop) is tried; for each board the adding
+//! leaves, IDA* finds the fewest moves that connect it, allowed only as many as could still
+//! beat the best score so far.
+
+use super::{Action, Neighbour, Phase, carry, connected, landing, moves};
+use crate::kit::grid::Sq;
+use crate::kit::solitaire::{
+    Board, Puzzle, Solution, board_key, groups_of, grow, ida, is_white, most_touched, occupancy,
+};
+use std::collections::HashSet;
+
+/// The moving phase as a puzzle: boards, one move an action.
+pub struct Moves {
+    /// Borrowed moves may take enemy pieces.
+    pub captures: bool,
+}
+
+/// A lower bound on the moves that connect `board`: [`group_bound`] (eight directions), and
+/// also: a group none of whose pieces has a same-colour neighbour cannot move a piece until
+/// some piece lands next to it, so each such group needs a moved piece beside it, and one
+/// moved piece touches at most `m` groups (the most any empty square touches now).
+pub fn bound(board: &Board) -> u32 {
+    let occ = occupancy(board);
+    let gs = groups_of(occ, true);
+    if gs.len() <= 1 {
+        return 0;
+    }
+    let white = (0..64)
+        .filter(|&s| board[s] != 0 && is_white(board[s]))
+        .fold(0u64, |m, s| m | 1 << s);
+    let black = occ & !white;
+    let movable = |s: u64| {
+        let own = if s & white != 0 { white } else { black };
+        grow(s, true) & own & !s != 0
+    };
+    let stuck = gs
+        .iter()
+        .filter(|&&g| {
+            let mut rest = g;
+            while rest != 0 {
+                let s = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                if movable(s) {
+                    return false;
+                }
+            }
+            true
+        })
+        .count() as u32;
+    let around: Vec<u64> = gs.iter().map(|&g| grow(g, true) & !occ).collect();
+    let m = most_touched(&around);
+    (gs.len() as u32).div_ceil(1 + m).max(stuck.div_ceil(m))
+}
+
+impl Puzzle for Moves {
+    type State = Board;
+    type Action = Action;
+
+    fn successors(&self, s: &Board, out: &mut Vec<(Action, Board, u32)>) {
+        let mut kids: Vec<(u32, Action, Board)> = moves(s, self.captures)
+            .into_iter()
+            .map(|(a, t)| {
+                let mut b = *s;
+                b[t] = b[a];
+                b[a] = 0;
+                (bound(&b), Action::Move(a, t), b)
+            })
+            .collect();
+        kids.sort_by_key(|k| k.0);
+        out.extend(kids.into_iter().map(|(h, a, b)| (a, b, h)));
+    }
+
+    fn key(&self, s: &Board) -> u64 {
+        board_key(s, 0)
+    }
+
+    fn solved(&self, s: &Board) -> bool {
+        connected(s)
+    }
+
+    fn bound(&self, s: &Board) -> u32 {
+        bound(s)
+    }
+}
+
+/// The fewest moves (at most `max`) that connect `board`.
+pub fn fewest_moves(board: &Board, captures: bool, max: u32, budget: u64) -> Solution<Action> {
+    ida(&Moves { captures }, board, max, budget)
+}
+
+/// The best play found for an open deal.
+#[derive(Clone, Debug)]
+pub struct Best {
+    /// The score it reaches (cards left), or 0 with no plan.
+    pub score: u32,
+    /// The actions from the state solved (adds, places, stop, moves); `None` if none connects.
+    pub plan: Option<Vec<Action>>,
+    /// True when no play scores more.
+    pub proved: bool,
+    /// States expanded by all the searches.
+    pub nodes: u64,
+}
+
+/// The best play from `game` (in its add, place or move step) knowing both decks' order,
+/// spending at most `budget` states in all. Every board the adding can leave is collected
+/// first; then, for each score from the highest any board could reach down, each board that
+/// could still reach it is searched for a connection within the moves that score allows. The
+/// first score reached is the best.
+pub fn solve_open(game: &Neighbour, budget: u64) -> Best {
+    let mut stops: Vec<(Neighbour, Vec<Action>)> = Vec::new();
+    let mut seen = HashSet::new();
+    collect(game, &mut Vec::new(), &mut seen, &mut stops);
+    let mut best = Best {
+        score: 0,
+        plan: None,
+        proved: true,
+        nodes: 0,
+    };
+    // Cards left at the stop, a lower bound on the moves still needed, and whether that bound
+    // is all a search has shown so far.
+    let mut boards: Vec<(u32, u32)> = stops
+        .iter()
+        .map(|(g, _)| match g.phase() {
+            // Connected as the adding stopped, or lost there (no move left).
+            Phase::Over if connected(g.board()) => (g.cards_left(), 0),
+            Phase::Over => (0, 1),
+            _ => (g.cards_left(), bound(g.board())),
+        })
+        .collect();
+    let top = boards.iter().map(|&(c, lb)| c.saturating_sub(lb)).max().unwrap_or(0);
+    for target in (0..=top).rev() {
+        for (i, (g, path)) in stops.iter().enumerate() {
+            let (cards, lb) = boards[i];
+            if cards < target + lb {
+                continue;
+            }
+            if g.phase() == Phase::Over {
+                // Connected as the adding stopped.
+                if cards >= target {
+                    best.score = cards;
+                    best.plan = Some(path.clone());
+                    return best;
+                }
+                continue;
+            }
+            if best.nodes >= budget {
+                best.proved = false;
+                return best;
+            }
+            let sol = fewest_moves(g.board(), g.rules().captures, cards - target, budget - best.nodes);
+            best.nodes += sol.nodes;
+            match sol.actions {
+                Some(m) => {
+                    best.score = cards - m.len() as u32;
+                    best.plan = Some(path.iter().copied().chain(m).collect());
+                    best.proved = sol.proved;
+                    return best;
+                }
+                None if sol.proved => boards[i].1 = cards - target + 1,
+                None => {
+                    best.proved = false;
+                    return best;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Every state in which the adding can stop (or has stopped) from `g`, with its actions.
+fn collect(
+    g: &Neighbour,
+    path: &mut Vec<Action>,
+    seen: &mut HashSet<(Board, usize, Option<Sq>)>,
+    out: &mut Vec<(Neighbour, Vec<Action>)>,
+) {
+    match g.phase() {
+        Phase::Move | Phase::Over => out.push((g.clone(), path.clone())),
+        Phase::Add | Phase::Place => {
+            if g.phase() == Phase::Add && !seen.insert((*g.board(), g.pieces().len(), g.anchor())) {
+                return;
+            }
+            for a in crate::table::TableGame::legal_actions(g) {
+                let mut n = g.clone();
+                if crate::table::TableGame::apply(&mut n, &a).is_ok() {
+                    path.push(a);
+                    collect(&n, path, seen, out);
+                    path.pop();
+                }
+            }
+        }
+        Phase::Deal => {}
+    }
+}
+
+/// Where the next add would carry the top piece (for the engine's look-ahead).
+pub fn next_target(anchor: Option<Sq>, card: i8) -> Sq {
+    carry(anchor.unwrap_or(0), card)
+}
+
+/// The squares a piece carried to `target` may land on.
+pub fn landings(board: &Board, target: Sq) -> Vec<Sq> {
+    landing(board, target)
+}

@@ -1,0 +1,152 @@
+//! Menagerie's Parade player. With pile B open it plays the solver's plan. With the order
+//! hidden it compares, at every action, the best plan of moves alone (solved exactly on the
+//! board as it is) with adding now: one card plus the expectation, over the cards that may be
+//! on top of pile B (each unseen card alike, spent cards unseen included), of the best
+//! continuation, looking `adds` cards ahead. Moves never depend on the order; only adds do.
+
+use super::solver::{OpenDeal, bound};
+use super::{Action, Parade, gap_square, moves};
+use crate::kit::solitaire::{Board, gap};
+use crate::table::Settings;
+use crate::table::seats::{Player, number_options};
+use std::collections::{HashMap, HashSet};
+
+/// The player: its view of the game and its search limits.
+pub struct Engine {
+    view: Parade,
+    /// States one solve may expand.
+    budget: u64,
+    /// Cards looked ahead when weighing an add.
+    adds: u32,
+    /// Values of move-only plans already solved, by board and the most moves searched.
+    memo: HashMap<(Board, u32), (f64, Option<Action>)>,
+    /// Boards this game has shown, so that a fallback move does not go round in circles.
+    history: HashSet<Board>,
+}
+
+impl Engine {
+    /// Options: `budget=N` (states per solve, default 20000), `adds=0..3` (cards looked ahead,
+    /// default 1), `seed=N` (accepted; the player is deterministic).
+    pub fn new(base: &Parade, options: &Settings, _seed: u64) -> Result<Engine, String> {
+        let (v, _) = number_options(options, &[("budget", 100, 100_000_000, 20_000), ("adds", 0, 3, 1)])?;
+        Ok(Engine {
+            view: base.clone(),
+            budget: v[0] as u64,
+            adds: v[1] as u32,
+            memo: HashMap::new(),
+            history: HashSet::new(),
+        })
+    }
+
+    /// Actions to connect `board` by moves alone, searching up to `max` moves, and the first
+    /// move: none within `max` counts `max + 1`, an unfinished search its lower bound and two.
+    fn moves_only(&mut self, board: &Board, max: u32) -> (f64, Option<Action>) {
+        if let Some(v) = self.memo.get(&(*board, max)) {
+            return *v;
+        }
+        let deal = OpenDeal::from_parts(&[], super::PILE as u32 * 3 - max);
+        let sol = deal.solve(board, self.budget);
+        let v = match (&sol.actions, sol.proved) {
+            (Some(a), _) => (a.len() as f64, a.first().copied()),
+            (None, true) => (f64::from(max) + 1.0, None),
+            (None, false) => (f64::from(sol.lower) + 2.0, None),
+        };
+        self.memo.insert((*board, max), v);
+        v
+    }
+
+    /// Expected actions to connect from `board` with the unseen cards `pool`, `pile` of them
+    /// still in pile B, `left` actions allowed, looking `depth` adds ahead; and the first
+    /// action of the choice.
+    fn value(&mut self, board: &Board, pool: &[u8], pile: usize, left: u32, depth: u32) -> (f64, Option<Action>) {
+        let (mv, first) = self.moves_only(board, left);
+        if depth == 0 || pile == 0 || left == 0 || pool.is_empty() {
+            return (mv, first);
+        }
+        // After an add, plans longer than the best without it cannot make adding better.
+        let cap = (mv.ceil() as u32).min(left - 1);
+        let mut kinds = pool.to_vec();
+        kinds.sort();
+        kinds.dedup();
+        let mut expect = 0.0;
+        for &c in &kinds {
+            let p = pool.iter().filter(|&&x| x == c).count() as f64 / pool.len() as f64;
+            let mut b = *board;
+            b[gap_square(&b, gap(c))] = c;
+            let rest: Vec<u8> = {
+                let mut r = pool.to_vec();
+                if let Some(i) = r.iter().position(|&x| x == c) {
+                    r.swap_remove(i);
+                }
+                r
+            };
+            let v = if super::connected(&b) {
+                0.0
+            } else {
+                self.value(&b, &rest, pile - 1, cap, depth - 1).0
+            };
+            expect += p * v;
+        }
+        let add = 1.0 + expect;
+        if add < mv {
+            (add, Some(Action::Add))
+        } else {
+            (mv, first)
+        }
+    }
+}
+
+/// The move that leaves the smallest bound, to a board not seen before if there is one
+/// (first in square order on ties).
+fn greedy(board: &Board, history: &HashSet<Board>) -> Option<Action> {
+    moves(board)
+        .into_iter()
+        .min_by_key(|&(a, t)| {
+            let mut b = *board;
+            b[t] = b[a];
+            b[a] = 0;
+            (history.contains(&b), bound(&b))
+        })
+        .map(|(a, t)| Action::Move(a, t))
+}
+
+impl Player for Engine {
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        self.view = Parade::parse(&self.view, observation, true)?;
+        self.history.insert(*self.view.board());
+        Ok(())
+    }
+
+    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+        let v = &self.view;
+        let left = (super::PILE as i32 - super::FLOOR) as u32 - v.spent();
+        let board = *v.board();
+        let choice = if v.open() {
+            let sol = OpenDeal::new(v).solve(&board, self.budget.saturating_mul(10));
+            sol.actions.and_then(|a| a.first().copied()).or_else(|| {
+                if v.pile().is_empty() {
+                    greedy(&board, &self.history)
+                } else {
+                    Some(Action::Add)
+                }
+            })
+        } else {
+            let pool = v.undealt();
+            let pile = v.pile().len();
+            let adds = self.adds;
+            // No plan found: add while cards last (a new piece may bridge), else the greedy move.
+            self.value(&board, &pool, pile, left, adds).1.or_else(|| {
+                if pile > 0 {
+                    Some(Action::Add)
+                } else {
+                    greedy(&board, &self.history)
+                }
+            })
+        };
+        let text = choice.map(|a| a.to_string());
+        match text {
+            Some(t) if legal.contains(&t) => Ok(t),
+            _ => legal.first().cloned().ok_or_else(|| "no legal action".to_string()),
+        }
+    }
+}

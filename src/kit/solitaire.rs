@@ -1,0 +1,387 @@
+//! What the two solitaires (Parade, Neighbour) share: a board of the 16 non-pawn pieces and
+//! their reach on an 8x8 board, connectivity of all pieces as one group, and an IDA* search
+//! for the fewest actions that connect them (with the node budget it may spend and whether it
+//! proved its answer optimal).
+
+use super::grid::{Sq, offset};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+/// A hasher for keys that are already hashes.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+type KeyMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+
+/// A 64-bit hash of a board and a small number (the actions taken, say).
+pub fn board_key(b: &Board, extra: u32) -> u64 {
+    let mut h = 0x9e37_79b9_7f4a_7c15u64 ^ u64::from(extra);
+    for chunk in b.chunks_exact(8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        h = (h ^ w).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 32;
+    }
+    h
+}
+
+/// The board: each square empty (0) or a piece letter (`KQRBN` White, `kqrbn` Black).
+pub type Board = [u8; 64];
+
+/// The 16 pieces (and their cards): each colour's K, Q, two R, two B, two N.
+pub const PIECES: &[u8; 16] = b"KQRRBBNNkqrrbbnn";
+
+const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+/// True for a White piece's letter.
+pub fn is_white(p: u8) -> bool {
+    p.is_ascii_uppercase()
+}
+
+/// True for one of the ten letters.
+pub fn is_piece(p: u8) -> bool {
+    b"KQRBNkqrbn".contains(&p)
+}
+
+/// The layout gap of a piece's card (rules §1): N 1, B 2, R 3, Q 5, K 6.
+pub fn gap(p: u8) -> usize {
+    match p.to_ascii_uppercase() {
+        b'N' => 1,
+        b'B' => 2,
+        b'R' => 3,
+        b'Q' => 5,
+        _ => 6,
+    }
+}
+
+/// The occupied squares as a bit set.
+pub fn occupancy(b: &Board) -> u64 {
+    b.iter()
+        .enumerate()
+        .filter(|&(_, &p)| p != 0)
+        .fold(0, |m, (s, _)| m | 1 << s)
+}
+
+/// The squares a piece of type `kind` on `s` attacks when `occ` is occupied: knight and king
+/// steps, and slides up to and including the first occupied square.
+pub fn reach(kind: u8, s: Sq, occ: u64) -> u64 {
+    let mut out = 0u64;
+    let steps = |d: &[(i32, i32)], out: &mut u64| {
+        for &(df, dr) in d {
+            if let Some(t) = offset(s, df, dr) {
+                *out |= 1 << t;
+            }
+        }
+    };
+    let slides = |d: &[(i32, i32)], out: &mut u64| {
+        for &(df, dr) in d {
+            let mut cur = s;
+            while let Some(t) = offset(cur, df, dr) {
+                *out |= 1 << t;
+                if occ >> t & 1 != 0 {
+                    break;
+                }
+                cur = t;
+            }
+        }
+    };
+    match kind.to_ascii_uppercase() {
+        b'N' => steps(&KNIGHT, &mut out),
+        b'K' => steps(&KING, &mut out),
+        b'R' => slides(&ROOK, &mut out),
+        b'B' => slides(&BISHOP, &mut out),
+        _ => {
+            slides(&ROOK, &mut out);
+            slides(&BISHOP, &mut out);
+        }
+    }
+    out
+}
+
+const NOT_A: u64 = !0x0101_0101_0101_0101;
+const NOT_H: u64 = !0x8080_8080_8080_8080;
+
+/// `x` and its neighbours: the four orthogonal ones, or all eight with `diagonal`.
+pub fn grow(x: u64, diagonal: bool) -> u64 {
+    if diagonal {
+        let y = x | (x << 1 & NOT_A) | (x >> 1 & NOT_H);
+        y | y << 8 | y >> 8
+    } else {
+        x | x << 8 | x >> 8 | (x << 1 & NOT_A) | (x >> 1 & NOT_H)
+    }
+}
+
+/// The number of connected groups of the squares in `occ` (orthogonal contact, or any of the
+/// eight with `diagonal`).
+pub fn groups(occ: u64, diagonal: bool) -> u32 {
+    let mut rest = occ;
+    let mut n = 0;
+    while rest != 0 {
+        let mut g = rest & rest.wrapping_neg();
+        loop {
+            let next = grow(g, diagonal) & occ;
+            if next == g {
+                break;
+            }
+            g = next;
+        }
+        rest &= !g;
+        n += 1;
+    }
+    n
+}
+
+/// A lower bound on the actions that join the pieces `occ` into one group when an action
+/// moves one piece or adds one. In the end each group now apart either has a piece that moved
+/// or touches a piece that moved or was added; such a piece answers for its own group and the
+/// groups around its new square, at most `1 + m` where `m` is the most groups any empty square
+/// touches now. So at least `groups / (1 + m)` pieces move or come.
+pub fn group_bound(occ: u64, diagonal: bool) -> u32 {
+    let gs = groups_of(occ, diagonal);
+    if gs.len() <= 1 {
+        return 0;
+    }
+    let around: Vec<u64> = gs.iter().map(|&g| grow(g, diagonal) & !occ).collect();
+    (gs.len() as u32).div_ceil(1 + most_touched(&around))
+}
+
+/// The connected groups of `occ`, each as a bit set.
+pub fn groups_of(occ: u64, diagonal: bool) -> Vec<u64> {
+    let mut rest = occ;
+    let mut out = Vec::with_capacity(16);
+    while rest != 0 {
+        let mut g = rest & rest.wrapping_neg();
+        loop {
+            let next = grow(g, diagonal) & occ;
+            if next == g {
+                break;
+            }
+            g = next;
+        }
+        rest &= !g;
+        out.push(g);
+    }
+    out
+}
+
+/// The most of the sets `around` that one square is in, capped at 4 (the most groups one
+/// square can touch), and at least 1.
+pub fn most_touched(around: &[u64]) -> u32 {
+    // Bit-sliced counters: c0 ones, c1 twos, c2 fours (saturating).
+    let (mut c0, mut c1, mut c2) = (0u64, 0u64, 0u64);
+    for &a in around {
+        let carry0 = c0 & a;
+        c0 ^= a;
+        let carry1 = c1 & carry0;
+        c1 ^= carry0;
+        c2 |= carry1;
+    }
+    if c2 != 0 {
+        4
+    } else if c1 & c0 != 0 {
+        3
+    } else if c1 != 0 {
+        2
+    } else {
+        1
+    }
+}
+
+/// A one-player puzzle of unit-cost actions, for [`ida`].
+pub trait Puzzle {
+    /// A state (hashable: the exhaustive search keeps the states it has seen).
+    type State: Clone + Eq + Hash;
+    /// An action.
+    type Action: Clone;
+    /// The actions from `s` with the states they lead to and their bounds, best-looking first.
+    fn successors(&self, s: &Self::State, out: &mut Vec<(Self::Action, Self::State, u32)>);
+    /// A 64-bit key of the state for [`ida`]'s table of states seen (two states sharing a
+    /// key are taken as one: with a good hash, never in practice).
+    fn key(&self, s: &Self::State) -> u64;
+    /// True when `s` is solved.
+    fn solved(&self, s: &Self::State) -> bool;
+    /// A lower bound on the actions still needed from `s` (never more than the truth).
+    fn bound(&self, s: &Self::State) -> u32;
+}
+
+/// What a search found: the actions, whether they are proved the fewest possible, the lower
+/// bound it reached, and the states it expanded.
+#[derive(Clone, Debug)]
+pub struct Solution<A> {
+    /// The actions of the best solution found (`None`: none found).
+    pub actions: Option<Vec<A>>,
+    /// True when no shorter solution exists (and, with `actions` `None`, none within `max`).
+    pub proved: bool,
+    /// Every solution needs at least this many actions.
+    pub lower: u32,
+    /// States expanded.
+    pub nodes: u64,
+}
+
+/// Iterative-deepening A*: the fewest actions (at most `max`) that solve `start`, expanding
+/// at most `budget` states. Within one iteration a state reached again at no smaller depth is
+/// skipped, which keeps the answer optimal. When the budget runs out the answer is not proved.
+pub fn ida<P: Puzzle>(p: &P, start: &P::State, max: u32, budget: u64) -> Solution<P::Action> {
+    let mut nodes = 0u64;
+    let h0 = p.bound(start);
+    let mut limit = h0;
+    let mut seen = KeyMap::default();
+    let mut path = Vec::new();
+    while limit <= max {
+        seen.clear();
+        let mut next = u32::MAX;
+        match dfs(
+            p, start, h0, 0, limit, budget, &mut nodes, &mut seen, &mut path, &mut next,
+        ) {
+            Search::Found => {
+                return Solution {
+                    actions: Some(path),
+                    proved: true,
+                    lower: limit,
+                    nodes,
+                };
+            }
+            Search::Budget => {
+                return Solution {
+                    actions: None,
+                    proved: false,
+                    lower: limit,
+                    nodes,
+                };
+            }
+            Search::NotFound => {
+                if next == u32::MAX {
+                    break;
+                }
+                limit = next;
+            }
+        }
+    }
+    Solution {
+        actions: None,
+        proved: true,
+        lower: limit,
+        nodes,
+    }
+}
+
+enum Search {
+    Found,
+    NotFound,
+    Budget,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn dfs<P: Puzzle>(
+    p: &P,
+    s: &P::State,
+    h: u32,
+    g: u32,
+    limit: u32,
+    budget: u64,
+    nodes: &mut u64,
+    seen: &mut KeyMap,
+    path: &mut Vec<P::Action>,
+    next: &mut u32,
+) -> Search {
+    if p.solved(s) {
+        return Search::Found;
+    }
+    let f = g + h;
+    if f > limit {
+        *next = (*next).min(f);
+        return Search::NotFound;
+    }
+    if g >= limit {
+        *next = (*next).min(g + 1);
+        return Search::NotFound;
+    }
+    let key = p.key(s);
+    match seen.get(&key) {
+        Some(&d) if d <= g => return Search::NotFound,
+        _ => {
+            seen.insert(key, g);
+        }
+    }
+    *nodes += 1;
+    if *nodes > budget {
+        return Search::Budget;
+    }
+    let mut kids = Vec::new();
+    p.successors(s, &mut kids);
+    for (a, t, h) in kids {
+        if g + 1 + h > limit {
+            *next = (*next).min(g + 1 + h);
+            continue;
+        }
+        path.push(a);
+        match dfs(p, &t, h, g + 1, limit, budget, nodes, seen, path, next) {
+            Search::NotFound => {
+                path.pop();
+            }
+            other => return other,
+        }
+    }
+    Search::NotFound
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kit::grid::parse_sq;
+
+    fn bits(names: &[&str]) -> u64 {
+        names.iter().fold(0, |m, n| m | 1 << parse_sq(n).unwrap())
+    }
+
+    #[test]
+    fn groups_orthogonal_and_diagonal() {
+        // a1-b1 touch; c2 touches b1 only diagonally; h1 and a2 are not neighbours (no wrap).
+        let occ = bits(&["a1", "b1", "c2", "h1", "a2"]);
+        assert_eq!(groups(occ, false), 3);
+        assert_eq!(groups(occ, true), 2);
+        assert_eq!(groups(bits(&["h4", "a5"]), true), 2);
+    }
+
+    #[test]
+    fn group_bound_counts_the_groups_a_square_touches() {
+        // Three lone pieces around d4 (d5, c4, e4): one piece on d4 joins them, and the bound
+        // is ceil(3 / (1 + 3)) = 1.
+        assert_eq!(group_bound(bits(&["d5", "c4", "e4"]), false), 1);
+        // Pieces far apart: no square touches two, so each piece moved joins at most two
+        // groups: ceil(4 / 2) = 2.
+        assert_eq!(group_bound(bits(&["a1", "h1", "a8", "h8"]), false), 2);
+        // One group: nothing to do.
+        assert_eq!(group_bound(bits(&["a1", "a2"]), false), 0);
+        // Diagonal contact: b2 touches a1 and c3, which are two groups orthogonally but one
+        // with diagonals counted.
+        assert_eq!(group_bound(bits(&["a1", "c3"]), false), 1);
+        assert_eq!(group_bound(bits(&["a1", "c3"]), true), 1);
+        assert_eq!(group_bound(bits(&["a1", "b2"]), true), 0);
+    }
+
+    #[test]
+    fn reach_stops_at_the_first_piece() {
+        let occ = bits(&["d4", "d6"]);
+        let r = reach(b'R', parse_sq("d4").unwrap(), occ);
+        assert!(r >> parse_sq("d6").unwrap() & 1 != 0);
+        assert!(r >> parse_sq("d7").unwrap() & 1 == 0);
+        assert_eq!(r.count_ones(), 2 + 7 + 3);
+    }
+}
