@@ -293,6 +293,45 @@ fn playtest_prints_statistics_and_progress() {
     assert!(o.contains("share of moves that were the engine's best"), "{o}");
 }
 
+#[test]
+fn solve_and_playtest_report_solitaire_deals() {
+    let out = run(&["solve", "parade", "--deals", "3", "--seed", "2"], "");
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "{o}{}", text(&out.stderr));
+    for seed in 2..=4 {
+        assert!(o.contains(&format!("deal {seed}: optimum ")), "{o}");
+    }
+    assert!(o.contains("proved optimal: 3 of 3 (100.0%)"), "{o}");
+    assert!(o.contains("time per deal: median "), "{o}");
+    assert!(o.contains("optimum: mean "), "{o}");
+    // A game without a solver, and a bad budget: one line, exit 2.
+    for (args, why) in [
+        (vec!["solve", "gravity"], "gravity has no open-deal solver"),
+        (
+            vec!["solve", "parade", "--budget", "x"],
+            "--budget: 'x' is not a number of states",
+        ),
+        (
+            vec!["playtest", "gravity", "--optimum", "10"],
+            "gravity has no open-deal solver",
+        ),
+    ] {
+        let out = run(&args, "");
+        let e = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {e}");
+        assert!(e.contains(why) && e.lines().count() == 1, "{args:?}: {e}");
+    }
+    // The playtest with the same deals solved: the cost of the hidden order, each spread with
+    // its quartiles and a histogram.
+    let out = run(&["playtest", "parade", "--games", "4", "--optimum", "100000"], "");
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "{o}");
+    assert!(o.contains("open-deal optimum"), "{o}");
+    assert!(o.contains("optimum less score: mean "), "{o}");
+    assert!(o.contains("score: mean ") && o.contains(" quartiles "), "{o}");
+    assert!(o.lines().any(|l| l.ends_with('#')), "{o}");
+}
+
 /// A person plays a whole game at the terminal: the test reads what the seat is shown and
 /// answers each question with the first legal action it lists, to the end of the game.
 #[test]

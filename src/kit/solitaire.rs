@@ -341,6 +341,55 @@ fn dfs<P: Puzzle>(
     Search::NotFound
 }
 
+/// A solution of `start` in at most `max` actions, not necessarily the shortest: a beam search
+/// that keeps, level by level, the `width` states with the smallest bounds (each state once).
+/// For when [`ida`] runs out of budget.
+pub fn beam<P: Puzzle>(p: &P, start: &P::State, max: u32, width: usize) -> Option<Vec<P::Action>> {
+    if p.solved(start) {
+        return Some(Vec::new());
+    }
+    let mut seen = KeyMap::default();
+    seen.insert(p.key(start), 0);
+    // Each state with the index of its parent entry and the action that led to it.
+    let mut arena: Vec<(Option<usize>, Option<P::Action>)> = vec![(None, None)];
+    let mut level: Vec<(u32, usize, P::State)> = vec![(p.bound(start), 0, start.clone())];
+    let mut kids = Vec::new();
+    for _ in 0..max {
+        let mut next: Vec<(u32, usize, P::State)> = Vec::new();
+        for (_, at, s) in &level {
+            kids.clear();
+            p.successors(s, &mut kids);
+            for (a, t, h) in kids.drain(..) {
+                let k = p.key(&t);
+                if seen.contains_key(&k) {
+                    continue;
+                }
+                seen.insert(k, 0);
+                arena.push((Some(*at), Some(a)));
+                let id = arena.len() - 1;
+                if p.solved(&t) {
+                    let mut path = Vec::new();
+                    let mut cur = id;
+                    while let (Some(parent), Some(a)) = (arena[cur].0, arena[cur].1.clone()) {
+                        path.push(a);
+                        cur = parent;
+                    }
+                    path.reverse();
+                    return Some(path);
+                }
+                next.push((h, id, t));
+            }
+        }
+        if next.is_empty() {
+            return None;
+        }
+        next.sort_by_key(|n| n.0);
+        next.truncate(width);
+        level = next;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

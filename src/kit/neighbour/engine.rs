@@ -4,7 +4,7 @@
 //! adds another piece while the expectation over the next two cards (every unseen piece and
 //! position card alike) of the score after that add beats the score of stopping now.
 
-use super::solver::{fewest_moves, landings, next_target, solve_open};
+use super::solver::{fewest_moves, landings, next_target, solve_open, some_moves};
 use super::{Action, Neighbour, Phase};
 use crate::kit::solitaire::Board;
 use crate::table::Settings;
@@ -154,6 +154,9 @@ impl Player for Engine {
                 Phase::Move => self
                     .fewest(v.board(), v.cards_left())
                     .1
+                    .or_else(|| {
+                        some_moves(v.board(), v.rules().captures, v.cards_left(), 200).and_then(|m| m.first().copied())
+                    })
                     .or_else(|| greedy(v.board(), v.rules().captures, &self.history)),
                 Phase::Deal | Phase::Over => None,
             }

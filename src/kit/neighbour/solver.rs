@@ -7,7 +7,7 @@
 use super::{Action, Neighbour, Phase, carry, connected, landing, moves};
 use crate::kit::grid::Sq;
 use crate::kit::solitaire::{
-    Board, Puzzle, Solution, board_key, groups_of, grow, ida, is_white, most_touched, occupancy,
+    Board, Puzzle, Solution, beam, board_key, groups_of, grow, ida, is_white, most_touched, occupancy,
 };
 use std::collections::HashSet;
 
@@ -85,6 +85,11 @@ impl Puzzle for Moves {
     }
 }
 
+/// Some moves (at most `max`) that connect `board`, found by a beam search of `width`.
+pub fn some_moves(board: &Board, captures: bool, max: u32, width: usize) -> Option<Vec<Action>> {
+    beam(&Moves { captures }, board, max, width)
+}
+
 /// The fewest moves (at most `max`) that connect `board`.
 pub fn fewest_moves(board: &Board, captures: bool, max: u32, budget: u64) -> Solution<Action> {
     ida(&Moves { captures }, board, max, budget)
@@ -146,8 +151,7 @@ pub fn solve_open(game: &Neighbour, budget: u64) -> Best {
                 continue;
             }
             if best.nodes >= budget {
-                best.proved = false;
-                return best;
+                return fallback(&stops, best);
             }
             let sol = fewest_moves(g.board(), g.rules().captures, cards - target, budget - best.nodes);
             best.nodes += sol.nodes;
@@ -159,10 +163,27 @@ pub fn solve_open(game: &Neighbour, budget: u64) -> Best {
                     return best;
                 }
                 None if sol.proved => boards[i].1 = cards - target + 1,
-                None => {
-                    best.proved = false;
-                    return best;
-                }
+                None => return fallback(&stops, best),
+            }
+        }
+    }
+    best
+}
+
+/// When the budget runs out: the best score a beam search finds from the ways to stop, not
+/// proved.
+fn fallback(stops: &[(Neighbour, Vec<Action>)], mut best: Best) -> Best {
+    best.proved = false;
+    for (g, path) in stops {
+        let cards = g.cards_left();
+        if g.phase() == Phase::Over || best.plan.is_some() && cards <= best.score {
+            continue;
+        }
+        if let Some(m) = some_moves(g.board(), g.rules().captures, cards, 200) {
+            let score = cards - m.len() as u32;
+            if best.plan.is_none() || score > best.score {
+                best.score = score;
+                best.plan = Some(path.iter().copied().chain(m).collect());
             }
         }
     }
