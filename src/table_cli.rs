@@ -424,7 +424,7 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
                     t.iter()
                         .filter(|(x, _)| x == k)
                         .map(|(_, v)| v)
-                        .sum::<f64>()
+                        .fold(0.0, |a, b| a + b)
                         .to_string()
                 })
                 .collect();

@@ -9,7 +9,7 @@ mod engine;
 pub mod solver;
 
 use super::grid::{Sq, name, offset, parse_sq, placement, read_placement};
-use super::solitaire::{Board, PIECES, groups, is_piece, is_white, occupancy, reach};
+use super::solitaire::{Board, PIECES, groups, grow, is_piece, is_white, occupancy, reach};
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{Actor, Optimum, Outcome, Settings, TableGame, Tally, read_settings};
 use std::fmt;
@@ -76,24 +76,23 @@ pub fn landing(board: &Board, target: Sq) -> Vec<Sq> {
 /// (from, to) once, in square order.
 pub fn moves(board: &Board, captures: bool) -> Vec<(Sq, Sq)> {
     let occ = occupancy(board);
+    let white = (0..64)
+        .filter(|&s| board[s] != 0 && is_white(board[s]))
+        .fold(0u64, |m, s| m | 1 << s);
     let mut out = Vec::new();
-    for s in 0..64 {
-        let p = board[s];
-        if p == 0 {
-            continue;
-        }
+    let mut rest = occ;
+    while rest != 0 {
+        let s = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let own = if white >> s & 1 != 0 { white } else { occ & !white };
+        let mut helpers = grow(1 << s, true) & own & !(1u64 << s);
         let mut to = 0u64;
-        for (df, dr) in [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)] {
-            let Some(n) = offset(s, df, dr) else { continue };
-            let q = board[n];
-            if q != 0 && is_white(q) == is_white(p) {
-                to |= reach(q, s, occ);
-            }
+        while helpers != 0 {
+            let n = helpers.trailing_zeros() as usize;
+            helpers &= helpers - 1;
+            to |= reach(board[n], s, occ);
         }
-        let enemies = (0..64)
-            .filter(|&t| board[t] != 0 && is_white(board[t]) != is_white(p))
-            .fold(0u64, |m, t| m | 1 << t);
-        to &= if captures { !occ | enemies } else { !occ };
+        to &= if captures { !own } else { !occ };
         while to != 0 {
             let t = to.trailing_zeros() as usize;
             to &= to - 1;

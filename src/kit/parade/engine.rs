@@ -6,7 +6,7 @@
 
 use super::solver::{OpenDeal, bound};
 use super::{Action, Parade, gap_square, moves};
-use crate::kit::solitaire::{Board, gap};
+use crate::kit::solitaire::{Board, beam, gap};
 use crate::table::Settings;
 use crate::table::seats::{Player, number_options};
 use std::collections::{HashMap, HashSet};
@@ -25,10 +25,10 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Options: `budget=N` (states per solve, default 20000), `adds=0..3` (cards looked ahead,
+    /// Options: `budget=N` (states per solve, default 100000), `adds=0..3` (cards looked ahead,
     /// default 1), `seed=N` (accepted; the player is deterministic).
     pub fn new(base: &Parade, options: &Settings, _seed: u64) -> Result<Engine, String> {
-        let (v, _) = number_options(options, &[("budget", 100, 100_000_000, 20_000), ("adds", 0, 3, 1)])?;
+        let (v, _) = number_options(options, &[("budget", 100, 100_000_000, 100_000), ("adds", 0, 3, 1)])?;
         Ok(Engine {
             view: base.clone(),
             budget: v[0] as u64,
@@ -39,7 +39,7 @@ impl Engine {
     }
 
     /// Actions to connect `board` by moves alone, searching up to `max` moves, and the first
-    /// move: none within `max` counts `max + 1`, an unfinished search its lower bound and two.
+    /// move: none within `max` counts `max + 1`, an unfinished search `max`.
     fn moves_only(&mut self, board: &Board, max: u32) -> (f64, Option<Action>) {
         if let Some(v) = self.memo.get(&(*board, max)) {
             return *v;
@@ -49,7 +49,8 @@ impl Engine {
         let v = match (&sol.actions, sol.proved) {
             (Some(a), _) => (a.len() as f64, a.first().copied()),
             (None, true) => (f64::from(max) + 1.0, None),
-            (None, false) => (f64::from(sol.lower) + 2.0, None),
+            // Not shown within the budget: no better than the most searched for.
+            (None, false) => (f64::from(max.max(sol.lower)), None),
         };
         self.memo.insert((*board, max), v);
         v
@@ -134,6 +135,16 @@ impl Player for Engine {
             let pool = v.undealt();
             let pile = v.pile().len();
             let adds = self.adds;
+            // A search of moves alone that ran out of budget is followed, here at the root, by
+            // a beam search: its plan is an upper bound and gives a first move.
+            if self.moves_only(&board, left).1.is_none() {
+                let base = super::PILE as u32 * 3 - left;
+                let deal = OpenDeal::from_parts(&[], base);
+                if let Some(plan) = beam(&deal, &(board, base as u8), left, 300) {
+                    self.memo
+                        .insert((board, left), (plan.len() as f64, plan.first().copied()));
+                }
+            }
             // No plan found: add while cards last (a new piece may bridge), else the greedy move.
             self.value(&board, &pool, pile, left, adds).1.or_else(|| {
                 if pile > 0 {
