@@ -117,6 +117,19 @@ fn connecting_all_pieces_wins_with_the_cards_left() {
     assert_eq!(t.state_text(), "8/8/8/8/4b3/3nk3/4r3/QNBR4 RBNqrbn 1");
 }
 
+/// Contact counts only along ranks and files: eight pieces touching corner to corner are
+/// eight groups, and a ninth that touches them orthogonally joins them.
+#[test]
+fn diagonal_contact_does_not_connect() {
+    let t = at("7k/6q1/5r2/4b3/3n4/2N5/1B6/R7 KQRBNrbn 0");
+    assert_eq!(t.actor(), Actor::Seat(0, "act"));
+    assert!(t.outcome().is_none());
+    // Eight pieces side by side on a rank are one group: a state set so is already over.
+    let t = at("8/8/8/8/8/8/8/RNBQKBNR kqrrbbn 1");
+    let o = t.outcome().unwrap();
+    assert_eq!((o.result.as_str(), o.scores[0]), ("win", 7.0));
+}
+
 #[test]
 fn past_pile_b_each_move_counts_minus_one_down_to_minus_16() {
     // Pile B spent by eight moves: the same connecting move now scores -1.
