@@ -40,7 +40,7 @@ COMMANDS:
          [KEY=VALUE...]
                       self-play statistics with standard errors (progress on stderr);
                       --optimum also solves each solitaire deal with the order known
-    solve GAME [--deals N] [--seed N] [--budget STATES] [KEY=VALUE...]
+    solve GAME [--deals N] [--seed N] [--budget STATES] [--csv FILE] [KEY=VALUE...]
                       solve solitaire deals (parade, neighbour) with the order known: the
                       best score, whether proved optimal, time per deal
     help, --help      this text

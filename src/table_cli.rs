@@ -170,7 +170,7 @@ fn result_line(i: usize, p: &Played) -> String {
     format!("game {}: {} ({} steps)", i + 1, p.outcome, p.steps)
 }
 
-/// `menagerie solve GAME [--deals N] [--seed N] [--budget N] [KEY=VALUE...]`: deals a
+/// `menagerie solve GAME [--deals N] [--seed N] [--budget N] [--csv FILE] [KEY=VALUE...]`: deals a
 /// solitaire as `play` and `playtest` do with the same seeds, and solves each deal with every
 /// order known: the best score, whether it is proved, and the time each took.
 pub fn solve(args: &[String]) -> Result<(), CliError> {
@@ -181,7 +181,8 @@ pub fn solve(args: &[String]) -> Result<(), CliError> {
             *a = "--games".into();
         }
     }
-    let o = opts(&rest, &["--games", "--seed", "--budget"])?;
+    let o = opts(&rest, &["--games", "--seed", "--budget", "--csv"])?;
+    let mut csv = String::from("seed,score,proved,states,ms\n");
     let budget = if o.optimum == 0 { 2_000_000 } else { o.optimum };
     let mut scores = Vec::new();
     let mut millis = Vec::new();
@@ -206,6 +207,12 @@ pub fn solve(args: &[String]) -> Result<(), CliError> {
         }
         millis.push(ms);
         scores.push(best.score);
+        csv += &format!(
+            "{seed},{},{},{},{ms:.3}\n",
+            best.score,
+            u8::from(best.proved),
+            best.nodes
+        );
         proved += usize::from(best.proved);
         nodes += best.nodes;
         if o.games <= 20 {
@@ -255,6 +262,9 @@ pub fn solve(args: &[String]) -> Result<(), CliError> {
         worst.1
     );
     print!("{}", crate::table::playtest::spread("optimum", &scores));
+    if let Some(f) = o.csv {
+        std::fs::write(&f, csv).map_err(|e| CliError(format!("--csv {f}: {e}")))?;
+    }
     Ok(())
 }
 

@@ -20,6 +20,8 @@ pub struct Engine {
     memo: HashMap<(Board, u32), (Option<u32>, Option<Action>)>,
     /// Boards this game has shown, so that a fallback move does not go round in circles.
     history: HashSet<Board>,
+    /// The moves still to play of the plan being followed, each with the board it starts from.
+    plan: Vec<(Board, Action)>,
 }
 
 impl Engine {
@@ -32,6 +34,7 @@ impl Engine {
             budget: v[0] as u64,
             memo: HashMap::new(),
             history: HashSet::new(),
+            plan: Vec::new(),
         })
     }
 
@@ -48,6 +51,39 @@ impl Engine {
         };
         self.memo.insert((*board, max), v);
         v
+    }
+
+    /// The next move of the moving phase: the plan being followed while the board is the one
+    /// it expects, else a new plan: the fewest moves, or a beam search's when the budget runs
+    /// out, or the move that leaves the smallest bound.
+    fn next_move(&mut self, v: &Neighbour) -> Option<Action> {
+        let board = *v.board();
+        if let Some((b, a)) = self.plan.first().copied()
+            && b == board
+        {
+            self.plan.remove(0);
+            return Some(a);
+        }
+        let captures = v.rules().captures;
+        let cards = v.cards_left();
+        let sol = fewest_moves(&board, captures, cards, self.budget);
+        let moves = sol.actions.or_else(|| some_moves(&board, captures, cards, 200));
+        self.plan.clear();
+        if let Some(m) = moves {
+            let mut b = board;
+            for a in m {
+                self.plan.push((b, a));
+                if let Action::Move(from, to) = a {
+                    b[to] = b[from];
+                    b[from] = 0;
+                }
+            }
+        }
+        if let Some((_, a)) = self.plan.first().copied() {
+            self.plan.remove(0);
+            return Some(a);
+        }
+        greedy(&board, captures, &self.history)
     }
 
     /// The score of stopping on `board` with `cards` left (connecting by the fewest moves),
@@ -81,7 +117,13 @@ impl Engine {
     fn add_more(&mut self) -> bool {
         let v = self.view.clone();
         let cards = v.cards_left();
-        let now = self.stop_score(v.board(), cards, 0);
+        let mut now = self.stop_score(v.board(), cards, 0);
+        if now <= 0.0 {
+            // No connection found within the budget: a beam search may still find one.
+            if let Some(m) = some_moves(v.board(), v.rules().captures, cards, 200) {
+                now = f64::from(cards - m.len() as u32);
+            }
+        }
         let pieces = v.unseen_pieces();
         let positions = v.unseen_positions();
         if pieces.is_empty() || positions.is_empty() || cards < 2 {
@@ -151,13 +193,7 @@ impl Player for Engine {
                 Phase::Place => v
                     .held()
                     .map(|(p, t)| Action::Place(self.best_landing(v.board(), p, t, v.cards_left(), 0).0)),
-                Phase::Move => self
-                    .fewest(v.board(), v.cards_left())
-                    .1
-                    .or_else(|| {
-                        some_moves(v.board(), v.rules().captures, v.cards_left(), 200).and_then(|m| m.first().copied())
-                    })
-                    .or_else(|| greedy(v.board(), v.rules().captures, &self.history)),
+                Phase::Move => self.next_move(&v),
                 Phase::Deal | Phase::Over => None,
             }
         };
