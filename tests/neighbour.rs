@@ -7,7 +7,9 @@
 use menagerie::kit::neighbour::{carry, landing};
 use menagerie::kit::new_table;
 use menagerie::table::{Actor, Table};
-use std::collections::HashSet;
+#[path = "common/exhaustive.rs"]
+mod exhaustive;
+use exhaustive::wins_within;
 
 fn sq(name: &str) -> usize {
     let b = name.as_bytes();
@@ -242,30 +244,6 @@ fn the_seat_sees_the_decks_only_when_the_deal_is_open() {
         let (_, e) = t.draw_chance(&mut rng).unwrap();
         assert!(e == "piece deck gets a card" || e == "position deck gets a card", "{e}");
     }
-}
-
-/// Every state reachable from `t` in at most `depth` actions through the game's own text
-/// interface: whether one of them is won.
-fn wins_within(t: &dyn Table, depth: u32) -> bool {
-    let mut level = vec![t.clone_box()];
-    let mut seen: HashSet<String> = HashSet::new();
-    for _ in 0..depth {
-        let mut next = Vec::new();
-        for s in &level {
-            for a in s.actions() {
-                let mut c = s.clone_box();
-                c.act(&a).unwrap();
-                if c.outcome().is_some_and(|o| o.result == "win") {
-                    return true;
-                }
-                if c.actor() != Actor::Over && seen.insert(c.state_text()) {
-                    next.push(c);
-                }
-            }
-        }
-        level = next;
-    }
-    false
 }
 
 /// Every state where the adding has stopped (or the game ended while adding), through the

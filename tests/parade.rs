@@ -6,7 +6,9 @@
 use menagerie::kit::new_table;
 use menagerie::kit::parade::{Parade, solver::OpenDeal};
 use menagerie::table::{Actor, Table, TableGame};
-use std::collections::HashSet;
+#[path = "common/exhaustive.rs"]
+mod exhaustive;
+use exhaustive::wins_within;
 
 /// The seed example's layout (rules §1): B, R, k, r, n, N, r, b.
 const SEED: &str = "8/8/8/8/1r2b3/1r1n1N2/5k2/2B3R1";
@@ -205,30 +207,6 @@ fn the_seat_sees_pile_b_only_when_the_deal_is_open() {
     assert!(!t.observe(0).contains(&pile));
 }
 
-/// Every state reachable from `t` in at most `depth` actions, searched breadth first through
-/// the game's own text interface: whether one of them is won.
-fn wins_within(t: &dyn Table, depth: usize) -> bool {
-    let mut level = vec![t.clone_box()];
-    let mut seen: HashSet<String> = HashSet::new();
-    for _ in 0..depth {
-        let mut next = Vec::new();
-        for s in &level {
-            for a in s.actions() {
-                let mut c = s.clone_box();
-                c.act(&a).unwrap();
-                if c.outcome().is_some_and(|o| o.result == "win") {
-                    return true;
-                }
-                if c.actor() != Actor::Over && seen.insert(c.state_text()) {
-                    next.push(c);
-                }
-            }
-        }
-        level = next;
-    }
-    false
-}
-
 /// The open-deal solver's best play is a real win, and no shorter one exists: every play of
 /// one action less is searched exhaustively. The deals are fixed seeds whose best play is
 /// short enough for that search (a solver that returned longer plays would make the search
@@ -251,7 +229,7 @@ fn the_solver_optimum_holds_against_an_exhaustive_search() {
         let o = play.outcome().unwrap();
         assert_eq!((o.result.as_str(), o.scores[0]), ("win", best.score), "seed {seed}");
         assert!(
-            !wins_within(t.as_ref(), best.plan.len() - 1),
+            !wins_within(t.as_ref(), best.plan.len() as u32 - 1),
             "seed {seed}: a shorter win exists"
         );
     }

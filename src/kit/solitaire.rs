@@ -4,6 +4,7 @@
 //! proved its answer optimal).
 
 use super::grid::{Sq, offset};
+use crate::table::{Outcome, TableGame};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
@@ -127,21 +128,25 @@ pub fn grow(x: u64, diagonal: bool) -> u64 {
     }
 }
 
+/// The group of `occ` that holds the square bit `seed`.
+fn flood(seed: u64, occ: u64, diagonal: bool) -> u64 {
+    let mut g = seed;
+    loop {
+        let next = grow(g, diagonal) & occ;
+        if next == g {
+            return g;
+        }
+        g = next;
+    }
+}
+
 /// The number of connected groups of the squares in `occ` (orthogonal contact, or any of the
 /// eight with `diagonal`).
 pub fn groups(occ: u64, diagonal: bool) -> u32 {
     let mut rest = occ;
     let mut n = 0;
     while rest != 0 {
-        let mut g = rest & rest.wrapping_neg();
-        loop {
-            let next = grow(g, diagonal) & occ;
-            if next == g {
-                break;
-            }
-            g = next;
-        }
-        rest &= !g;
+        rest &= !flood(rest & rest.wrapping_neg(), occ, diagonal);
         n += 1;
     }
     n
@@ -166,14 +171,7 @@ pub fn groups_of(occ: u64, diagonal: bool) -> Vec<u64> {
     let mut rest = occ;
     let mut out = Vec::with_capacity(16);
     while rest != 0 {
-        let mut g = rest & rest.wrapping_neg();
-        loop {
-            let next = grow(g, diagonal) & occ;
-            if next == g {
-                break;
-            }
-            g = next;
-        }
+        let g = flood(rest & rest.wrapping_neg(), occ, diagonal);
         rest &= !g;
         out.push(g);
     }
@@ -200,6 +198,24 @@ pub fn most_touched(around: &[u64]) -> u32 {
         2
     } else {
         1
+    }
+}
+
+/// Why a solitaire refuses `action`: its `apply`, which checks every rule, says which one
+/// fails (tried on a copy).
+pub fn refusal<G: TableGame>(game: &G, action: &G::Action) -> String {
+    match game.clone().apply(action) {
+        Err(e) => e,
+        Ok(_) => "illegal action".into(),
+    }
+}
+
+/// The end of a solitaire: its one seat's score, the result word and the reason.
+pub fn solo_outcome(score: f64, result: &str, reason: &str) -> Outcome {
+    Outcome {
+        scores: vec![score],
+        result: result.into(),
+        reason: reason.into(),
     }
 }
 

@@ -9,7 +9,7 @@ mod engine;
 pub mod solver;
 
 use super::grid::{Sq, name, offset, parse_sq, placement, read_placement};
-use super::solitaire::{Board, PIECES, groups, grow, is_piece, is_white, occupancy, reach};
+use super::solitaire::{Board, PIECES, groups, grow, is_piece, is_white, occupancy, reach, refusal, solo_outcome};
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{Actor, Optimum, Outcome, Settings, TableGame, Tally, read_settings};
 use std::fmt;
@@ -304,11 +304,7 @@ impl Neighbour {
 
     fn finish(&mut self, result: &str, score: u32, reason: String) -> String {
         self.phase = Phase::Over;
-        self.end = Some(Outcome {
-            scores: vec![f64::from(score)],
-            result: result.into(),
-            reason: reason.clone(),
-        });
+        self.end = Some(solo_outcome(f64::from(score), result, &reason));
         reason
     }
 
@@ -715,11 +711,7 @@ impl TableGame for Neighbour {
     }
 
     fn why_illegal(&self, action: &Action) -> String {
-        // Every rule is checked again by apply, which says which one fails.
-        match self.clone().apply(action) {
-            Err(e) => e,
-            Ok(_) => "illegal action".into(),
-        }
+        refusal(self, action)
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
@@ -757,11 +749,7 @@ impl TableGame for Neighbour {
     }
 
     fn forfeit(&self, _seat: usize, why: &str) -> Outcome {
-        Outcome {
-            scores: vec![0.0],
-            result: "loss".into(),
-            reason: format!("seat 0 forfeits: {why}"),
-        }
+        solo_outcome(0.0, "loss", &format!("seat 0 forfeits: {why}"))
     }
 
     fn tally(&self) -> Tally {

@@ -7,7 +7,7 @@ mod engine;
 pub mod solver;
 
 use super::grid::{Sq, name, parse_sq, placement, read_placement};
-use super::solitaire::{Board, PIECES, gap, groups, is_piece, is_white, occupancy, reach};
+use super::solitaire::{Board, PIECES, gap, groups, is_piece, is_white, occupancy, reach, refusal, solo_outcome};
 use crate::table::seats::{PlayerSeat, Seat};
 use crate::table::{Actor, Optimum, Outcome, Settings, TableGame, Tally, read_settings};
 use std::fmt;
@@ -206,11 +206,7 @@ impl Parade {
             return None;
         };
         self.phase = Phase::Over;
-        self.end = Some(Outcome {
-            scores: vec![f64::from(scores)],
-            result: result.into(),
-            reason: reason.clone(),
-        });
+        self.end = Some(solo_outcome(f64::from(scores), result, &reason));
         Some(reason)
     }
 
@@ -420,11 +416,7 @@ impl TableGame for Parade {
     }
 
     fn why_illegal(&self, action: &Action) -> String {
-        // Every rule is checked again by apply, which says which one fails.
-        match self.clone().apply(action) {
-            Err(e) => e,
-            Ok(_) => "illegal action".into(),
-        }
+        refusal(self, action)
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
@@ -453,11 +445,7 @@ impl TableGame for Parade {
     }
 
     fn forfeit(&self, _seat: usize, why: &str) -> Outcome {
-        Outcome {
-            scores: vec![f64::from(FLOOR)],
-            result: "loss".into(),
-            reason: format!("seat 0 forfeits: {why}"),
-        }
+        solo_outcome(f64::from(FLOOR), "loss", &format!("seat 0 forfeits: {why}"))
     }
 
     fn tally(&self) -> Tally {
