@@ -200,6 +200,11 @@ fn bad_input_changes_nothing() {
         assert!(e.contains(why), "{a}: {e}");
         assert_eq!(t.state_text(), before, "{a}");
     }
+    // The same carried piece held for e7, which the bishop holds, is a state.
+    at(
+        &[],
+        "7n/4b3/5r2/4q3/3k4/2K5/1N6/R7 RBBNrbn 6r6r2b3b3b4b4b5b5b6b6b 2r2r3r3r4r4r5r5r2b e5 place Q@e7 0",
+    );
     // A square off the ring, while placing.
     let mut t = dealt(&[], PIECES, &POSITIONS);
     t.act("add").unwrap();
@@ -211,7 +216,14 @@ fn bad_input_changes_nothing() {
     assert_eq!(t.state_text(), before);
     for bad in [
         // Nine pieces but eight position cards turned.
-        "7n/4b3/5r2/4q3/3k4/2K5/1N6/R6Q QRBBNrbn 6r6r2b2b3b3b4b4b5b5b6b6b 2r2r3r3r4r4r5r5r c3 move - 0",
+        "7n/4b3/5r2/4q3/3k4/2K5/1N6/R6Q RBBNrbn 6r6r2b2b3b3b4b4b5b5b6b6b 2r2r3r3r4r4r5r5r c3 move - 0",
+        // Moving after five pieces: the adding may stop only after eight.
+        "7n/4b3/5r2/8/8/2K5/1N6/8 QRRBBNqkrbn 3r4r4r5r5r6r6r3b3b4b4b5b5b6b6b 2r2r2b2b3r c3 move - 0",
+        // A carried piece held for a square its anchor and card do not give (e5 + 2b = e7).
+        "7n/4b3/5r2/4q3/3k4/2K5/1N6/R7 RBBNrbn 6r6r2b3b3b4b4b5b5b6b6b 2r2r3r3r4r4r5r5r2b e5 place Q@d4 0",
+        // Seventeen position cards turned, and a move count past the 36 cards.
+        "7n/4b3/5r2/4q3/3k4/2K5/1N6/R7 - 6b 2r2r3r3r4r4r5r5r6r6r2b2b3b3b4b4b5b c3 move - 19",
+        "7n/4b3/5r2/4q3/3k4/2K5/1N6/R7 QRBBNrbn 6r6r2b2b3b3b4b4b5b5b6b6b 2r2r3r3r4r4r5r5r c3 move - 4294967295",
         // A third 2r.
         "7n/4b3/5r2/4q3/3k4/2K5/1N6/R7 QRBBNrbn 2r6r2b2b3b3b4b4b5b5b6b6b 2r2r3r3r4r4r5r5r c3 move - 0",
         "7n/4b3/5r2/4q3/3k4/2K5/1N6/R7 QRBBNrbn 6r6r2b2b3b3b4b4b5b5b6b6b 2r2r3r3r4r4r5r5r c3 fly - 0",

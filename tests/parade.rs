@@ -110,8 +110,8 @@ fn connecting_all_pieces_wins_with_the_cards_left() {
     let o = t.outcome().unwrap();
     assert_eq!((o.result.as_str(), o.scores.clone()), ("win", vec![7.0]));
     assert_eq!(t.actor(), Actor::Over);
-    // Diagonal contact does not count: d2 empty, a piece on d3 would touch e2 only... the
-    // knight moved to d3 instead touches e3 but not d1: the game goes on.
+    // The knight moved to d3 instead touches e3 but not d1 (c2 and e2 only diagonally): the
+    // game goes on.
     let mut t = at(&format!("{NEAR} KRBNqrbn 0"));
     t.act("d6d3").unwrap();
     assert_eq!(t.actor(), Actor::Seat(0, "act"));
@@ -120,7 +120,7 @@ fn connecting_all_pieces_wins_with_the_cards_left() {
 }
 
 /// Contact counts only along ranks and files: eight pieces touching corner to corner are
-/// eight groups, and a ninth that touches them orthogonally joins them.
+/// eight groups, while eight side by side are one.
 #[test]
 fn diagonal_contact_does_not_connect() {
     let t = at("7k/6q1/5r2/4b3/3n4/2N5/1B6/R7 KQRBNrbn 0");
@@ -169,8 +169,13 @@ fn bad_input_changes_nothing() {
     let e = t.act("add").unwrap_err();
     assert!(e.contains("pile B is empty"), "{e}");
     for bad in [
-        // Nine pieces need one add, which leaves seven cards at most.
-        "8/8/3n4/8/4b3/4k3/4r3/QNBR3K KRBNqrbn 1",
+        // Nine pieces need one add, which takes a card: not with nothing spent.
+        "8/8/3n4/8/4b3/4k3/4r3/QNBR3K RBNqrbn 0",
+        // Nine pieces after one action leave seven cards in pile B, not six.
+        "8/8/3n4/8/4b3/4k3/4r3/QNBR3K RBNqrb 1",
+        // Fewer than eight pieces once the deal is over.
+        "8/8/8/8/8/8/8/K7 - 3",
+        "8/8/3n4/8/4b3/4k3/4r3/QNBR4 KRBNqrbn 4294967295",
         // A third white rook.
         "8/8/3n4/8/4b3/4k3/4r3/QNBR4 KRRNqrbn 0",
         "8/8/3n4/8/4b3/4k3/4r3/QNBR4 KRBNqrbn",

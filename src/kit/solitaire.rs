@@ -434,8 +434,8 @@ mod tests {
         assert_eq!(group_bound(bits(&["a1", "h1", "a8", "h8"]), false), 2);
         // One group: nothing to do.
         assert_eq!(group_bound(bits(&["a1", "a2"]), false), 0);
-        // Diagonal contact: b2 touches a1 and c3, which are two groups orthogonally but one
-        // with diagonals counted.
+        // a1 and c3 are two groups either way; b2 touches both (diagonally): one piece there
+        // joins them.
         assert_eq!(group_bound(bits(&["a1", "c3"]), false), 1);
         assert_eq!(group_bound(bits(&["a1", "c3"]), true), 1);
         assert_eq!(group_bound(bits(&["a1", "b2"]), true), 0);

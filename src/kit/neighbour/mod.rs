@@ -483,9 +483,24 @@ impl Neighbour {
         let on_board = next.board.iter().filter(|&&p| p != 0).count() as u32 + u32::from(next.held.is_some());
         let adds = next.used.len() as u32;
         let (np, nq) = (next.pieces.len() as u32, next.positions.len() as u32);
+        if adds > 16 || next.spent > CARDS {
+            return Err(format!(
+                "{adds} position cards turned and {} moves: at most 16 and 36",
+                next.spent
+            ));
+        }
         if next.phase == Phase::Deal {
-            if adds > 0 || on_board > 0 || next.spent > 0 || next.anchor.is_some() || (nq > 0 && np < 16) {
-                return Err("while dealing nothing is on the board, and the piece deck is dealt first".into());
+            if adds > 0
+                || on_board > 0
+                || next.spent > 0
+                || next.anchor.is_some()
+                || (nq > 0 && np < 16)
+                || nq as usize == POSITIONS.len()
+            {
+                return Err(
+                    "while dealing nothing is on the board, the piece deck is dealt first, and the position deck is not yet full"
+                        .into(),
+                );
             }
         } else {
             // Each add turned a piece card and a position card; each move discarded one card,
@@ -498,7 +513,15 @@ impl Neighbour {
                 && (next.phase == Phase::Place) == next.held.is_some()
                 && (next.spent == 0 || matches!(next.phase, Phase::Move | Phase::Over))
                 && (adds == 0) == next.anchor.is_none()
-                && (next.phase != Phase::Add || np > 0);
+                && (next.phase != Phase::Add || np > 0)
+                // Adding stops by choice after `min` pieces, or when the piece deck is out.
+                && (!matches!(next.phase, Phase::Move | Phase::Over) || adds >= next.rules.min || adds == 16)
+                // Before any move, the anchor holds the last piece added.
+                && (next.phase != Phase::Add || next.anchor.is_some_and(|a| next.board[a] != 0))
+                // A carried piece's square follows from the anchor and the last position card.
+                && next.held.is_none_or(|(_, t)| {
+                    next.used.last().is_some_and(|&c| carry(next.anchor.unwrap_or(0), c) == t)
+                });
             if !fits {
                 return Err(format!(
                     "{on_board} pieces, decks of {np} and {nq}, {adds} position cards turned and {} moves do not fit one game",

@@ -257,7 +257,7 @@ impl Parade {
         next.spent = w[2]
             .parse()
             .ok()
-            .filter(|&s: &u32| s as i32 <= PILE as i32 - FLOOR)
+            .filter(|&s: &u32| s <= (PILE as i32 - FLOOR) as u32)
             .ok_or(format!("spent '{}': 0..24", w[2]))?;
         let on_board = next.board.iter().filter(|&&p| p != 0).count();
         let pile_len = if hidden { w[1].len() } else { next.pile.len() };
@@ -272,8 +272,8 @@ impl Parade {
         }
         let dealing = next.spent == 0 && (on_board < PILE || pile_len < PILE);
         if dealing {
-            if on_board < PILE && pile_len > 0 {
-                return Err("while dealing, pile A is laid out before pile B gets a card".into());
+            if on_board > PILE || on_board < PILE && pile_len > 0 {
+                return Err("while dealing, pile A's eight cards are laid out before pile B gets a card".into());
             }
             if hidden {
                 next.pile = vec![b'?'; pile_len];
@@ -281,8 +281,8 @@ impl Parade {
             next.laid = on_board as u32;
             next.phase = Phase::Deal;
         } else {
-            let adds = on_board - PILE;
             let spent = next.spent as usize;
+            let adds = on_board.saturating_sub(PILE);
             if on_board < PILE || pile_len != PILE.saturating_sub(spent) || adds > spent.min(PILE) {
                 return Err(format!(
                     "{on_board} pieces, {pile_len} cards in pile B and {spent} spent do not fit one game"
