@@ -3,18 +3,13 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use menagerie::kit::new_table;
-use menagerie::table::{Actor, Table};
-use rand::SeedableRng;
-use rand::rngs::StdRng;
+use menagerie::table::{Table, referee};
 use std::hint::black_box;
 
 /// The game `name` dealt as `play` and `playtest` deal seed `seed`.
 fn dealt(name: &str, seed: u64) -> Box<dyn Table> {
     let mut t = new_table(name, &Vec::new()).expect("a solitaire");
-    let mut rng = StdRng::seed_from_u64(seed);
-    while t.actor() == Actor::Chance {
-        t.draw_chance(&mut rng).expect("a deal");
-    }
+    referee::deal(t.as_mut(), seed).expect("a deal");
     t
 }
 

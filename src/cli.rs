@@ -41,8 +41,8 @@ COMMANDS:
                       self-play statistics with standard errors (progress on stderr);
                       --optimum also solves each solitaire deal with the order known
     solve GAME [--deals N] [--seed N] [--budget STATES] [--csv FILE] [KEY=VALUE...]
-                      solve solitaire deals (parade, neighbour) with the order known: the
-                      best score, whether proved optimal, time per deal
+                      solve the deals of a solitaire that has an open-deal solver, with
+                      the order known: the best score, whether proved optimal, time per deal
     help, --help      this text
 
 OPTIONS:
@@ -51,8 +51,7 @@ OPTIONS:
                       new for every game, so that engine matches vary
 
 With no command, menagerie waits for 'uci' or 'xboard' on standard input and then speaks
-that protocol (UCI_Variant / 'variant' select the game). Table games:
-booster, cloak, coop2, gravity, neighbour, parade, splitbrain, telepathy.";
+that protocol (UCI_Variant / 'variant' select the game).";
 
 /// An error for the user: printed as one line, exit code 2.
 #[derive(Debug)]
@@ -93,7 +92,7 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
     let rest = &args[1..];
     match cmd.as_str() {
         "help" | "--help" | "-h" => {
-            println!("{HELP}");
+            println!("{HELP}\nTable games: {}.", crate::kit::names().join(", "));
             Ok(())
         }
         "variants" => {

@@ -199,7 +199,9 @@ fn tokenize(g: &Geometry, text: &str) -> Result<Token, MoveError> {
 /// waypoint (`c1e3g5`); it is checked and dropped. The position is left as it was.
 pub fn parse_move<R: Rules>(pos: &mut Position<R>, text: &str) -> Result<Move, MoveError> {
     if let Some(right) = castle_word(text) {
-        return find_castle(pos, text, |m| m.castle_option().0 == right);
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        return find_castle(&list, text, |m| m.castle_option().0 == right);
     }
     let g = pos.variant().geometry.clone();
     let tok = tokenize(&g, text)?;
@@ -240,7 +242,7 @@ pub fn parse_move<R: Rules>(pos: &mut Position<R>, text: &str) -> Result<Move, M
         // Chess960 castling may also be written as the king's move when no other move is.
         None if pos.variant().chess960 && tok.steps.len() == 1 && tok.promo.is_none() => {
             let to = tok.steps[0].square;
-            find_castle(pos, text, |m| m.from() == tok.from && m.to() == to)?
+            find_castle(&list, text, |m| m.from() == tok.from && m.to() == to)?
         }
         None => return Err(MoveError::Illegal(text.to_string())),
     };
@@ -262,13 +264,20 @@ fn castle_word(text: &str) -> Option<usize> {
 }
 
 /// The one legal castling move that `pick` accepts.
-fn find_castle<R: Rules>(pos: &mut Position<R>, text: &str, pick: impl Fn(Move) -> bool) -> Result<Move, MoveError> {
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    list.iter()
+fn find_castle(list: &MoveList, text: &str, pick: impl Fn(Move) -> bool) -> Result<Move, MoveError> {
+    let mut found = list
+        .iter()
         .copied()
-        .find(|&m| m.kind() == MoveKind::Castle && pick(m))
-        .ok_or_else(|| MoveError::Illegal(text.to_string()))
+        .filter(|&m| m.kind() == MoveKind::Castle && pick(m));
+    match (found.next(), found.next()) {
+        (Some(m), None) => Ok(m),
+        (None, _) => Err(MoveError::Illegal(text.to_string())),
+        // A variant with several castling moves a side (Tensor): the word does not say which.
+        (Some(_), Some(_)) => Err(MoveError::Refused(
+            text.to_string(),
+            "more than one castling move reads so: give the king's from and to",
+        )),
+    }
 }
 
 /// Finds the legal move written in XBoard's form ([`xboard_text`]) or in MMN.

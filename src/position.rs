@@ -628,7 +628,11 @@ impl<R: Rules> Position<R> {
         if mover.is_some() && game.pawn_kinds >> mover.kind() & 1 != 0 {
             self.st.halfmove = 0;
         }
-        let rights = old_castling & self.castle_keep(from) & self.castle_keep(to);
+        let rights = if old_castling.is_empty() {
+            old_castling
+        } else {
+            old_castling & self.castle_keep(from) & self.castle_keep(to)
+        };
         if rights != old_castling {
             self.st.castling = rights;
             self.st.key ^= z.castling[old_castling.index()] ^ z.castling[rights.index()];

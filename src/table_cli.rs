@@ -1,4 +1,5 @@
-//! The table-game subcommands: `referee`, `play` and `playtest` (`../shared/protocol.md` §5).
+//! The table-game subcommands: `referee`, `play`, `playtest` and `solve`
+//! (`../shared/protocol.md` §5).
 
 use crate::cli::CliError;
 use crate::kit;
@@ -56,7 +57,7 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
             };
             match a {
                 "--seed" => o.seed = num("a number")?,
-                "--games" => o.games = num("a number of games")?.max(1) as usize,
+                "--games" | "--deals" => o.games = num("a number")?.max(1) as usize,
                 "--seats" => o.seats = Some(v.split(',').map(|s| s.trim().to_string()).collect()),
                 "--record" => o.record = Some(v),
                 "--replay" => o.replay = Some(v),
@@ -175,14 +176,9 @@ fn result_line(i: usize, p: &Played) -> String {
 /// order known: the best score, whether it is proved, and the time each took.
 pub fn solve(args: &[String]) -> Result<(), CliError> {
     let name = game_arg(args, "solve")?;
-    let mut rest = args[1..].to_vec();
-    for a in rest.iter_mut() {
-        if a == "--deals" {
-            *a = "--games".into();
-        }
-    }
-    let o = opts(&rest, &["--games", "--seed", "--budget", "--csv"])?;
+    let o = opts(&args[1..], &["--deals", "--seed", "--budget", "--csv"])?;
     let mut csv = String::from("seed,score,proved,states,ms\n");
+    // No --budget (or 0): two million states a deal.
     let budget = if o.optimum == 0 { 2_000_000 } else { o.optimum };
     let mut scores = Vec::new();
     let mut millis = Vec::new();
@@ -193,10 +189,7 @@ pub fn solve(args: &[String]) -> Result<(), CliError> {
     for g in 0..o.games {
         let seed = o.seed.wrapping_add(g as u64);
         let mut table = kit::new_table(&name, &o.settings).map_err(CliError)?;
-        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
-        while table.actor() == crate::table::Actor::Chance {
-            table.draw_chance(&mut rng).map_err(CliError)?;
-        }
+        referee::deal(table.as_mut(), seed).map_err(CliError)?;
         let t = Instant::now();
         let best = table
             .deal_optimum(budget)
@@ -237,9 +230,8 @@ pub fn solve(args: &[String]) -> Result<(), CliError> {
             );
         }
     }
-    let mut sorted = millis.clone();
-    sorted.sort_by(f64::total_cmp);
-    let q = |x: f64| crate::table::playtest::quantile(&sorted, x);
+    millis.sort_by(f64::total_cmp);
+    let q = |x: f64| crate::table::playtest::quantile(&millis, x);
     println!(
         "solve {name}: {} deals, seeds {}..{}, budget {budget} states a deal, {:.1} s",
         o.games,

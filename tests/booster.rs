@@ -314,9 +314,15 @@ fn no_booster_step_takes_a_king() {
 /// moves on as a pawn.
 #[test]
 fn a_pawn_stepped_back_to_its_first_rank_moves_on() {
-    let mut t = at(&state("4k3/8/8/8/8/8/6P1/4K3 w - -", "g2=w1", "5,6", ("", ""), "move"));
+    let mut t = at(&state("4k3/8/8/8/8/8/6P1/4K3 w - -", "g2=w2", "4,6", ("", ""), "move"));
     act(&mut t, "g2g3");
     act(&mut t, "step g2");
+    act(&mut t, "step g1");
+    assert!(
+        t.state_text().starts_with("4k3/8/8/8/8/8/8/4K1P1 "),
+        "{}",
+        t.state_text()
+    );
     let mut t = at(&state("4k3/8/8/8/8/8/8/4K1P1 w - -", "-", "6,6", ("", ""), "move"));
     let mut from_g1: Vec<String> = t.actions().into_iter().filter(|a| a.starts_with("g1")).collect();
     from_g1.sort();

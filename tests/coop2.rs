@@ -230,9 +230,9 @@ fn bad_input_changes_nothing() {
     act(&mut t, "play n");
     act(&mut t, "pass");
     let before = t.state_text();
-    // The line [p, P, b, n] allows no knight or pawn capture of a white pawn by a black
-    // knight: pawn takes pawn needs p next to P (card 2 is next to card 1: allowed), but a
-    // capture naming a card that is not the victim's, or not next to the mover's, is refused.
+    // Captures from an empty square, a move that takes nothing, a pawn move after the quiet
+    // step, and garble: each refused, nothing changed (the line's adjacency rule is tested
+    // with the seed example above).
     for bad in ["e6d5 x2", "c7c6", "b8c6 x1", "x"] {
         assert!(t.act(bad).is_err(), "{bad}");
         assert_eq!(t.state_text(), before, "{bad}");

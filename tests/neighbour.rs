@@ -279,10 +279,7 @@ fn stops(t: &dyn Table, out: &mut Vec<Box<dyn Table>>) {
 fn the_solver_optimum_holds_against_an_exhaustive_search() {
     for seed in [1u64, 2, 3, 9] {
         let mut t = game(&[("open", "on")]);
-        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
-        while t.actor() == Actor::Chance {
-            t.draw_chance(&mut rng).unwrap();
-        }
+        menagerie::table::referee::deal(t.as_mut(), seed).unwrap();
         let best = t.deal_optimum(2_000_000).unwrap();
         assert!(best.proved, "seed {seed}");
         let mut play = t.clone_box();

@@ -220,10 +220,7 @@ fn the_seat_sees_pile_b_only_when_the_deal_is_open() {
 fn the_solver_optimum_holds_against_an_exhaustive_search() {
     for seed in [2u64, 3, 4, 6, 8, 9, 13, 15] {
         let mut t = game(&[("open", "on")]);
-        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
-        while t.actor() == Actor::Chance {
-            t.draw_chance(&mut rng).unwrap();
-        }
+        menagerie::table::referee::deal(t.as_mut(), seed).unwrap();
         let best = t.deal_optimum(2_000_000).unwrap();
         assert!(best.proved, "seed {seed}");
         // The plan plays to a win with the score claimed.

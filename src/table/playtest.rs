@@ -29,7 +29,7 @@ impl Summary {
     fn values(&self, key: &str) -> Vec<f64> {
         self.games
             .iter()
-            .map(|t| t.iter().filter(|(k, _)| k == key).map(|(_, v)| v).sum())
+            .map(|t| t.iter().filter(|(k, _)| k == key).fold(0.0, |a, (_, v)| a + v))
             .collect()
     }
 
@@ -137,13 +137,12 @@ pub fn spread(key: &str, values: &[f64]) -> String {
         return out;
     }
     let n = v.len() as f64;
-    let most = (lo..=hi)
-        .map(|b| v.iter().filter(|x| x.floor() as i64 == b).count())
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    for b in lo..=hi {
-        let c = v.iter().filter(|x| x.floor() as i64 == b).count();
+    let mut counts = vec![0usize; (hi - lo + 1) as usize];
+    for x in &v {
+        counts[(x.floor() as i64 - lo) as usize] += 1;
+    }
+    let most = counts.iter().copied().max().unwrap_or(1).max(1);
+    for (b, &c) in (lo..=hi).zip(&counts) {
         let _ = writeln!(
             out,
             "  {b:>5} {c:>6} {:>6.1}% {}",

@@ -78,6 +78,16 @@ pub fn result_line(o: &Outcome, forfeit: Option<usize>) -> String {
     Json::Obj(kv).text()
 }
 
+/// Plays `table`'s chance steps up to the first seat's action, drawing them as [`play`] does
+/// with `seed`: the same deal that `play` with that seed starts from.
+pub fn deal(table: &mut dyn Table, seed: u64) -> Result<(), String> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    while table.actor() == Actor::Chance {
+        table.draw_chance(&mut rng)?;
+    }
+    Ok(())
+}
+
 /// Plays `table` to its end with one seat per seat index. `seat_names` and `settings` go into
 /// the record (kept when `keep_record`); `move_seconds` is what a seat is told it has.
 pub fn play(

@@ -94,7 +94,12 @@ impl Engine {
         if n == 0 || self.samples == 0 || g.reserve[them] == 0 {
             return 0.0;
         }
-        let mut unseen: Vec<char> = CHESS_CARDS.chars().chain("CCcc".chars()).collect();
+        // The checker cards in the game (the `checker_cards` setting): all cards less the 32.
+        let v = &self.view;
+        let all = v.deck.len() + v.hands[0].len() + v.hands[1].len() + v.discard.len();
+        let half = all.saturating_sub(CHESS_CARDS.len()) / 2;
+        let mut unseen: Vec<char> = CHESS_CARDS.chars().collect();
+        unseen.extend(std::iter::repeat_n('C', half).chain(std::iter::repeat_n('c', half)));
         for c in self.view.discard.iter().chain(&self.view.hands[self.me.index()]) {
             if let Some(i) = unseen.iter().position(|u| u == c) {
                 unseen.remove(i);

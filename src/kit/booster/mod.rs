@@ -521,6 +521,20 @@ impl Booster {
         out
     }
 
+    /// After a move or step that ends on `to` (taking `taken`): the piece's booster steps, if
+    /// it has any, or the card; returns the event.
+    fn landed(&mut self, to: Sq, mut event: String, taken: Option<Piece>) -> String {
+        if let Some(v) = taken {
+            event.push_str(&format!(" takes {}", v.letter()));
+        }
+        if self.steps(to).is_empty() {
+            self.enter_add();
+        } else {
+            self.phase = Phase::Boost(to);
+        }
+        event
+    }
+
     /// After the move and its steps: the card, if the player has one to play.
     fn enter_add(&mut self) {
         self.phase = Phase::Add;
@@ -736,30 +750,12 @@ impl TableGame for Booster {
             }
             (a @ Action::Move(_, to, _), Phase::Move) => {
                 let v = self.apply_move(&a);
-                let mut event = format!("{} {a}", colour_word(c));
-                if let Some(v) = v {
-                    event.push_str(&format!(" takes {}", v.letter()));
-                }
-                if self.steps(to).is_empty() {
-                    self.enter_add();
-                } else {
-                    self.phase = Phase::Boost(to);
-                }
-                Ok(event)
+                Ok(self.landed(to, format!("{} {a}", colour_word(c)), v))
             }
             (a @ Action::Step(t, _), Phase::Boost(s)) => {
                 let v = self.apply_step(s, &a);
                 self.stats.steps += 1;
-                let mut event = format!("{} {a}", colour_word(c));
-                if let Some(v) = v {
-                    event.push_str(&format!(" takes {}", v.letter()));
-                }
-                if self.steps(t).is_empty() {
-                    self.enter_add();
-                } else {
-                    self.phase = Phase::Boost(t);
-                }
-                Ok(event)
+                Ok(self.landed(t, format!("{} {a}", colour_word(c)), v))
             }
             (Action::Stop, Phase::Boost(_)) => {
                 self.enter_add();
