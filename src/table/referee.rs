@@ -123,23 +123,28 @@ pub fn play(
     let mut seen: Vec<String> = vec![String::new(); n];
     let mut asked = 0u64;
     for steps in 0..MAX_STEPS {
-        if table.actor() == Actor::Over {
+        // Every seat sees the state it acts in, and the last one (the end may show more; a
+        // seat that cannot read it no longer forfeits anything).
+        let over = table.actor() == Actor::Over;
+        for (i, s) in seats.iter_mut().enumerate() {
+            let obs = table.observe(i);
+            if obs != seen[i] {
+                if let Err(e) = s.see(&obs)
+                    && !over
+                {
+                    let o = table.forfeit(i, &e);
+                    return finish(seats, o, Some(i), steps, record);
+                }
+                seen[i] = obs;
+            }
+        }
+        if over {
             let o = table.outcome().unwrap_or_else(|| Outcome {
                 scores: vec![0.5; n],
                 result: "draw".into(),
                 reason: "no outcome".into(),
             });
             return finish(seats, o, None, steps, record);
-        }
-        for (i, s) in seats.iter_mut().enumerate() {
-            let obs = table.observe(i);
-            if obs != seen[i] {
-                if let Err(e) = s.see(&obs) {
-                    let o = table.forfeit(i, &e);
-                    return finish(seats, o, Some(i), steps, record);
-                }
-                seen[i] = obs;
-            }
         }
         let (who, action, event) = match table.actor() {
             Actor::Over => {

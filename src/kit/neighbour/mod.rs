@@ -516,8 +516,8 @@ impl Neighbour {
                 && (next.phase != Phase::Add || np > 0)
                 // Adding stops by choice after `min` pieces, or when the piece deck is out.
                 && (!matches!(next.phase, Phase::Move | Phase::Over) || adds >= next.rules.min || adds == 16)
-                // Before any move, the anchor holds the last piece added.
-                && (next.phase != Phase::Add || next.anchor.is_some_and(|a| next.board[a] != 0))
+                // Before any move, the anchor holds the last piece added (once one is).
+                && (next.phase != Phase::Add || adds == 0 || next.anchor.is_some_and(|a| next.board[a] != 0))
                 // A carried piece's square follows from the anchor and the last position card.
                 && next.held.is_none_or(|(_, t)| {
                     next.used.last().is_some_and(|&c| carry(next.anchor.unwrap_or(0), c) == t)
