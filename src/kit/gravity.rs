@@ -679,6 +679,18 @@ impl TableGame for Gravity {
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
     }
+
+    fn fields(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("board", "board"),
+            ("turn", "text"),
+            ("phase", "text"),
+            ("flipped card", "cards"),
+            ("piles (white,black)", "cards"),
+            ("captures (white,black)", "text"),
+            ("pieces still to move", "text"),
+        ]
+    }
 }
 
 /// Menagerie's Gravity player. When its move phase starts it searches whole turns: the order

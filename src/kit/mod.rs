@@ -61,11 +61,21 @@ const GAMES: &[(&str, &str, Make)] = &[
         "Telepathy Chess (4 seats, chess board)",
         telepathy::Telepathy::boxed,
     ),
+    (
+        "rbc",
+        "Reconnaissance Blind Chess (2 seats; each turn sense a 3x3 window, then ask for a move)",
+        crate::games::rbc::table::RbcTable::boxed,
+    ),
 ];
 
 /// The names of the table games.
 pub fn names() -> Vec<&'static str> {
     GAMES.iter().map(|g| g.0).collect()
+}
+
+/// Every table game: name and what it is.
+pub fn games() -> Vec<(&'static str, &'static str)> {
+    GAMES.iter().map(|g| (g.0, g.1)).collect()
 }
 
 /// A new game of `name` with `settings`.

@@ -699,6 +699,20 @@ impl TableGame for SplitBrain {
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
     }
+
+    fn fields(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("board", "board"),
+            ("side to move", "text"),
+            ("castling", "text"),
+            ("en passant", "text"),
+            ("halfmove clock", "text"),
+            ("move number", "text"),
+            ("marker", "text"),
+            ("phase", "text"),
+            ("marks (piece,target)", "text"),
+        ]
+    }
 }
 
 impl SplitBrain {

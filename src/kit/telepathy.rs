@@ -616,6 +616,23 @@ impl TableGame for Telepathy {
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
     }
+
+    fn fields(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("board", "board"),
+            ("side to move", "text"),
+            ("castling", "text"),
+            ("en passant", "text"),
+            ("halfmove clock", "text"),
+            ("move number", "text"),
+            ("marker", "text"),
+            ("face-up cards (white,black)", "cards"),
+            ("hands (white,black)", "cards"),
+            ("predictors (white,black)", "text"),
+            ("face-down card", "cards"),
+            ("phase", "text"),
+        ]
+    }
 }
 
 /// Menagerie's player of a Telepathy seat. The predictor models its partner as a distribution

@@ -141,6 +141,11 @@ pub trait TableGame: Clone + Send + 'static {
     }
     /// Menagerie's own player for `seat` (options from `engine:KEY=VALUE`).
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String>;
+    /// Labels of the observation's space-separated fields, in order, for a board page: (label,
+    /// kind), kind `board` (a FEN placement), `cards` (card letters) or `text`.
+    fn fields(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
 }
 
 /// A table game behind a trait object that speaks text: what the referee, the console and the
@@ -184,6 +189,8 @@ pub trait Table: Send {
     fn tally(&self) -> Tally;
     /// Menagerie's player for a seat.
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String>;
+    /// Labels of the observation's fields.
+    fn fields(&self) -> &'static [(&'static str, &'static str)];
     /// A copy of the game.
     fn clone_box(&self) -> Box<dyn Table>;
 }
@@ -284,6 +291,9 @@ impl<G: TableGame> Table for G {
     }
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String> {
         TableGame::engine_seat(self, seat, options, seed)
+    }
+    fn fields(&self) -> &'static [(&'static str, &'static str)] {
+        TableGame::fields(self)
     }
     fn clone_box(&self) -> Box<dyn Table> {
         Box::new(self.clone())

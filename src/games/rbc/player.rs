@@ -606,6 +606,17 @@ impl RbcGame {
         Ok(RbcGame { start, player: None })
     }
 
+    /// A game from `start` already told its colour, whose player decides by a fixed amount of work from
+    /// generators seeded with `seed`: the same observations give the same decisions.
+    pub fn seeded(start: Position<Rbc>, me: Color, seed: u64) -> RbcGame {
+        let mut player = RbcPlayer::with_seed(&start, me, seed);
+        player.fixed_work = true;
+        RbcGame {
+            start,
+            player: Some(player),
+        }
+    }
+
     fn square(&self, s: &str) -> Result<Square, String> {
         self.start
             .variant()

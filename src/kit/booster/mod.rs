@@ -835,4 +835,22 @@ impl TableGame for Booster {
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
     }
+
+    fn fields(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("board", "board"),
+            ("side to move", "text"),
+            ("castling", "text"),
+            ("en passant", "text"),
+            ("checkers", "text"),
+            ("reserves (white,black)", "text"),
+            ("hands (white,black)", "cards"),
+            ("draw pile", "text"),
+            ("discard", "cards"),
+            ("halfmove clock", "text"),
+            ("plies", "text"),
+            ("phase", "text"),
+            ("returned pawns", "text"),
+        ]
+    }
 }

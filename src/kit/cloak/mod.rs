@@ -803,6 +803,24 @@ impl TableGame for Cloak {
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
     }
+
+    fn fields(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("board", "board"),
+            ("side to move", "text"),
+            ("phase", "text"),
+            ("checkers", "text"),
+            ("unmoved squares", "text"),
+            ("en passant", "text"),
+            ("halfmove clock", "text"),
+            ("plies", "text"),
+            ("pawns taken (white,black)", "text"),
+            ("guess", "text"),
+            ("facts", "text"),
+            ("last move", "text"),
+            ("refused attempts", "text"),
+        ]
+    }
 }
 
 impl Cloak {

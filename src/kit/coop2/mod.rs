@@ -759,6 +759,24 @@ impl TableGame for Coop2 {
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
     }
+
+    fn fields(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("board", "board"),
+            ("side to move", "text"),
+            ("castling", "text"),
+            ("en passant", "text"),
+            ("halfmove clock", "text"),
+            ("move number", "text"),
+            ("line", "cards"),
+            ("discard", "cards"),
+            ("hands (white,black)", "cards"),
+            ("draw pile", "text"),
+            ("captures", "text"),
+            ("turns", "text"),
+            ("phase", "text"),
+        ]
+    }
 }
 
 impl Coop2 {

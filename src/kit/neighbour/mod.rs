@@ -807,4 +807,17 @@ impl TableGame for Neighbour {
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
     }
+
+    fn fields(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("board", "board"),
+            ("piece deck", "cards"),
+            ("position deck", "text"),
+            ("positions used", "text"),
+            ("anchor", "text"),
+            ("phase", "text"),
+            ("carried piece", "text"),
+            ("moves made", "text"),
+        ]
+    }
 }

@@ -491,4 +491,8 @@ impl TableGame for Parade {
         crate::table::seats::Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
     }
+
+    fn fields(&self) -> &'static [(&'static str, &'static str)] {
+        &[("board", "board"), ("pile b", "cards"), ("actions taken", "text")]
+    }
 }

@@ -1,0 +1,478 @@
+//! Reconnaissance Blind Chess as a table game (`rbc`): two seats, each turn a sense and then a
+//! move request, the referee's [`Referee`] underneath. The observation is the one gate: a seat
+//! sees its own pieces, what its last sense showed, where it lost a piece, its own move's
+//! result, and the whole true game only once it is over.
+//!
+//! State text: `FEN PHASE CAPTURE SEEN_W SEEN_B RESULT_W RESULT_B MOVES` where PHASE is `sense`,
+//! `move` or `over`; CAPTURE the square of the last move's capture (`-`); SEEN a side's last
+//! sense window as `sq=L` words joined by `,` (`.` empty; `-` none); RESULT a side's last move
+//! as `REQUESTED>TAKEN` with `@SQ` when it captured (`pass` for either; `-` none); MOVES the
+//! moves that really happened, `,`-joined (`-` none).
+
+use super::{End, Referee, Request, sense};
+use crate::Color;
+use crate::games::AnyGame;
+use crate::position::{Game, Piece, Position};
+use crate::rules::HiddenGame;
+use crate::table::seats::Seat;
+use crate::table::{Actor, Outcome, Settings, TableGame, read_settings};
+use std::sync::Arc;
+
+/// One RBC game's true state.
+#[derive(Clone)]
+pub struct RbcTable {
+    referee: Referee,
+    sensing: bool,
+    capture: Option<String>,
+    seen: [String; 2],
+    results: [String; 2],
+    moves: Vec<String>,
+    forfeit: Option<usize>,
+}
+
+/// A seat's action.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RbcAction {
+    /// Sense the 3x3 window around a square.
+    Sense(String),
+    /// Ask for a move (UCI text).
+    Move(String),
+    /// No move this turn.
+    Pass,
+}
+
+impl std::fmt::Display for RbcAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RbcAction::Sense(s) => write!(f, "sense {s}"),
+            RbcAction::Move(m) => write!(f, "{m}"),
+            RbcAction::Pass => write!(f, "pass"),
+        }
+    }
+}
+
+fn side(c: Color) -> usize {
+    if c == Color::White { 0 } else { 1 }
+}
+
+fn dash(s: &str) -> String {
+    if s.is_empty() { "-".into() } else { s.into() }
+}
+
+fn undash(s: &str) -> String {
+    if s == "-" { String::new() } else { s.into() }
+}
+
+impl RbcTable {
+    fn game() -> Result<Arc<Game<super::Rbc>>, String> {
+        match crate::games::default_variants().get("rbc") {
+            Some(AnyGame::Rbc(g)) => Ok(Arc::clone(g)),
+            _ => Err("the built-in variants have no 'rbc'".into()),
+        }
+    }
+
+    /// A game at the start position (no settings).
+    pub fn new(settings: &Settings) -> Result<RbcTable, String> {
+        read_settings("rbc", settings, &[])?;
+        Ok(RbcTable {
+            referee: Referee::new(Position::startpos(RbcTable::game()?)),
+            sensing: true,
+            capture: None,
+            seen: Default::default(),
+            results: Default::default(),
+            moves: Vec::new(),
+            forfeit: None,
+        })
+    }
+
+    /// [`RbcTable::new`] behind the table interface.
+    pub fn boxed(settings: &Settings) -> Result<Box<dyn crate::table::Table>, String> {
+        Ok(Box::new(RbcTable::new(settings)?))
+    }
+
+    fn pos(&self) -> &Position<super::Rbc> {
+        self.referee.position()
+    }
+
+    fn name(&self, sq: crate::Square) -> String {
+        self.pos().variant().geometry.name(sq)
+    }
+
+    /// The board `seat` may see: its own pieces and what its sense showed this turn (the
+    /// whole board once the game is over).
+    fn placement_for(&self, seat: usize) -> String {
+        let pos = self.pos();
+        let g = &pos.variant().geometry;
+        let over = self.referee.end().is_some() || self.forfeit.is_some();
+        let me = if seat == 0 { Color::White } else { Color::Black };
+        let seen: Vec<(String, char)> = if side(pos.side_to_move()) == seat && !self.sensing {
+            self.seen[seat]
+                .split(',')
+                .filter_map(|w| w.split_once('='))
+                .map(|(s, l)| (s.to_string(), l.chars().next().unwrap_or('.')))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut rows = Vec::new();
+        for r in (0..g.ranks()).rev() {
+            let mut row = String::new();
+            let mut empty = 0;
+            for f in 0..g.files() {
+                let sq = g.square(f, r).expect("on the board");
+                let p = pos.piece_at(sq);
+                let name = g.name(sq);
+                let letter = if over || (p.is_some() && p.color() == me) {
+                    p.is_some().then(|| letter(pos, p))
+                } else {
+                    seen.iter()
+                        .find(|(s, _)| *s == name)
+                        .and_then(|(_, l)| (*l != '.').then_some(*l))
+                };
+                match letter {
+                    Some(l) => {
+                        if empty > 0 {
+                            row += &empty.to_string();
+                            empty = 0;
+                        }
+                        row.push(l);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                row += &empty.to_string();
+            }
+            rows.push(row);
+        }
+        rows.join("/")
+    }
+}
+
+fn letter(pos: &Position<super::Rbc>, p: Piece) -> char {
+    let l = pos.variant().pieces[p.kind()].letter;
+    if p.color() == Color::White {
+        l
+    } else {
+        l.to_ascii_lowercase()
+    }
+}
+
+impl TableGame for RbcTable {
+    type Action = RbcAction;
+
+    fn name(&self) -> &'static str {
+        "rbc"
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn roles(&self, seat: usize) -> Vec<&'static str> {
+        vec![if seat == 0 { "white" } else { "black" }]
+    }
+    fn actor(&self) -> Actor {
+        if self.forfeit.is_some() || self.referee.end().is_some() {
+            return Actor::Over;
+        }
+        let s = side(self.pos().side_to_move());
+        Actor::Seat(s, if self.sensing { "sense" } else { "move" })
+    }
+    fn legal_actions(&self) -> Vec<RbcAction> {
+        match self.actor() {
+            Actor::Seat(_, "sense") => {
+                let g = &self.pos().variant().geometry;
+                (0..g.ranks())
+                    .flat_map(|r| (0..g.files()).map(move |f| (f, r)))
+                    .filter_map(|(f, r)| g.square(f, r))
+                    .map(|sq| RbcAction::Sense(g.name(sq)))
+                    .collect()
+            }
+            Actor::Seat(..) => {
+                let v = self.pos().variant();
+                let mut out: Vec<RbcAction> = self
+                    .referee
+                    .move_actions()
+                    .iter()
+                    .map(|r| RbcAction::Move(r.text(v)))
+                    .collect();
+                out.push(RbcAction::Pass);
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+    fn parse_action(&self, text: &str) -> Result<RbcAction, String> {
+        let v = self.pos().variant();
+        if let Some(sq) = text.strip_prefix("sense ") {
+            return v
+                .geometry
+                .parse(sq.trim())
+                .map(|s| RbcAction::Sense(v.geometry.name(s)))
+                .ok_or_else(|| format!("not a square: {sq}"));
+        }
+        if text == "pass" {
+            return Ok(RbcAction::Pass);
+        }
+        Request::parse(v, text)
+            .map(|r| RbcAction::Move(r.text(v)))
+            .ok_or_else(|| format!("not a sense (sense SQ), move (e2e4) or pass: {text}"))
+    }
+    fn why_illegal(&self, action: &RbcAction) -> String {
+        match (action, self.sensing) {
+            (RbcAction::Sense(_), false) => "sensed already: now a move or pass".into(),
+            (_, true) => "sense first (sense SQ)".into(),
+            _ => "not among the requestable moves (move_actions)".into(),
+        }
+    }
+    fn apply(&mut self, action: &RbcAction) -> Result<String, String> {
+        let me = side(self.pos().side_to_move());
+        let who = if me == 0 { "white" } else { "black" };
+        match action {
+            RbcAction::Sense(sq) => {
+                let g = &self.pos().variant().geometry;
+                let center = g.parse(sq).ok_or("not a square")?;
+                let window: Vec<String> = sense(self.pos(), center)
+                    .into_iter()
+                    .map(|(s, p)| {
+                        format!(
+                            "{}={}",
+                            self.name(s),
+                            if p.is_some() { letter(self.pos(), p) } else { '.' }
+                        )
+                    })
+                    .collect();
+                self.seen[me] = window.join(",");
+                self.sensing = false;
+                Ok(format!("{who} sensed"))
+            }
+            RbcAction::Move(_) | RbcAction::Pass => {
+                let v = self.pos().variant().clone();
+                let req = match action {
+                    RbcAction::Move(m) => Some(Request::parse(&v, m).ok_or("not a move")?),
+                    _ => None,
+                };
+                let before = self.pos().clone();
+                let res = self.referee.play(req)?;
+                let taken = res
+                    .taken
+                    .map_or("pass".to_string(), |m| crate::notation::move_text(&before, m));
+                self.capture = res.capture.map(|s| self.name(s));
+                self.results[me] = format!(
+                    "{}>{}{}",
+                    req.map_or("pass".to_string(), |r| r.text(&v)),
+                    taken,
+                    self.capture.as_ref().map_or(String::new(), |c| format!("@{c}"))
+                );
+                self.moves.push(taken);
+                self.sensing = true;
+                Ok(match &self.capture {
+                    Some(c) => format!("{who} moved, capturing on {c}"),
+                    None => format!("{who} moved"),
+                })
+            }
+        }
+    }
+    fn observe(&self, seat: usize) -> String {
+        let over = self.actor() == Actor::Over;
+        let phase = if over {
+            "over"
+        } else if self.sensing {
+            "sense"
+        } else {
+            "move"
+        };
+        format!(
+            "{} {} {} {} {} {} {} {}",
+            self.placement_for(seat),
+            if seat == 0 { "white" } else { "black" },
+            if side(self.pos().side_to_move()) == 0 { "w" } else { "b" },
+            phase,
+            self.capture.as_deref().unwrap_or("-"),
+            dash(&self.seen[seat]),
+            dash(&self.results[seat]),
+            if over { dash(&self.moves.join(",")) } else { "?".into() }
+        )
+    }
+    fn state_text(&self) -> String {
+        let phase = if self.actor() == Actor::Over {
+            "over"
+        } else if self.sensing {
+            "sense"
+        } else {
+            "move"
+        };
+        format!(
+            "{} {} {} {} {} {} {} {}",
+            self.pos().fen(),
+            phase,
+            self.capture.as_deref().unwrap_or("-"),
+            dash(&self.seen[0]),
+            dash(&self.seen[1]),
+            dash(&self.results[0]),
+            dash(&self.results[1]),
+            dash(&self.moves.join(","))
+        )
+    }
+    fn set_state(&mut self, text: &str) -> Result<(), String> {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        if w.len() != 13 {
+            return Err(format!(
+                "expected FEN (6 fields) PHASE CAPTURE SEEN_W SEEN_B RESULT_W RESULT_B MOVES, found {} fields",
+                w.len()
+            ));
+        }
+        let pos = Position::from_fen(RbcTable::game()?, &w[..6].join(" ")).map_err(|e| e.to_string())?;
+        let sensing = match w[6] {
+            "sense" | "over" => true,
+            "move" => false,
+            p => return Err(format!("phase '{p}': expected sense, move or over")),
+        };
+        let g = &pos.variant().geometry;
+        let capture = match w[7] {
+            "-" => None,
+            s => Some(g.name(g.parse(s).ok_or_else(|| format!("capture: not a square: {s}"))?)),
+        };
+        *self = RbcTable {
+            referee: Referee::new(pos),
+            sensing,
+            capture,
+            seen: [undash(w[8]), undash(w[9])],
+            results: [undash(w[10]), undash(w[11])],
+            moves: undash(w[12])
+                .split(',')
+                .filter(|m| !m.is_empty())
+                .map(String::from)
+                .collect(),
+            forfeit: None,
+        };
+        Ok(())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        let o = |scores: Vec<f64>, result: &str, reason: &str| Outcome {
+            scores,
+            result: result.into(),
+            reason: reason.into(),
+        };
+        match self.referee.end()? {
+            End::KingCapture(Color::White) => Some(o(vec![1.0, 0.0], "white", "Black's king was captured")),
+            End::KingCapture(Color::Black) => Some(o(vec![0.0, 1.0], "black", "White's king was captured")),
+            End::MoveLimit => Some(o(
+                vec![0.5, 0.5],
+                "draw",
+                "100 half-moves without a capture or pawn move",
+            )),
+        }
+    }
+    fn forfeit(&self, seat: usize, why: &str) -> Outcome {
+        crate::kit::team_forfeit(1, seat, why)
+    }
+    fn fields(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("board", "board"),
+            ("your colour", "text"),
+            ("side to move", "text"),
+            ("phase", "text"),
+            ("last capture on", "text"),
+            ("your last sense", "text"),
+            ("your last move (asked>taken)", "text"),
+            ("true moves (after the game)", "text"),
+        ]
+    }
+    fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
+        let (_, seed_option) = crate::table::seats::number_options(options, &[])?;
+        let me = if seat == 0 { Color::White } else { Color::Black };
+        let hidden = super::player::RbcGame::seeded(self.pos().clone(), me, seed_option.unwrap_or(seed));
+        Ok(Box::new(EngineSeat {
+            hidden,
+            seen_turn: false,
+            observation: String::new(),
+            asked_move: None,
+        }))
+    }
+}
+
+/// Menagerie's RBC player in a seat: the protocol lines of `../shared/protocol.md` section 4,
+/// made from the seat's observations.
+struct EngineSeat {
+    hidden: super::player::RbcGame,
+    /// The current turn's start (where we lost a piece) has been told.
+    seen_turn: bool,
+    observation: String,
+    /// The move we asked for this turn, until its result is told.
+    asked_move: Option<String>,
+}
+
+impl EngineSeat {
+    fn field(&self, i: usize) -> &str {
+        self.observation.split_whitespace().nth(i).unwrap_or("-")
+    }
+    /// Tells the player a fact. A fact its belief cannot fit (a board set sampled down too far)
+    /// is not fatal: the player keeps a guess and plays on, as under CECP.
+    fn tell(&mut self, line: &str) {
+        let _ = self.hidden.command(line);
+    }
+    fn reply(&mut self, line: &str) -> Result<String, String> {
+        self.hidden.command(line)?.ok_or_else(|| format!("no reply to {line}"))
+    }
+}
+
+impl Seat for EngineSeat {
+    fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), String> {
+        Ok(())
+    }
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        self.observation = observation.to_string();
+        if let Some(asked) = self.asked_move.take() {
+            // Our move's result: `REQUESTED>TAKEN[@SQ]`.
+            let r = self.field(6).to_string();
+            let (_, taken) = r.split_once('>').ok_or("no move result")?;
+            let (taken, cap) = taken.split_once('@').unwrap_or((taken, "none"));
+            let taken = if taken == "pass" { "pass" } else { taken };
+            self.tell(&format!("rbc-result {asked} {taken} {cap}"));
+            self.seen_turn = false;
+        }
+        Ok(())
+    }
+    fn event(&mut self, _: &str) -> Result<(), String> {
+        Ok(())
+    }
+    fn ask(&mut self, _: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<String, String> {
+        if kind == "sense" {
+            if !self.seen_turn {
+                let cap = self.field(4).to_string();
+                let cap = if cap == "-" { "none".to_string() } else { cap };
+                self.tell(&format!("rbc-opp {cap}"));
+                self.seen_turn = true;
+            }
+            let r = self.reply(&format!("rbc-sense {seconds_left}"))?;
+            let sq = r.strip_prefix("sense ").unwrap_or("pass");
+            return Ok(if sq == "pass" {
+                legal.first().cloned().unwrap_or_default()
+            } else {
+                format!("sense {sq}")
+            });
+        }
+        // The sense window is what the board shows now besides our own pieces.
+        let seen = self.window();
+        self.tell(&format!("rbc-seen {seen}"));
+        let r = self.reply(&format!("rbc-go {seconds_left}"))?;
+        let m = r.strip_prefix("move ").unwrap_or("pass").to_string();
+        self.asked_move = Some(m.clone());
+        Ok(m)
+    }
+    fn refused(&mut self, message: &str) -> Result<(), String> {
+        Err(format!("engine seat refused: {message}"))
+    }
+    fn end(&mut self, _: &Outcome) {}
+}
+
+impl EngineSeat {
+    /// This turn's sense window from the observation, as `rbc-seen` wants it (`sq:L`).
+    fn window(&self) -> String {
+        let w = self.field(5);
+        if w == "-" {
+            return String::new();
+        }
+        w.replace('=', ":").replace(',', " ")
+    }
+}

@@ -1,0 +1,100 @@
+//! Every table game labels its observation: one label a field, in order, all along random
+//! games, for every seat, and the field labelled `board` is a FEN placement.
+
+use menagerie::kit::{names, new_table};
+use menagerie::table::{Actor, Table};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+/// The width of each rank of a FEN placement (a run of digits is that many empty squares,
+/// anything else one square, `?` included); `None` when a rank is empty.
+fn rank_widths(placement: &str) -> Option<Vec<usize>> {
+    placement
+        .split('/')
+        .map(|rank| {
+            let (mut width, mut run) = (0, 0);
+            for c in rank.chars() {
+                match c.to_digit(10) {
+                    Some(d) => run = run * 10 + d as usize,
+                    None => {
+                        width += run + 1;
+                        run = 0;
+                    }
+                }
+            }
+            width += run;
+            (width > 0).then_some(width)
+        })
+        .collect()
+}
+
+/// Checks the labels against every seat's observation of `t` now.
+fn check(t: &dyn Table, name: &str, seed: u64, step: usize) {
+    let fields = t.fields();
+    for (label, kind) in fields {
+        assert!(
+            ["board", "cards", "text"].contains(kind),
+            "{name}: field '{label}' has kind '{kind}'"
+        );
+    }
+    let board = fields
+        .iter()
+        .position(|f| f.0 == "board")
+        .unwrap_or_else(|| panic!("{name}: no field labelled 'board' in {fields:?}"));
+    for seat in 0..t.seats() {
+        let obs = t.observe(seat);
+        let words: Vec<&str> = obs.split_whitespace().collect();
+        assert_eq!(
+            fields.len(),
+            words.len(),
+            "{name} seed {seed} step {step} seat {seat}: {fields:?} for '{obs}'"
+        );
+        let widths = rank_widths(words[board])
+            .unwrap_or_else(|| panic!("{name} seed {seed} step {step} seat {seat}: empty rank in '{obs}'"));
+        assert!(
+            widths.iter().all(|&w| w == widths[0]),
+            "{name} seed {seed} step {step} seat {seat}: ranks of widths {widths:?} in '{obs}'"
+        );
+    }
+}
+
+#[test]
+fn every_observation_field_has_one_label() {
+    for name in names() {
+        for seed in 0..5u64 {
+            let mut t = new_table(name, &Vec::new()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let mut rng = StdRng::seed_from_u64(seed);
+            for step in 0..=60 {
+                check(t.as_ref(), name, seed, step);
+                if step == 60 {
+                    break;
+                }
+                match t.actor() {
+                    Actor::Over => break,
+                    Actor::Chance => {
+                        t.draw_chance(&mut rng)
+                            .unwrap_or_else(|e| panic!("{name} seed {seed}: chance: {e}"));
+                    }
+                    Actor::Seat(..) => {
+                        let actions = t.actions();
+                        assert!(
+                            !actions.is_empty(),
+                            "{name} seed {seed}: no action in {}",
+                            t.state_text()
+                        );
+                        let a = &actions[(step * 7 + seed as usize * 3 + 1) % actions.len()];
+                        t.act(a)
+                            .unwrap_or_else(|e| panic!("{name} seed {seed}: {a}: {e} in {}", t.state_text()));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn rank_widths_count_runs_and_hidden_squares() {
+    assert_eq!(rank_widths("rnqknr/pppppp/6/6/PPPPPP/RNQKNR"), Some(vec![6; 6]));
+    assert_eq!(rank_widths("2?1/4/10/p9"), Some(vec![4, 4, 10, 10]));
+    assert_eq!(rank_widths("8//8"), None);
+}
