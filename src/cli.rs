@@ -43,6 +43,9 @@ COMMANDS:
     solve GAME [--deals N] [--seed N] [--budget STATES] [--csv FILE] [KEY=VALUE...]
                       solve the deals of a solitaire that has an open-deal solver, with
                       the order known: the best score, whether proved optimal, time per deal
+    serve [--port N] [--host ADDR]
+                      play every game in a browser: serves the page and prints the
+                      address to open (127.0.0.1:8080 unless told; --port 0 picks one)
     help, --help      this text
 
 OPTIONS:
@@ -123,6 +126,7 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
         "play" => crate::table_cli::play(rest),
         "playtest" => crate::table_cli::playtest(rest),
         "solve" => crate::table_cli::solve(rest),
+        "serve" => crate::serve::run(&set, rest).map_err(CliError),
         "rbc-referee" => {
             let v = find_variant(&set, rest.first().map_or("rbc", |s| s.as_str()))?;
             if v.rules != "rbc" {

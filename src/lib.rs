@@ -28,6 +28,7 @@ pub mod position;
 mod protocol;
 mod rules;
 pub mod search;
+pub mod serve;
 mod square;
 pub mod table;
 mod table_cli;

@@ -382,11 +382,7 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
             tally.push(("optimum proved".into(), f64::from(u8::from(best.proved))));
             tally.push(("optimum less score".into(), best.score - score));
         }
-        // Results and how games ended, forfeits included (the referee's outcome).
-        tally.push((format!("result: {}", p.outcome.result), 1.0));
-        // A reason's details after ':' (a game's score, say) are its own, not a kind of end.
-        let kind = p.outcome.reason.split(':').next().unwrap_or_default();
-        tally.push((format!("ended: {kind}"), 1.0));
+        crate::table::playtest::tally_end(&mut tally, &p.outcome);
         if o.csv.is_some() {
             csv.push(tally.clone());
         }

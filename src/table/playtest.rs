@@ -26,7 +26,8 @@ impl Summary {
         self.games.is_empty()
     }
 
-    fn values(&self, key: &str) -> Vec<f64> {
+    /// One value per game: the sum of `key` in that game's tally.
+    pub fn values(&self, key: &str) -> Vec<f64> {
         self.games
             .iter()
             .map(|t| t.iter().filter(|(k, _)| k == key).fold(0.0, |a, (_, v)| a + v))
@@ -100,6 +101,14 @@ impl Summary {
         }
         out
     }
+}
+
+/// Adds how a game ended to its tally: `result: R` and `ended: KIND` (the reason before any
+/// `:`, whose details are the game's own, not a kind of end), forfeits included.
+pub fn tally_end(tally: &mut Tally, outcome: &super::Outcome) {
+    tally.push((format!("result: {}", outcome.result), 1.0));
+    let kind = outcome.reason.split(':').next().unwrap_or_default();
+    tally.push((format!("ended: {kind}"), 1.0));
 }
 
 /// The quartile `q` (0 to 1) of sorted values, interpolating between neighbours.

@@ -1,0 +1,424 @@
+//! Two-player games in the browser: a session of any variant, each side a person or the
+//! engine, an optional clock, take-back and set-up from a FEN. The engine's moves are searched
+//! on the server's one engine thread ([`Engine`]), never on a connection thread.
+
+use super::http::Reply;
+use crate::Color;
+use crate::engine::{Session, new_session};
+use crate::games::AnyGame;
+use crate::search::{Limits, Searcher};
+use crate::table::json::Json;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Longest time the engine may be given per move.
+pub const MAX_ENGINE_MS: u64 = 60_000;
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// Someone at the page.
+    Person,
+    /// Menagerie's search.
+    Engine,
+}
+
+impl Player {
+    fn parse(s: &str) -> Result<Player, String> {
+        match s {
+            "person" => Ok(Player::Person),
+            "engine" => Ok(Player::Engine),
+            _ => Err(format!("a player is 'person' or 'engine', not '{s}'")),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Player::Person => "person",
+            Player::Engine => "engine",
+        }
+    }
+}
+
+/// Both clocks: time left per side and when the running one started.
+#[derive(Clone, Debug)]
+struct Clock {
+    start_ms: u64,
+    inc_ms: u64,
+    left_ms: [u64; 2],
+    since: Instant,
+}
+
+/// One two-player game.
+pub struct Board {
+    game: AnyGame,
+    session: Box<dyn Session>,
+    start_fen: String,
+    moves: Vec<String>,
+    players: [Player; 2],
+    clock: Option<Clock>,
+    engine_ms: u64,
+    /// Bumped on every change; the page polls for a newer one.
+    pub version: u64,
+    result: Option<(String, String)>,
+    /// The version the engine is searching for (`None`: not searching).
+    thinking: Option<u64>,
+}
+
+/// Work for the engine thread.
+pub type Job = Box<dyn FnOnce(&mut Searcher) + Send>;
+
+/// The server's engine thread: one search at a time, one searcher kept between searches.
+#[derive(Clone)]
+pub struct Engine {
+    jobs: Sender<Job>,
+}
+
+impl Engine {
+    /// Starts the engine thread.
+    pub fn start() -> Engine {
+        let (tx, rx) = channel::<Job>();
+        std::thread::Builder::new()
+            .name("engine".into())
+            .spawn(move || {
+                let mut searcher = Searcher::new(32, Arc::new(AtomicBool::new(false)));
+                for job in rx {
+                    job(&mut searcher);
+                }
+            })
+            .expect("the engine thread starts");
+        Engine { jobs: tx }
+    }
+
+    /// Queues `job` for the engine thread.
+    pub fn run(&self, job: Job) {
+        let _ = self.jobs.send(job);
+    }
+}
+
+fn side_index(c: Color) -> usize {
+    if c == Color::White { 0 } else { 1 }
+}
+
+impl Board {
+    /// A new game from the page's request.
+    pub fn new(game: &AnyGame, req: &Json) -> Result<Board, String> {
+        let player = |key: &str| Player::parse(req.get(key).and_then(Json::as_str).unwrap_or("person"));
+        let players = [player("white")?, player("black")?];
+        let engine_ms = match req.get("engine_ms") {
+            None | Some(Json::Null) => 1000,
+            Some(v) => match v.as_f64() {
+                Some(ms) if (10.0..=MAX_ENGINE_MS as f64).contains(&ms) => ms as u64,
+                _ => return Err(format!("engine_ms must be a number from 10 to {MAX_ENGINE_MS}")),
+            },
+        };
+        let clock = match req.get("clock") {
+            None | Some(Json::Null) => None,
+            Some(c) => {
+                let minutes = c.get("minutes").and_then(Json::as_f64).unwrap_or(-1.0);
+                let inc = c.get("increment").and_then(Json::as_f64).unwrap_or(0.0);
+                if !(0.05..=600.0).contains(&minutes) || !(0.0..=600.0).contains(&inc) {
+                    return Err("clock: minutes from 0.05 to 600, increment from 0 to 600 seconds".into());
+                }
+                let start_ms = (minutes * 60_000.0) as u64;
+                Some(Clock {
+                    start_ms,
+                    inc_ms: (inc * 1000.0) as u64,
+                    left_ms: [start_ms; 2],
+                    since: Instant::now(),
+                })
+            }
+        };
+        let mut b = Board {
+            game: game.clone(),
+            session: new_session(game),
+            start_fen: game.start_fen.clone(),
+            moves: Vec::new(),
+            players,
+            clock,
+            engine_ms,
+            version: 1,
+            result: None,
+            thinking: None,
+        };
+        if let Some(fen) = req.get("fen").and_then(Json::as_str).filter(|f| !f.trim().is_empty()) {
+            b.set_fen(fen)?;
+        }
+        Ok(b)
+    }
+
+    fn set_fen(&mut self, fen: &str) -> Result<(), String> {
+        let mut s = self.session.fresh();
+        s.set_fen(fen.trim()).map_err(|e| format!("FEN: {e}"))?;
+        self.start_fen = s.fen();
+        self.session = s;
+        self.moves.clear();
+        self.result = None;
+        self.thinking = None;
+        if let Some(c) = &mut self.clock {
+            c.left_ms = [c.start_ms; 2];
+            c.since = Instant::now();
+        }
+        self.check_end();
+        Ok(())
+    }
+
+    /// Runs the clock of the side to move up to now; a flag that falls ends the game.
+    fn tick(&mut self) {
+        if self.result.is_some() {
+            return;
+        }
+        let side = side_index(self.session.side_to_move());
+        if let Some(c) = &mut self.clock {
+            let spent = c.since.elapsed().as_millis() as u64;
+            c.since = Instant::now();
+            c.left_ms[side] = c.left_ms[side].saturating_sub(spent);
+            if c.left_ms[side] == 0 {
+                let (res, who) = if side == 0 { ("0-1", "White") } else { ("1-0", "Black") };
+                self.result = Some((res.into(), format!("{who}'s time ran out")));
+                self.thinking = None;
+                self.version += 1;
+            }
+        }
+    }
+
+    fn check_end(&mut self) {
+        if let Some(o) = self.session.outcome() {
+            self.result = Some((o.result().into(), o.reason().into()));
+        }
+    }
+
+    /// Plays `text` for the side to move; the game is untouched on error.
+    fn play(&mut self, text: &str) -> Result<(), String> {
+        self.tick();
+        if let Some((r, why)) = &self.result {
+            return Err(format!("the game is over ({r}, {why})"));
+        }
+        self.session
+            .play(text.trim())
+            .map_err(|e| format!("{}: {text}", e.reason()))?;
+        let side = 1 - side_index(self.session.side_to_move());
+        if let Some(c) = &mut self.clock {
+            c.left_ms[side] += c.inc_ms;
+            c.since = Instant::now();
+        }
+        self.moves.push(text.trim().to_string());
+        self.version += 1;
+        self.check_end();
+        Ok(())
+    }
+
+    /// A person's move from the page.
+    pub fn person_move(&mut self, text: &str) -> Result<(), String> {
+        if text.len() > 64 {
+            return Err("a move is at most 64 characters".into());
+        }
+        if self.players[side_index(self.session.side_to_move())] != Player::Person {
+            return Err("it is the engine's turn".into());
+        }
+        self.play(text)
+    }
+
+    /// Takes back to the last position where a person was to move.
+    pub fn undo(&mut self) -> Result<(), String> {
+        if self.moves.is_empty() {
+            return Err("no move to take back".into());
+        }
+        let mut n = 0;
+        while n < self.moves.len() {
+            self.session.undo();
+            n += 1;
+            if self.players[side_index(self.session.side_to_move())] == Player::Person {
+                break;
+            }
+        }
+        self.moves.truncate(self.moves.len() - n);
+        self.result = None;
+        self.thinking = None;
+        if let Some(c) = &mut self.clock {
+            c.since = Instant::now();
+        }
+        self.version += 1;
+        self.check_end();
+        Ok(())
+    }
+
+    /// The side to move resigns (a person's side).
+    pub fn resign(&mut self) -> Result<(), String> {
+        self.tick();
+        if self.result.is_some() {
+            return Err("the game is over".into());
+        }
+        let side = self.session.side_to_move();
+        if self.players[side_index(side)] != Player::Person {
+            return Err("only a person resigns, on their turn".into());
+        }
+        let (res, who) = if side == Color::White {
+            ("0-1", "White")
+        } else {
+            ("1-0", "Black")
+        };
+        self.result = Some((res.into(), format!("{who} resigned")));
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Sets up a FEN from the page.
+    pub fn new_fen(&mut self, fen: &str) -> Result<(), String> {
+        if fen.len() > 512 {
+            return Err("a FEN is at most 512 characters".into());
+        }
+        self.set_fen(fen)?;
+        self.version += 1;
+        Ok(())
+    }
+
+    /// The search the engine should run now, if it is the engine's turn; `on_done` gets the
+    /// move and the version it was searched for.
+    pub fn engine_job(this: &Arc<Mutex<Board>>, engine: &Engine, wake: impl Fn() + Send + 'static) {
+        let job = {
+            let mut b = this.lock().unwrap_or_else(|e| e.into_inner());
+            b.tick();
+            let side = side_index(b.session.side_to_move());
+            if b.result.is_some() || b.thinking.is_some() || b.players[side] != Player::Engine {
+                return;
+            }
+            let version = b.version;
+            b.thinking = Some(version);
+            let mut limits = Limits::default();
+            let mut ms = b.engine_ms;
+            if let Some(c) = &b.clock {
+                ms = ms.min(c.left_ms[side] / 30 + c.inc_ms / 2).max(20);
+            }
+            limits.movetime = Some(Duration::from_millis(ms));
+            let board = Arc::clone(this);
+            let (game, start_fen, moves) = (b.game.clone(), b.start_fen.clone(), b.moves.clone());
+            let job: Job = Box::new(move |searcher: &mut Searcher| {
+                let mut s = new_session(&game);
+                let ok = s.set_fen(&start_fen).is_ok() && moves.iter().all(|m| s.play(m).is_ok());
+                let best = if ok {
+                    s.go(searcher, limits, &mut |_, _| {}).0
+                } else {
+                    None
+                };
+                let mut b = board.lock().unwrap_or_else(|e| e.into_inner());
+                if b.thinking != Some(version) || b.version != version {
+                    return;
+                }
+                b.thinking = None;
+                match best {
+                    Some(m) => {
+                        if let Err(e) = b.play(&m) {
+                            b.result = Some(("*".into(), format!("engine error: {e}")));
+                            b.version += 1;
+                        }
+                    }
+                    None => {
+                        b.check_end();
+                        if b.result.is_none() {
+                            b.result = Some(("*".into(), "the engine found no move".into()));
+                        }
+                        b.version += 1;
+                    }
+                }
+                drop(b);
+                wake();
+            });
+            job
+        };
+        engine.run(job);
+    }
+
+    /// The board as the page gets it.
+    pub fn view(&mut self) -> Json {
+        self.tick();
+        let v = self.game.variant();
+        let g = &v.geometry;
+        let mut holes = Vec::new();
+        let mut marked = Vec::new();
+        for r in 0..g.ranks() {
+            for f in 0..g.files() {
+                let name = format!("{}{}", (b'a' + f as u8) as char, r + 1);
+                match g.square(f, r) {
+                    Some(sq) if g.exists(sq) => {
+                        if !g.landable().contains(sq) {
+                            marked.push(Json::Str(name));
+                        }
+                    }
+                    _ => holes.push(Json::Str(name)),
+                }
+            }
+        }
+        let strs = |v: &[String]| Json::Arr(v.iter().map(|s| Json::Str(s.clone())).collect());
+        let legal = if self.result.is_some() {
+            Vec::new()
+        } else {
+            self.session.legal_moves()
+        };
+        let side = self.session.side_to_move();
+        Json::Obj(vec![
+            ("version".into(), Json::Num(self.version as f64)),
+            ("variant".into(), Json::Str(v.name.clone())),
+            ("files".into(), Json::Num(g.files() as f64)),
+            ("ranks".into(), Json::Num(g.ranks() as f64)),
+            ("holes".into(), Json::Arr(holes)),
+            ("marked".into(), Json::Arr(marked)),
+            (
+                "pieces".into(),
+                Json::Obj(
+                    v.pieces
+                        .iter()
+                        .map(|p| (p.letter.to_string(), Json::Str(p.name.clone())))
+                        .collect(),
+                ),
+            ),
+            ("fen".into(), Json::Str(self.session.fen())),
+            ("side".into(), Json::Str(side.name().to_lowercase())),
+            (
+                "players".into(),
+                Json::Obj(vec![
+                    ("white".into(), Json::Str(self.players[0].name().into())),
+                    ("black".into(), Json::Str(self.players[1].name().into())),
+                ]),
+            ),
+            ("moves".into(), strs(&self.moves)),
+            ("legal".into(), strs(&legal)),
+            (
+                "clock".into(),
+                match &self.clock {
+                    None => Json::Null,
+                    Some(c) => Json::Obj(vec![
+                        ("white_ms".into(), Json::Num(c.left_ms[0] as f64)),
+                        ("black_ms".into(), Json::Num(c.left_ms[1] as f64)),
+                        (
+                            "running".into(),
+                            if self.result.is_some() {
+                                Json::Null
+                            } else {
+                                Json::Str(side.name().to_lowercase())
+                            },
+                        ),
+                    ]),
+                },
+            ),
+            ("thinking".into(), Json::Bool(self.thinking.is_some())),
+            (
+                "result".into(),
+                match &self.result {
+                    None => Json::Null,
+                    Some((r, why)) => Json::Obj(vec![
+                        ("result".into(), Json::Str(r.clone())),
+                        ("reason".into(), Json::Str(why.clone())),
+                    ]),
+                },
+            ),
+        ])
+    }
+}
+
+/// The reply for a board operation that failed.
+pub fn refused(e: String) -> Reply {
+    Reply::error(400, &e)
+}

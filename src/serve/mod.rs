@@ -1,0 +1,489 @@
+//! `menagerie serve`: every game in a browser. One page compiled into the binary, a JSON API
+//! (`docs/serve.md`), a bounded set of games in memory. Connection threads only read and
+//! change game state; searches run on the engine thread, table games on their referee
+//! threads.
+
+mod boards;
+mod http;
+mod playtests;
+mod tables;
+
+use crate::games::Catalog;
+use crate::kit;
+use crate::table::json::Json;
+use boards::{Board, Engine};
+use http::{Reply, Request};
+use playtests::Playtest;
+use std::collections::HashMap;
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+use tables::Room;
+
+/// Most games (boards and tables) held in memory.
+pub const MAX_GAMES: usize = 64;
+/// A game idle this long may make room for a new one.
+pub const IDLE: Duration = Duration::from_secs(600);
+/// Most connections served at once.
+pub const MAX_CONNECTIONS: usize = 32;
+/// Longest wait of a polling request.
+const POLL: Duration = Duration::from_secs(20);
+
+const INDEX: &str = include_str!("page/index.html");
+const SCRIPT: &str = include_str!("page/app.js");
+const STYLE: &str = include_str!("page/style.css");
+
+enum Game {
+    Board(Arc<Mutex<Board>>),
+    Table(Arc<Mutex<Room>>),
+}
+
+struct Entry {
+    game: Game,
+    used: Instant,
+}
+
+/// Everything the server holds.
+struct Server {
+    catalog: Catalog,
+    games: Mutex<HashMap<String, Entry>>,
+    playtest: Mutex<Option<(String, Arc<Mutex<Playtest>>)>>,
+    next_id: AtomicUsize,
+    engine: Engine,
+    /// Notified on every change, so that polling requests wake.
+    pulse: Arc<(Mutex<u64>, Condvar)>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Wakes every polling request.
+fn wake(pulse: &(Mutex<u64>, Condvar)) {
+    *lock(&pulse.0) += 1;
+    pulse.1.notify_all();
+}
+
+/// `menagerie serve [--port N] [--host ADDR]`.
+pub fn run(catalog: &Catalog, args: &[String]) -> Result<(), String> {
+    let mut host = "127.0.0.1".to_string();
+    let mut port = 8080u16;
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).ok_or(format!("{} needs a value", args[i]))?;
+        match args[i].as_str() {
+            "--port" => {
+                port = value
+                    .parse()
+                    .map_err(|_| format!("--port: not a port number: {value}"))?
+            }
+            "--host" => host = value.clone(),
+            other => {
+                return Err(format!(
+                    "serve: unknown option '{other}' (known: --port N, --host ADDR)"
+                ));
+            }
+        }
+        i += 2;
+    }
+    let listener =
+        TcpListener::bind((host.as_str(), port)).map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    println!("menagerie serve: open http://{addr}/");
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let server = Arc::new(Server {
+        catalog: catalog.clone(),
+        games: Mutex::new(HashMap::new()),
+        playtest: Mutex::new(None),
+        next_id: AtomicUsize::new(1),
+        engine: Engine::start(),
+        pulse: Arc::new((Mutex::new(0), Condvar::new())),
+    });
+    let open = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let Ok(mut stream) = stream else { continue };
+        if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+            http::send(&mut stream, &Reply::error(503, "too many connections; try again"));
+            continue;
+        }
+        open.fetch_add(1, Ordering::SeqCst);
+        let server = Arc::clone(&server);
+        let open2 = Arc::clone(&open);
+        let spawned = std::thread::Builder::new().name("http".into()).spawn(move || {
+            serve_one(&server, stream);
+            open2.fetch_sub(1, Ordering::SeqCst);
+        });
+        if spawned.is_err() {
+            open.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    Ok(())
+}
+
+fn serve_one(server: &Arc<Server>, mut stream: TcpStream) {
+    let reply = match http::read_request(&stream) {
+        Ok(req) => {
+            // A panic in a handler is a bug; the page gets an error, the server goes on.
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(server, &req)))
+                .unwrap_or_else(|_| Reply::error(500, "internal error"))
+        }
+        Err(reply) => reply,
+    };
+    http::send(&mut stream, &reply);
+}
+
+fn route(server: &Arc<Server>, req: &Request) -> Reply {
+    let parts: Vec<&str> = req.path.split('/').filter(|p| !p.is_empty()).collect();
+    let get = req.method == "GET";
+    let post = req.method == "POST";
+    if !get && !post {
+        return Reply::error(405, "GET or POST only");
+    }
+    let result = match (get, parts.as_slice()) {
+        (true, []) | (true, ["index.html"]) => Ok(Reply::file("text/html", INDEX)),
+        (true, ["app.js"]) => Ok(Reply::file("text/javascript", SCRIPT)),
+        (true, ["style.css"]) => Ok(Reply::file("text/css", STYLE)),
+        (true, ["api", "catalog"]) => Ok(catalog(server)),
+        (true, ["api", "table-info"]) => table_info(req),
+        (false, ["api", "boards"]) => new_board(server, req),
+        (true, ["api", "boards", id]) => board_view(server, id, req),
+        (false, ["api", "boards", id, op]) => board_op(server, id, op, req),
+        (false, ["api", "tables"]) => new_table(server, req),
+        (true, ["api", "tables", id, "seat", token]) => seat_view(server, id, token, req),
+        (false, ["api", "tables", id, "seat", token, op]) => seat_op(server, id, token, op, req),
+        (false, ["api", "playtests"]) => new_playtest(server, req),
+        (true, ["api", "playtests", id]) => playtest_view(server, id),
+        (false, ["api", "playtests", id, "stop"]) => playtest_stop(server, id),
+        _ => Err(Reply::error(404, "no such page or API call")),
+    };
+    result.unwrap_or_else(|e| e)
+}
+
+fn catalog(server: &Server) -> Reply {
+    let variants = server
+        .catalog
+        .variants
+        .iter()
+        .map(|v| {
+            Json::Obj(vec![
+                ("name".into(), Json::Str(v.name.clone())),
+                ("files".into(), Json::Num(v.geometry.files() as f64)),
+                ("ranks".into(), Json::Num(v.geometry.ranks() as f64)),
+                ("hidden".into(), Json::Bool(v.rules == "rbc")),
+            ])
+        })
+        .collect();
+    let tables = kit::games()
+        .iter()
+        .map(|(name, about)| {
+            let seats = kit::new_table(name, &Vec::new()).map_or(0, |t| t.seats());
+            Json::Obj(vec![
+                ("name".into(), Json::Str(name.to_string())),
+                ("about".into(), Json::Str(about.to_string())),
+                ("seats".into(), Json::Num(seats as f64)),
+            ])
+        })
+        .collect();
+    Reply::json(&Json::Obj(vec![
+        ("variants".into(), Json::Arr(variants)),
+        ("tables".into(), Json::Arr(tables)),
+    ]))
+}
+
+fn table_info(req: &Request) -> Result<Reply, Reply> {
+    let game = req.param("game").ok_or_else(|| Reply::error(400, "game= is missing"))?;
+    let words: Vec<String> = req
+        .param("settings")
+        .unwrap_or("")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let settings = crate::table::parse_settings(&words).map_err(|e| Reply::error(400, &e))?;
+    let t = kit::new_table(game, &settings).map_err(|e| Reply::error(400, &e))?;
+    let roles = (0..t.seats())
+        .map(|i| Json::Arr(t.roles(i).iter().map(|r| Json::Str(r.to_string())).collect()))
+        .collect();
+    Ok(Reply::json(&Json::Obj(vec![
+        ("seats".into(), Json::Num(t.seats() as f64)),
+        ("roles".into(), Json::Arr(roles)),
+    ])))
+}
+
+/// Makes room for one more game: refused when full of games used in the last [`IDLE`].
+fn admit(games: &mut HashMap<String, Entry>) -> Result<(), Reply> {
+    if games.len() < MAX_GAMES {
+        return Ok(());
+    }
+    let oldest = games
+        .iter()
+        .min_by_key(|(_, e)| e.used)
+        .map(|(k, e)| (k.clone(), e.used));
+    match oldest {
+        Some((k, used)) if used.elapsed() >= IDLE => {
+            games.remove(&k);
+            Ok(())
+        }
+        _ => Err(Reply::error(
+            503,
+            &format!(
+                "{MAX_GAMES} games are open; try again when one has been idle for {} minutes",
+                IDLE.as_secs() / 60
+            ),
+        )),
+    }
+}
+
+fn new_id(server: &Server, prefix: &str) -> String {
+    format!("{prefix}{}", server.next_id.fetch_add(1, Ordering::SeqCst))
+}
+
+fn new_board(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
+    let body = req.json()?;
+    let name = body.get("variant").and_then(Json::as_str).unwrap_or("chess");
+    let game = server
+        .catalog
+        .get(name)
+        .ok_or_else(|| Reply::error(400, &format!("unknown variant '{name}'")))?;
+    if game.rules == "rbc" {
+        return Err(Reply::error(
+            400,
+            "RBC hides the board: start it as a table game ('rbc')",
+        ));
+    }
+    let board = Board::new(game, &body).map_err(|e| Reply::error(400, &e))?;
+    let id = new_id(server, "b");
+    let board = Arc::new(Mutex::new(board));
+    {
+        let mut games = lock(&server.games);
+        admit(&mut games)?;
+        games.insert(
+            id.clone(),
+            Entry {
+                game: Game::Board(Arc::clone(&board)),
+                used: Instant::now(),
+            },
+        );
+    }
+    start_engine(server, &board);
+    Ok(Reply::json(&Json::Obj(vec![("id".into(), Json::Str(id))])))
+}
+
+fn start_engine(server: &Arc<Server>, board: &Arc<Mutex<Board>>) {
+    let s = Arc::clone(server);
+    let b = Arc::clone(board);
+    Board::engine_job(board, &server.engine, move || {
+        wake(&s.pulse);
+        // The engine may be to move again (both sides the engine).
+        start_engine(&s, &b);
+    });
+}
+
+fn find_board(server: &Server, id: &str) -> Result<Arc<Mutex<Board>>, Reply> {
+    let mut games = lock(&server.games);
+    match games.get_mut(id) {
+        Some(e) => {
+            e.used = Instant::now();
+            match &e.game {
+                Game::Board(b) => Ok(Arc::clone(b)),
+                Game::Table(_) => Err(Reply::error(404, "no such board")),
+            }
+        }
+        None => Err(Reply::error(404, "no such game (it may have ended and been cleared)")),
+    }
+}
+
+/// Waits until `version()` is past `since` or the poll time is up.
+fn wait_for(server: &Server, since: Option<u64>, version: impl Fn() -> u64) {
+    let Some(since) = since else { return };
+    let deadline = Instant::now() + POLL;
+    let mut pulse = lock(&server.pulse.0);
+    while version() <= since {
+        let now = Instant::now();
+        if now >= deadline {
+            break;
+        }
+        pulse = server
+            .pulse
+            .1
+            .wait_timeout(pulse, (deadline - now).min(Duration::from_millis(500)))
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+}
+
+fn since(req: &Request) -> Result<Option<u64>, Reply> {
+    req.param("since")
+        .map(|s| {
+            s.parse()
+                .map_err(|_| Reply::error(400, "since= must be a version number"))
+        })
+        .transpose()
+}
+
+fn board_view(server: &Arc<Server>, id: &str, req: &Request) -> Result<Reply, Reply> {
+    let board = find_board(server, id)?;
+    wait_for(server, since(req)?, || {
+        let mut b = lock(&board);
+        let before = b.version;
+        // A falling flag is a change too.
+        let _ = b.view();
+        before.max(b.version)
+    });
+    let mut b = lock(&board);
+    let mut v = b.view();
+    if let Json::Obj(kv) = &mut v {
+        kv.insert(0, ("id".into(), Json::Str(id.into())));
+    }
+    Ok(Reply::json(&v))
+}
+
+fn board_op(server: &Arc<Server>, id: &str, op: &str, req: &Request) -> Result<Reply, Reply> {
+    let board = find_board(server, id)?;
+    let body = req.json()?;
+    let text = |k: &str| body.get(k).and_then(Json::as_str).unwrap_or("").to_string();
+    let done = {
+        let mut b = lock(&board);
+        match op {
+            "move" => b.person_move(&text("move")),
+            "undo" => b.undo(),
+            "resign" => b.resign(),
+            "fen" => b.new_fen(&text("fen")),
+            _ => return Err(Reply::error(404, "board operations: move, undo, resign, fen")),
+        }
+    };
+    done.map_err(boards::refused)?;
+    wake(&server.pulse);
+    start_engine(server, &board);
+    let mut b = lock(&board);
+    let mut v = b.view();
+    if let Json::Obj(kv) = &mut v {
+        kv.insert(0, ("id".into(), Json::Str(id.into())));
+    }
+    Ok(Reply::json(&v))
+}
+
+fn new_table(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
+    let body = req.json()?;
+    let pulse = Arc::clone(&server.pulse);
+    let mut games = lock(&server.games);
+    admit(&mut games)?;
+    let (room, tokens) = tables::create(&body, Arc::new(move || wake(&pulse))).map_err(|e| Reply::error(400, &e))?;
+    let id = new_id(server, "t");
+    games.insert(
+        id.clone(),
+        Entry {
+            game: Game::Table(room),
+            used: Instant::now(),
+        },
+    );
+    let links = tokens
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| {
+            Json::Obj(vec![
+                ("seat".into(), Json::Num(i as f64)),
+                ("token".into(), t.map_or(Json::Null, Json::Str)),
+            ])
+        })
+        .collect();
+    Ok(Reply::json(&Json::Obj(vec![
+        ("id".into(), Json::Str(id)),
+        ("links".into(), Json::Arr(links)),
+    ])))
+}
+
+/// The room and the seat a token opens; a wrong token reveals nothing about the game.
+fn find_seat(server: &Server, id: &str, token: &str) -> Result<(Arc<Mutex<Room>>, usize), Reply> {
+    let wrong = || Reply::error(403, "wrong seat link: ask the game's creator for your seat's link");
+    let room = {
+        let mut games = lock(&server.games);
+        match games.get_mut(id) {
+            Some(Entry {
+                game: Game::Table(r),
+                used,
+            }) => {
+                *used = Instant::now();
+                Arc::clone(r)
+            }
+            _ => return Err(Reply::error(404, "no such game (it may have ended and been cleared)")),
+        }
+    };
+    let seat = lock(&room).seat_of(token).ok_or_else(wrong)?;
+    Ok((room, seat))
+}
+
+fn seat_view(server: &Arc<Server>, id: &str, token: &str, req: &Request) -> Result<Reply, Reply> {
+    let (room, seat) = find_seat(server, id, token)?;
+    wait_for(server, since(req)?, || lock(&room).version);
+    let v = lock(&room).view(seat);
+    Ok(Reply::json(&v))
+}
+
+fn seat_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request) -> Result<Reply, Reply> {
+    let (room, seat) = find_seat(server, id, token)?;
+    let body = req.json()?;
+    let text = |k: &str| body.get(k).and_then(Json::as_str).unwrap_or("").to_string();
+    let ok = Json::Obj(vec![("ok".into(), Json::Bool(true))]);
+    match op {
+        "act" => {
+            let r = lock(&room).act(seat, &text("action"), &text("client"));
+            wake(&server.pulse);
+            r.map(|_| Reply::json(&ok))
+        }
+        "claim" => {
+            lock(&room).hold(seat, &text("client"), true)?;
+            wake(&server.pulse);
+            Ok(Reply::json(&ok))
+        }
+        "hint" => {
+            let hint = lock(&room)
+                .hint_input(seat)
+                .ok_or_else(|| Reply::error(400, "a hint is for the seat that must act now"))?;
+            let (tx, rx) = std::sync::mpsc::channel();
+            server.engine.run(Box::new(move |_: &mut crate::search::Searcher| {
+                let _ = tx.send(hint.run());
+            }));
+            match rx.recv_timeout(Duration::from_secs(60)) {
+                Ok(Ok(a)) => Ok(Reply::json(&Json::Obj(vec![("action".into(), Json::Str(a))]))),
+                Ok(Err(e)) => Err(Reply::error(400, &format!("no hint: {e}"))),
+                Err(_) => Err(Reply::error(503, "the engine is busy; try again")),
+            }
+        }
+        _ => Err(Reply::error(404, "seat operations: act, claim, hint")),
+    }
+}
+
+fn new_playtest(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
+    let body = req.json()?;
+    let mut current = lock(&server.playtest);
+    if let Some((_, pt)) = &*current
+        && !lock(pt).finished()
+    {
+        return Err(Reply::error(503, "a playtest is running; stop it or wait for it"));
+    }
+    let pt = playtests::start(&body).map_err(|e| Reply::error(400, &e))?;
+    let id = new_id(server, "p");
+    *current = Some((id.clone(), pt));
+    Ok(Reply::json(&Json::Obj(vec![("id".into(), Json::Str(id))])))
+}
+
+fn find_playtest(server: &Server, id: &str) -> Result<Arc<Mutex<Playtest>>, Reply> {
+    match &*lock(&server.playtest) {
+        Some((pid, pt)) if pid == id => Ok(Arc::clone(pt)),
+        _ => Err(Reply::error(404, "no such playtest (only the last one is kept)")),
+    }
+}
+
+fn playtest_view(server: &Arc<Server>, id: &str) -> Result<Reply, Reply> {
+    let pt = find_playtest(server, id)?;
+    let v = lock(&pt).view(id);
+    Ok(Reply::json(&v))
+}
+
+fn playtest_stop(server: &Arc<Server>, id: &str) -> Result<Reply, Reply> {
+    let pt = find_playtest(server, id)?;
+    lock(&pt).stop.store(true, Ordering::Relaxed);
+    Ok(Reply::json(&Json::Obj(vec![("ok".into(), Json::Bool(true))])))
+}

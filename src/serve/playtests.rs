@@ -1,0 +1,179 @@
+//! Playtests started from the page: the same self-play as `menagerie playtest` (engine seats,
+//! seeds `seed..seed+games`), on a background thread, with progress and the figures as JSON
+//! for the page's pictures.
+
+use crate::kit;
+use crate::table::json::Json;
+use crate::table::playtest::{Summary, tally_end};
+use crate::table::referee;
+use crate::table::{Settings, parse_settings};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Most games one playtest may ask for.
+pub const MAX_GAMES: usize = 10_000;
+
+/// A playtest and what it has found so far.
+pub struct Playtest {
+    game: String,
+    games: usize,
+    summary: Summary,
+    histograms: Vec<&'static str>,
+    ratios: Vec<(&'static str, &'static str, &'static str)>,
+    started: Instant,
+    seconds: f64,
+    finished: bool,
+    error: Option<String>,
+    /// Set to stop the playtest after the game in hand.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// Starts a playtest from the page's request.
+pub fn start(req: &Json) -> Result<Arc<Mutex<Playtest>>, String> {
+    let name = req
+        .get("game")
+        .and_then(Json::as_str)
+        .ok_or("no game given")?
+        .to_string();
+    let words: Vec<String> = req
+        .get("settings")
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let settings: Settings = parse_settings(&words)?;
+    let games = match req.get("games").and_then(Json::as_f64) {
+        Some(g) if g >= 1.0 && g <= MAX_GAMES as f64 && g.fract() == 0.0 => g as usize,
+        _ => return Err(format!("games: a whole number from 1 to {MAX_GAMES}")),
+    };
+    let seed = match req.get("seed") {
+        None | Some(Json::Null) => 1,
+        Some(v) => match v.as_f64() {
+            Some(s) if s >= 0.0 && s.fract() == 0.0 && s < 9e15 => s as u64,
+            _ => return Err("seed: a whole number from 0".into()),
+        },
+    };
+    let probe = kit::new_table(&name, &settings)?;
+    let pt = Arc::new(Mutex::new(Playtest {
+        game: name.clone(),
+        games,
+        summary: Summary::default(),
+        histograms: probe.histograms(),
+        ratios: probe.ratios(),
+        started: Instant::now(),
+        seconds: 0.0,
+        finished: false,
+        error: None,
+        stop: Arc::new(AtomicBool::new(false)),
+    }));
+    let shared = Arc::clone(&pt);
+    let stop = Arc::clone(&pt.lock().unwrap_or_else(|e| e.into_inner()).stop);
+    std::thread::Builder::new()
+        .name("playtest".into())
+        .spawn(move || {
+            let specs = vec!["engine".to_string(); probe.seats()];
+            let mut error = None;
+            for g in 0..games {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let seed = seed.wrapping_add(g as u64);
+                let played = (|| -> Result<_, String> {
+                    let mut table = kit::new_table(&name, &settings)?;
+                    let mut seats = Vec::new();
+                    for i in 0..table.seats() {
+                        let seat_seed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(i as u64 + 1);
+                        seats.push(table.engine_seat(i, &Vec::new(), seat_seed)?);
+                    }
+                    let p = referee::play(table.as_mut(), &mut seats, seed, &specs, &settings, false, 10.0);
+                    let mut tally = table.tally();
+                    tally_end(&mut tally, &p.outcome);
+                    Ok(tally)
+                })();
+                let mut pt = shared.lock().unwrap_or_else(|e| e.into_inner());
+                match played {
+                    Ok(t) => pt.summary.add(t),
+                    Err(e) => {
+                        error = Some(e);
+                        break;
+                    }
+                }
+                pt.seconds = pt.started.elapsed().as_secs_f64();
+            }
+            let mut pt = shared.lock().unwrap_or_else(|e| e.into_inner());
+            pt.error = error;
+            pt.finished = true;
+            pt.seconds = pt.started.elapsed().as_secs_f64();
+        })
+        .map_err(|e| format!("cannot start the playtest: {e}"))?;
+    Ok(pt)
+}
+
+impl Playtest {
+    /// True once it has ended (all games, stopped or an error).
+    pub fn finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Progress and figures for the page.
+    pub fn view(&self, id: &str) -> Json {
+        let s = &self.summary;
+        let num = |x: f64| Json::Num(if x.is_finite() { x } else { 0.0 });
+        let mut means = Vec::new();
+        let mut results = Vec::new();
+        for k in s.keys() {
+            let (m, se) = s.mean(&k);
+            let total: f64 = s.values(&k).iter().sum();
+            if let Some(r) = k.strip_prefix("result: ") {
+                results.push(Json::Obj(vec![
+                    ("result".into(), Json::Str(r.into())),
+                    ("count".into(), num(total)),
+                ]));
+            }
+            means.push(Json::Obj(vec![
+                ("key".into(), Json::Str(k.clone())),
+                ("mean".into(), num(m)),
+                ("se".into(), num(se)),
+                ("total".into(), num(total)),
+            ]));
+        }
+        let ratios = self
+            .ratios
+            .iter()
+            .filter_map(|(label, n, d)| {
+                let (r, se, of) = s.ratio(n, d)?;
+                Some(Json::Obj(vec![
+                    ("label".into(), Json::Str(label.to_string())),
+                    ("value".into(), num(r)),
+                    ("se".into(), num(se)),
+                    ("of".into(), num(of)),
+                ]))
+            })
+            .collect();
+        let histograms = self
+            .histograms
+            .iter()
+            .map(|k| {
+                Json::Obj(vec![
+                    ("key".into(), Json::Str(k.to_string())),
+                    ("values".into(), Json::Arr(s.values(k).into_iter().map(num).collect())),
+                ])
+            })
+            .collect();
+        Json::Obj(vec![
+            ("id".into(), Json::Str(id.into())),
+            ("game".into(), Json::Str(self.game.clone())),
+            ("games".into(), Json::Num(self.games as f64)),
+            ("done".into(), Json::Num(s.len() as f64)),
+            ("seconds".into(), num(self.seconds)),
+            ("finished".into(), Json::Bool(self.finished)),
+            ("error".into(), self.error.clone().map_or(Json::Null, Json::Str)),
+            ("means".into(), Json::Arr(means)),
+            ("ratios".into(), Json::Arr(ratios)),
+            ("histograms".into(), Json::Arr(histograms)),
+            ("results".into(), Json::Arr(results)),
+        ])
+    }
+}

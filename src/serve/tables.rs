@@ -1,0 +1,471 @@
+//! Table games in the browser. Each game runs the ordinary referee ([`referee::play`]) on its
+//! own thread; a person's seat is a [`PageSeat`] that keeps what the referee sends it (only that
+//! seat's observation) for the seat's page and waits for the page's action. Each person seat
+//! has a secret token, the only way to its view.
+
+use super::http::Reply;
+use crate::kit;
+use crate::table::json::Json;
+use crate::table::referee;
+use crate::table::seats::Seat;
+use crate::table::{Outcome, Settings, Table, parse_settings, scores_text};
+use std::collections::VecDeque;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+/// Public events kept per game.
+pub const MAX_EVENTS: usize = 200;
+
+/// Observations kept per seat for hints.
+pub const MAX_SEEN: usize = 5_000;
+
+/// Seconds an engine seat is told it has per action.
+const ENGINE_SECONDS: f64 = 10.0;
+
+/// What one person seat has been told, and the page's channel to the referee.
+struct SeatView {
+    token: String,
+    observation: String,
+    /// Every observation so far, in order (up to [`MAX_SEEN`]): what an engine in this seat
+    /// would have seen, for hints.
+    seen: Vec<String>,
+    ask: Option<(String, Vec<String>)>,
+    refused: Option<String>,
+    holder: Option<String>,
+    answers: Sender<String>,
+}
+
+/// One table game being played.
+pub struct Room {
+    game: &'static str,
+    settings: Settings,
+    roles: Vec<Vec<String>>,
+    players: Vec<&'static str>,
+    fields: &'static [(&'static str, &'static str)],
+    /// A fresh copy of the game: engine hints are made from it and a seat's observation.
+    fresh: Box<dyn Table>,
+    seats: Vec<Option<SeatView>>,
+    events: VecDeque<String>,
+    actor: String,
+    outcome: Option<Outcome>,
+    /// Bumped on every change.
+    pub version: u64,
+}
+
+/// The room as the referee thread's seats hold it: gone once the server drops the game.
+type RoomRef = Weak<Mutex<Room>>;
+
+fn lock(room: &Mutex<Room>) -> std::sync::MutexGuard<'_, Room> {
+    room.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Wraps every seat: keeps the public events and who acts, and for a person seat the
+/// observation, the question and the answer from the page.
+struct PageSeat {
+    index: usize,
+    room: RoomRef,
+    wake: Arc<dyn Fn() + Send + Sync>,
+    /// An engine's seat, or `None` for a person.
+    engine: Option<Box<dyn Seat>>,
+    answers: Option<Receiver<String>>,
+}
+
+impl PageSeat {
+    fn with_room(&self, f: impl FnOnce(&mut Room)) -> Result<(), String> {
+        let room = self.room.upgrade().ok_or("the game was closed")?;
+        f(&mut lock(&room));
+        (self.wake)();
+        Ok(())
+    }
+}
+
+impl Seat for PageSeat {
+    fn start(
+        &mut self,
+        game: &str,
+        seat: usize,
+        seats: usize,
+        roles: &[&str],
+        settings: &Settings,
+    ) -> Result<(), String> {
+        match &mut self.engine {
+            Some(e) => e.start(game, seat, seats, roles, settings),
+            None => Ok(()),
+        }
+    }
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        let i = self.index;
+        if self.engine.is_none() {
+            self.with_room(|r| {
+                if let Some(s) = &mut r.seats[i] {
+                    s.observation = observation.to_string();
+                    if s.seen.len() < MAX_SEEN {
+                        s.seen.push(observation.to_string());
+                    }
+                }
+                r.version += 1;
+            })?;
+        }
+        match &mut self.engine {
+            Some(e) => e.see(observation),
+            None => Ok(()),
+        }
+    }
+    fn event(&mut self, text: &str) -> Result<(), String> {
+        if self.index == 0 {
+            self.with_room(|r| {
+                if r.events.len() == MAX_EVENTS {
+                    r.events.pop_front();
+                }
+                r.events.push_back(text.to_string());
+                r.version += 1;
+            })?;
+        }
+        match &mut self.engine {
+            Some(e) => e.event(text),
+            None => Ok(()),
+        }
+    }
+    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<String, String> {
+        let i = self.index;
+        let person = self.engine.is_none();
+        self.with_room(|r| {
+            r.actor = format!("seat {i} {kind}");
+            if person && let Some(s) = &mut r.seats[i] {
+                s.ask = Some((kind.to_string(), legal.to_vec()));
+            }
+            r.version += 1;
+        })?;
+        if let Some(e) = &mut self.engine {
+            return e.ask(id, kind, seconds_left, legal);
+        }
+        let answers = self.answers.as_ref().ok_or("no page for this seat")?;
+        loop {
+            match answers.recv_timeout(Duration::from_secs(1)) {
+                Ok(a) => return Ok(a),
+                Err(RecvTimeoutError::Timeout) if self.room.strong_count() > 0 => {}
+                Err(_) => return Err("the game was closed".into()),
+            }
+        }
+    }
+    fn refused(&mut self, message: &str) -> Result<(), String> {
+        let i = self.index;
+        if let Some(e) = &mut self.engine {
+            return e.refused(message);
+        }
+        self.with_room(|r| {
+            if let Some(s) = &mut r.seats[i] {
+                s.refused = Some(message.to_string());
+            }
+            r.version += 1;
+        })
+    }
+    fn end(&mut self, outcome: &Outcome) {
+        if let Some(e) = &mut self.engine {
+            e.end(outcome);
+        }
+        if self.index == 0 {
+            let _ = self.with_room(|r| {
+                r.outcome = Some(outcome.clone());
+                r.actor = "none".into();
+                for s in r.seats.iter_mut().flatten() {
+                    s.ask = None;
+                }
+                r.version += 1;
+            });
+        }
+    }
+    fn patient(&self) -> bool {
+        self.engine.is_none()
+    }
+}
+
+/// A random hex token from the system's randomness (the seat links' secret).
+pub fn token() -> String {
+    use rand::RngExt;
+    let mut rng = rand::rng();
+    (0..4).map(|_| format!("{:08x}", rng.random::<u32>())).collect()
+}
+
+/// A started game: its room and, per seat, the seat's token (`None`: an engine's seat).
+pub type Created = (Arc<Mutex<Room>>, Vec<Option<String>>);
+
+/// Starts a table game from the page's request: the room and, per seat, its token (`None`
+/// for an engine's seat).
+pub fn create(req: &Json, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, String> {
+    let name = req.get("game").and_then(Json::as_str).ok_or("no game given")?;
+    let settings_text = req.get("settings").and_then(Json::as_str).unwrap_or("");
+    let words: Vec<String> = settings_text.split_whitespace().map(String::from).collect();
+    let settings = parse_settings(&words)?;
+    let mut table = kit::new_table(name, &settings)?;
+    let n = table.seats();
+    let specs: Vec<String> = match req.get("seats") {
+        Some(Json::Arr(a)) => a.iter().map(|s| s.as_str().unwrap_or("?").to_string()).collect(),
+        _ => return Err("seats: a list of 'person' or 'engine', one per seat".into()),
+    };
+    if specs.len() != n {
+        return Err(format!("{name} has {n} seats here, {} given", specs.len()));
+    }
+    let seed = match req.get("seed") {
+        None | Some(Json::Null) => rand::random::<u32>() as u64,
+        Some(v) => match v.as_f64() {
+            Some(s) if s >= 0.0 && s.fract() == 0.0 && s < 9e15 => s as u64,
+            _ => return Err("seed: a whole number from 0".into()),
+        },
+    };
+    let mut engines = Vec::new();
+    let mut seat_views = Vec::new();
+    let mut receivers = Vec::new();
+    let mut tokens = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        match spec.as_str() {
+            "engine" => {
+                let seat_seed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(i as u64 + 1);
+                engines.push(Some(table.engine_seat(i, &Vec::new(), seat_seed)?));
+                seat_views.push(None);
+                receivers.push(None);
+                tokens.push(None);
+            }
+            "person" => {
+                let (tx, rx) = channel();
+                let t = token();
+                engines.push(None);
+                seat_views.push(Some(SeatView {
+                    token: t.clone(),
+                    observation: table.observe(i),
+                    seen: Vec::new(),
+                    ask: None,
+                    refused: None,
+                    holder: None,
+                    answers: tx,
+                }));
+                receivers.push(Some(rx));
+                tokens.push(Some(t));
+            }
+            other => return Err(format!("seat {i}: '{other}' is not 'person' or 'engine'")),
+        }
+    }
+    let room = Arc::new(Mutex::new(Room {
+        game: table.name(),
+        settings: settings.clone(),
+        roles: (0..n)
+            .map(|i| table.roles(i).iter().map(|r| r.to_string()).collect())
+            .collect(),
+        players: specs
+            .iter()
+            .map(|s| if s == "engine" { "engine" } else { "person" })
+            .collect(),
+        fields: table.fields(),
+        fresh: table.clone_box(),
+        seats: seat_views,
+        events: VecDeque::new(),
+        actor: "chance".into(),
+        outcome: None,
+        version: 1,
+    }));
+    let mut seats: Vec<Box<dyn Seat>> = Vec::new();
+    for (i, (engine, answers)) in engines.into_iter().zip(receivers).enumerate() {
+        seats.push(Box::new(PageSeat {
+            index: i,
+            room: Arc::downgrade(&room),
+            wake: Arc::clone(&wake),
+            engine,
+            answers,
+        }));
+    }
+    std::thread::Builder::new()
+        .name(format!("table {name}"))
+        .spawn(move || {
+            referee::play(
+                table.as_mut(),
+                &mut seats,
+                seed,
+                &specs,
+                &settings,
+                false,
+                ENGINE_SECONDS,
+            );
+        })
+        .map_err(|e| format!("cannot start the game: {e}"))?;
+    Ok((room, tokens))
+}
+
+impl Room {
+    /// The seat whose token this is.
+    pub fn seat_of(&self, token: &str) -> Option<usize> {
+        self.seats.iter().position(|s| {
+            s.as_ref()
+                .is_some_and(|s| s.token.len() == token.len() && s.token == token)
+        })
+    }
+
+    /// Everything `seat` may know: its observation (the referee's, the only gate), the public
+    /// events and actor, its question and the end.
+    pub fn view(&self, seat: usize) -> Json {
+        let s = self.seats[seat].as_ref().expect("a person seat");
+        let strs = |v: &mut dyn Iterator<Item = &String>| Json::Arr(v.map(|s| Json::Str(s.clone())).collect());
+        let words: Vec<&str> = s.observation.split_whitespace().collect();
+        let mut fields = Vec::new();
+        let (mut files, mut ranks) = (0, 0);
+        if self.fields.len() == words.len() {
+            for ((label, kind), text) in self.fields.iter().zip(&words) {
+                if *kind == "board" {
+                    (files, ranks) = board_size(text);
+                }
+                fields.push(Json::Obj(vec![
+                    ("label".into(), Json::Str(label.to_string())),
+                    ("kind".into(), Json::Str(kind.to_string())),
+                    ("text".into(), Json::Str(text.to_string())),
+                ]));
+            }
+        }
+        Json::Obj(vec![
+            ("game".into(), Json::Str(self.game.into())),
+            ("seat".into(), Json::Num(seat as f64)),
+            ("seats".into(), Json::Num(self.seats.len() as f64)),
+            ("roles".into(), strs(&mut self.roles[seat].iter())),
+            (
+                "players".into(),
+                Json::Arr(self.players.iter().map(|p| Json::Str(p.to_string())).collect()),
+            ),
+            ("version".into(), Json::Num(self.version as f64)),
+            ("observation".into(), Json::Str(s.observation.clone())),
+            ("fields".into(), Json::Arr(fields)),
+            ("files".into(), Json::Num(files as f64)),
+            ("ranks".into(), Json::Num(ranks as f64)),
+            ("events".into(), strs(&mut self.events.iter())),
+            ("actor".into(), Json::Str(self.actor.clone())),
+            (
+                "ask".into(),
+                match &s.ask {
+                    None => Json::Null,
+                    Some((kind, actions)) => Json::Obj(vec![
+                        ("kind".into(), Json::Str(kind.clone())),
+                        ("actions".into(), strs(&mut actions.iter())),
+                    ]),
+                },
+            ),
+            ("refused".into(), s.refused.clone().map_or(Json::Null, Json::Str)),
+            (
+                "outcome".into(),
+                match &self.outcome {
+                    None => Json::Null,
+                    Some(o) => Json::Obj(vec![
+                        ("result".into(), Json::Str(o.result.clone())),
+                        (
+                            "scores".into(),
+                            Json::Arr(o.scores.iter().map(|&x| Json::Num(x)).collect()),
+                        ),
+                        ("scores_text".into(), Json::Str(scores_text(&o.scores))),
+                        ("reason".into(), Json::Str(o.reason.clone())),
+                    ]),
+                },
+            ),
+            ("hint".into(), Json::Bool(self.outcome.is_none())),
+        ])
+    }
+
+    /// A page's action for `seat`; `Err` is the reply (the game is untouched).
+    pub fn act(&mut self, seat: usize, action: &str, client: &str) -> Result<(), Reply> {
+        self.hold(seat, client, false)?;
+        let s = self.seats[seat].as_mut().expect("a person seat");
+        let Some((_, legal)) = &s.ask else {
+            return Err(Reply::error(400, "it is not this seat's turn"));
+        };
+        let action = action.trim();
+        if !legal.iter().any(|a| a == action) {
+            let msg = format!("Error (illegal action): {action}");
+            s.refused = Some(msg.clone());
+            self.version += 1;
+            return Err(Reply::error(400, &msg));
+        }
+        if s.answers.send(action.to_string()).is_err() {
+            return Err(Reply::error(400, "the game has ended"));
+        }
+        s.ask = None;
+        s.refused = None;
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Makes `client` hold `seat` (`take`: even when another window holds it).
+    pub fn hold(&mut self, seat: usize, client: &str, take: bool) -> Result<(), Reply> {
+        if client.is_empty() || client.len() > 64 {
+            return Err(Reply::error(400, "client: the page's id, 1 to 64 characters"));
+        }
+        let s = self.seats[seat].as_mut().expect("a person seat");
+        match &s.holder {
+            Some(h) if h != client && !take => Err(Reply::error(
+                409,
+                "this seat is played in another window; take it over to play here",
+            )),
+            _ => {
+                s.holder = Some(client.to_string());
+                Ok(())
+            }
+        }
+    }
+
+    /// What an engine hint for `seat` needs (`None` unless the seat must act now).
+    pub fn hint_input(&self, seat: usize) -> Option<Hint> {
+        let s = self.seats[seat].as_ref()?;
+        let (kind, legal) = s.ask.clone()?;
+        Some(Hint {
+            fresh: self.fresh.clone_box(),
+            settings: self.settings.clone(),
+            seat,
+            observations: s.seen.clone(),
+            roles: self.roles[seat].clone(),
+            kind,
+            legal,
+        })
+    }
+}
+
+/// An engine hint to make: a fresh game and one seat's observations and question.
+pub struct Hint {
+    fresh: Box<dyn Table>,
+    settings: Settings,
+    seat: usize,
+    observations: Vec<String>,
+    roles: Vec<String>,
+    kind: String,
+    legal: Vec<String>,
+}
+
+impl Hint {
+    /// The engine's choice for the seat from that seat's observations alone, fed in order as
+    /// the referee sent them.
+    pub fn run(&self) -> Result<String, String> {
+        if self.observations.len() >= MAX_SEEN {
+            return Err("the game is too long to replay for a hint".into());
+        }
+        let mut e = self.fresh.engine_seat(self.seat, &Vec::new(), 1)?;
+        let roles: Vec<&str> = self.roles.iter().map(String::as_str).collect();
+        e.start(self.fresh.name(), self.seat, self.fresh.seats(), &roles, &self.settings)?;
+        for o in &self.observations {
+            e.see(o)?;
+        }
+        e.ask(0, &self.kind, ENGINE_SECONDS, &self.legal)
+    }
+}
+
+/// Files and ranks of a FEN placement (`?` and letters one square, digits a run).
+pub fn board_size(placement: &str) -> (usize, usize) {
+    let rows: Vec<&str> = placement.split('/').collect();
+    let width = |row: &str| {
+        let mut n = 0;
+        let mut run = 0;
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                run = run * 10 + d as usize;
+            } else {
+                n += run + 1;
+                run = 0;
+            }
+        }
+        n + run
+    };
+    (rows.first().map_or(0, |r| width(r)), rows.len())
+}

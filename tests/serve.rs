@@ -1,0 +1,390 @@
+//! `menagerie serve` over real HTTP: the board API, bad input, and the traffic of the table
+//! games' seats, which must carry nothing but that seat's observation, the public events and
+//! its own question (checked against a replica game run with the same seed and actions).
+
+use menagerie::kit;
+use menagerie::table::json::Json;
+use menagerie::table::{Actor, Table};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A server on a free port, killed when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start() -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("menagerie starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("menagerie serve: open http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    Server { child, addr }
+}
+
+/// Sends raw bytes; returns status and body.
+fn raw(s: &Server, bytes: &[u8]) -> (u16, String) {
+    let mut c = TcpStream::connect(&s.addr).unwrap();
+    c.write_all(bytes).unwrap();
+    let _ = c.shutdown(std::net::Shutdown::Write);
+    let mut out = String::new();
+    c.read_to_string(&mut out).unwrap();
+    let status = out.split_whitespace().nth(1).and_then(|x| x.parse().ok()).unwrap_or(0);
+    let body = out.split_once("\r\n\r\n").map_or("", |x| x.1).to_string();
+    (status, body)
+}
+
+fn request(s: &Server, method: &str, path: &str, body: &str) -> (u16, Json) {
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let (status, text) = raw(s, req.as_bytes());
+    (
+        status,
+        Json::parse(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}")),
+    )
+}
+
+fn get(s: &Server, path: &str) -> (u16, Json) {
+    request(s, "GET", path, "")
+}
+
+fn post(s: &Server, path: &str, body: &str) -> (u16, Json) {
+    request(s, "POST", path, body)
+}
+
+fn text(v: &Json, key: &str) -> String {
+    v.get(key).and_then(Json::as_str).unwrap_or_default().to_string()
+}
+
+fn num(v: &Json, key: &str) -> f64 {
+    v.get(key).and_then(Json::as_f64).unwrap_or(-1.0)
+}
+
+fn strings(v: Option<&Json>) -> Vec<String> {
+    match v {
+        Some(Json::Arr(a)) => a.iter().filter_map(|x| x.as_str().map(String::from)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[test]
+fn a_board_game_against_the_engine_takes_moves_refuses_bad_ones_and_takes_back() {
+    let s = start();
+    let (st, b) = post(
+        &s,
+        "/api/boards",
+        r#"{"variant":"chess","white":"person","black":"engine","engine_ms":50}"#,
+    );
+    assert_eq!(st, 200, "{b:?}");
+    let id = text(&b, "id");
+    let (_, v) = get(&s, &format!("/api/boards/{id}"));
+    assert_eq!(strings(v.get("legal")).len(), 20);
+    // An illegal move changes nothing.
+    let (st, e) = post(&s, &format!("/api/boards/{id}/move"), r#"{"move":"e2e5"}"#);
+    assert_eq!(st, 400);
+    assert!(text(&e, "error").contains("e2e5"), "{e:?}");
+    let (_, same) = get(&s, &format!("/api/boards/{id}"));
+    assert_eq!(num(&same, "version"), num(&v, "version"));
+    assert_eq!(text(&same, "fen"), text(&v, "fen"));
+    // A legal move; the engine answers.
+    let (st, _) = post(&s, &format!("/api/boards/{id}/move"), r#"{"move":"e2e4"}"#);
+    assert_eq!(st, 200);
+    let (_, after) = get(&s, &format!("/api/boards/{id}?since=2"));
+    assert_eq!(strings(after.get("moves")).len(), 2, "{after:?}");
+    assert_eq!(text(&after, "side"), "white");
+    // Not the person's turn when the engine is to move: the engine's side is refused.
+    let (st, _) = post(&s, &format!("/api/boards/{id}/fen"), r#"{"fen":"not a fen"}"#);
+    assert_eq!(st, 400);
+    let (_, still) = get(&s, &format!("/api/boards/{id}"));
+    assert_eq!(strings(still.get("moves")).len(), 2);
+    // Take-back returns to the person's turn at the start.
+    let (st, back) = post(&s, &format!("/api/boards/{id}/undo"), "{}");
+    assert_eq!(st, 200);
+    assert!(strings(back.get("moves")).is_empty(), "{back:?}");
+    assert!(text(&back, "fen").starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"));
+}
+
+#[test]
+fn special_moves_reach_the_page_as_mmn() {
+    let s = start();
+    let (_, b) = post(&s, "/api/boards", r#"{"variant":"tensor"}"#);
+    let id = text(&b, "id");
+    let (_, v) = get(&s, &format!("/api/boards/{id}"));
+    // The swap-like propel of the start position (protocol.md section 3).
+    assert!(strings(v.get("legal")).contains(&"a1b1>a1".to_string()));
+    let (st, after) = post(&s, &format!("/api/boards/{id}/move"), r#"{"move":"a1b1>a1"}"#);
+    assert_eq!(st, 200, "{after:?}");
+    assert!(text(&after, "fen").ends_with("b KQkq - 1 1") || text(&after, "side") == "black");
+    let (_, b) = post(&s, "/api/boards", r#"{"variant":"chess911"}"#);
+    let (_, v) = get(&s, &format!("/api/boards/{}", text(&b, "id")));
+    assert!(strings(v.get("holes")).contains(&"b1".to_string()));
+    assert_eq!(strings(v.get("marked")), vec!["f6".to_string()]);
+    assert!(strings(v.get("legal")).contains(&"g2h2".to_string()), "the Rendezvous");
+}
+
+#[test]
+fn bad_requests_get_one_line_errors() {
+    let s = start();
+    let (st, _) = raw(&s, b"GARBAGE\r\n\r\n");
+    assert_eq!(st, 400);
+    let big = format!(
+        "POST /api/boards HTTP/1.1\r\nContent-Length: 100000\r\n\r\n{}",
+        "x".repeat(100)
+    );
+    assert_eq!(raw(&s, big.as_bytes()).0, 413);
+    let long_head = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(20_000));
+    assert_eq!(raw(&s, long_head.as_bytes()).0, 431);
+    let (st, e) = post(&s, "/api/boards", r#"{"variant":"#);
+    assert_eq!(st, 400);
+    assert!(text(&e, "error").starts_with("the body is not JSON"));
+    assert_eq!(post(&s, "/api/boards", r#"{"variant":"nope"}"#).0, 400);
+    assert_eq!(get(&s, "/api/nothing").0, 404);
+    assert_eq!(get(&s, "/api/boards/b999").0, 404);
+    assert_eq!(request(&s, "DELETE", "/api/boards", "").0, 405);
+    assert_eq!(
+        post(&s, "/api/tables", r#"{"game":"telepathy","seats":["person"]}"#).0,
+        400
+    );
+    assert_eq!(post(&s, "/api/playtests", r#"{"game":"parade","games":0}"#).0, 400);
+    // The server is still there.
+    assert_eq!(get(&s, "/api/catalog").0, 200);
+    let (st, page) = raw(&s, b"GET / HTTP/1.1\r\n\r\n");
+    assert_eq!(st, 200);
+    assert!(page.contains("app.js"));
+}
+
+#[test]
+fn a_seat_link_opens_only_its_seat_and_one_window_plays_it() {
+    let s = start();
+    let (_, t) = post(
+        &s,
+        "/api/tables",
+        r#"{"game":"rbc","seats":["person","person"],"seed":5}"#,
+    );
+    let id = text(&t, "id");
+    let Some(Json::Arr(links)) = t.get("links") else {
+        panic!()
+    };
+    let tok: Vec<String> = links.iter().map(|l| text(l, "token")).collect();
+    assert_eq!(get(&s, &format!("/api/tables/{id}/seat/{}", "0".repeat(32))).0, 403);
+    assert_eq!(get(&s, &format!("/api/tables/{id}/seat/")).0, 404);
+    let (_, v0) = get(&s, &format!("/api/tables/{id}/seat/{}", tok[0]));
+    assert_eq!(num(&v0, "seat"), 0.0);
+    let act = |client: &str, action: &str| {
+        post(
+            &s,
+            &format!("/api/tables/{id}/seat/{}/act", tok[0]),
+            &format!(r#"{{"action":"{action}","client":"{client}"}}"#),
+        )
+    };
+    // Black cannot act for White, an illegal action is refused, a second window is told.
+    let (st, _) = post(
+        &s,
+        &format!("/api/tables/{id}/seat/{}/act", tok[1]),
+        r#"{"action":"sense e4","client":"b"}"#,
+    );
+    assert_eq!(st, 400);
+    assert_eq!(act("a", "e2e4").0, 400);
+    assert_eq!(
+        act("z", "sense e4").0,
+        409,
+        "no window holds the seat after a refused action?"
+    );
+    let (st, _) = act("a", "sense e4");
+    assert_eq!(st, 200);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while get(&s, &format!("/api/tables/{id}/seat/{}", tok[0])).1.get("ask") == Some(&Json::Null) {
+        assert!(Instant::now() < deadline, "the move is never asked");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let (st, e) = act("z", "e2e4");
+    assert_eq!(st, 409);
+    assert!(text(&e, "error").contains("another window"));
+    let (st, _) = post(
+        &s,
+        &format!("/api/tables/{id}/seat/{}/claim", tok[0]),
+        r#"{"client":"z"}"#,
+    );
+    assert_eq!(st, 200);
+    assert_eq!(act("z", "e2e4").0, 200);
+}
+
+/// Keys a seat's view may have.
+const VIEW_KEYS: &[&str] = &[
+    "game",
+    "seat",
+    "seats",
+    "roles",
+    "players",
+    "version",
+    "observation",
+    "fields",
+    "files",
+    "ranks",
+    "events",
+    "actor",
+    "ask",
+    "refused",
+    "outcome",
+    "hint",
+];
+
+/// Waits until the seat's view has an observation equal to `want` and, when `asking`, a
+/// question (the referee thread applies actions on its own time).
+fn view_when(s: &Server, path: &str, want: &str, asking: bool) -> Json {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (st, v) = get(s, path);
+        assert_eq!(st, 200, "{v:?}");
+        let ready = text(&v, "observation") == want && (!asking || !matches!(v.get("ask"), Some(Json::Null) | None));
+        if ready || Instant::now() > deadline {
+            return v;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Checks one seat's view against the replica: exactly its observation, the public events,
+/// its own legal actions, nothing else.
+fn check_view(v: &Json, replica: &dyn Table, seat: usize, events: &[String], game: &str) {
+    let Json::Obj(kv) = v else { panic!("not an object") };
+    for (k, _) in kv {
+        assert!(VIEW_KEYS.contains(&k.as_str()), "{game}: unexpected key {k}");
+    }
+    let obs = replica.observe(seat);
+    assert_eq!(text(v, "observation"), obs, "{game} seat {seat}");
+    let Some(Json::Arr(fields)) = v.get("fields") else {
+        panic!()
+    };
+    let joined: Vec<String> = fields.iter().map(|f| text(f, "text")).collect();
+    assert_eq!(joined.join(" "), obs, "{game}: the fields are the observation");
+    let shown = strings(v.get("events"));
+    let tail = &events[events.len().saturating_sub(shown.len())..];
+    assert_eq!(shown, tail, "{game}: public events");
+    if let Some(ask) = v.get("ask").filter(|a| **a != Json::Null) {
+        assert_eq!(
+            replica.actor().to_string().split(' ').nth(1),
+            Some(seat.to_string().as_str())
+        );
+        assert_eq!(
+            strings(ask.get("actions")),
+            replica.actions(),
+            "{game}: its own actions"
+        );
+    }
+    let truth = replica.state_text();
+    if truth != obs {
+        assert!(
+            !v.text().contains(&truth),
+            "{game}: the true state leaked to seat {seat}"
+        );
+    }
+    for other in 0..replica.seats() {
+        let theirs = replica.observe(other);
+        if theirs != obs {
+            assert!(
+                !v.text().contains(&theirs),
+                "{game}: seat {other}'s view leaked to seat {seat}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_seat_gets_its_observation_and_nothing_more() {
+    let s = start();
+    for game in kit::names() {
+        let seed = 11;
+        let mut replica = kit::new_table(game, &Vec::new()).unwrap();
+        let n = replica.seats();
+        let seats = vec!["\"person\""; n].join(",");
+        let (st, t) = post(
+            &s,
+            "/api/tables",
+            &format!(r#"{{"game":"{game}","seats":[{seats}],"seed":{seed}}}"#),
+        );
+        assert_eq!(st, 200, "{game}: {t:?}");
+        let id = text(&t, "id");
+        let Some(Json::Arr(links)) = t.get("links") else {
+            panic!()
+        };
+        let paths: Vec<String> = links
+            .iter()
+            .map(|l| format!("/api/tables/{id}/seat/{}", text(l, "token")))
+            .collect();
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut events = Vec::new();
+        for step in 0..40 {
+            while replica.actor() == Actor::Chance {
+                events.push(replica.draw_chance(&mut rng).unwrap().1);
+            }
+            let actor = match replica.actor() {
+                Actor::Seat(i, _) => Some(i),
+                _ => None,
+            };
+            for (seat, path) in paths.iter().enumerate() {
+                let v = view_when(&s, path, &replica.observe(seat), actor == Some(seat));
+                check_view(&v, replica.as_ref(), seat, &events, game);
+            }
+            let Some(i) = actor else { break };
+            let actions = replica.actions();
+            let pick = actions[(step * 7 + 3) % actions.len()].clone();
+            let (st, r) = post(
+                &s,
+                &format!("{}/act", paths[i]),
+                &format!(r#"{{"action":"{pick}","client":"c{i}"}}"#),
+            );
+            assert_eq!(st, 200, "{game}: {pick}: {r:?}");
+            events.push(replica.act(&pick).unwrap());
+        }
+    }
+}
+
+#[test]
+fn a_playtest_runs_in_the_background_and_reports_each_game() {
+    let s = start();
+    let (st, p) = post(&s, "/api/playtests", r#"{"game":"parade","games":4,"seed":3}"#);
+    assert_eq!(st, 200, "{p:?}");
+    let id = text(&p, "id");
+    assert_eq!(post(&s, "/api/playtests", r#"{"game":"parade","games":4}"#).0, 503);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let v = loop {
+        let (_, v) = get(&s, &format!("/api/playtests/{id}"));
+        if v.get("finished") == Some(&Json::Bool(true)) || Instant::now() > deadline {
+            break v;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(num(&v, "done"), 4.0, "{v:?}");
+    let Some(Json::Arr(h)) = v.get("histograms") else {
+        panic!()
+    };
+    let Some(Json::Arr(values)) = h[0].get("values") else {
+        panic!()
+    };
+    assert_eq!(values.len(), 4);
+}
