@@ -178,6 +178,24 @@ fn bad_requests_get_one_line_errors() {
 }
 
 #[test]
+fn games_in_memory_are_bounded() {
+    let s = start();
+    for i in 0..64 {
+        let (st, b) = post(&s, "/api/boards", r#"{"variant":"losalamos"}"#);
+        assert_eq!(st, 200, "game {i}: {b:?}");
+    }
+    // None has been idle for ten minutes: the next one is refused, the others stay.
+    let (st, e) = post(&s, "/api/boards", r#"{"variant":"losalamos"}"#);
+    assert_eq!(st, 503);
+    assert!(text(&e, "error").contains("64 games"), "{e:?}");
+    assert_eq!(
+        post(&s, "/api/tables", r#"{"game":"parade","seats":["person"]}"#).0,
+        503
+    );
+    assert_eq!(get(&s, "/api/boards/b1").0, 200);
+}
+
+#[test]
 fn a_seat_link_opens_only_its_seat_and_one_window_plays_it() {
     let s = start();
     let (_, t) = post(
@@ -192,6 +210,14 @@ fn a_seat_link_opens_only_its_seat_and_one_window_plays_it() {
     let tok: Vec<String> = links.iter().map(|l| text(l, "token")).collect();
     assert_eq!(get(&s, &format!("/api/tables/{id}/seat/{}", "0".repeat(32))).0, 403);
     assert_eq!(get(&s, &format!("/api/tables/{id}/seat/")).0, 404);
+    let wait_ask = || {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while get(&s, &format!("/api/tables/{id}/seat/{}", tok[0])).1.get("ask") == Some(&Json::Null) {
+            assert!(Instant::now() < deadline, "White is never asked");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    };
+    wait_ask();
     let (_, v0) = get(&s, &format!("/api/tables/{id}/seat/{}", tok[0]));
     assert_eq!(num(&v0, "seat"), 0.0);
     let act = |client: &str, action: &str| {
@@ -216,11 +242,7 @@ fn a_seat_link_opens_only_its_seat_and_one_window_plays_it() {
     );
     let (st, _) = act("a", "sense e4");
     assert_eq!(st, 200);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while get(&s, &format!("/api/tables/{id}/seat/{}", tok[0])).1.get("ask") == Some(&Json::Null) {
-        assert!(Instant::now() < deadline, "the move is never asked");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_ask();
     let (st, e) = act("z", "e2e4");
     assert_eq!(st, 409);
     assert!(text(&e, "error").contains("another window"));

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""Plays `menagerie serve`'s page by clicks in a real browser: Debian's Chromium driven by
+chromedriver through PyPI selenium (no download at run time). It plays a legal chess game
+against the engine to its end, a Tensor propel, Chess 911's Rendezvous, an RBC sense and move,
+a round of every table game, and a playtest's pictures. Screenshots go to the output folder.
+
+The API (docs/serve.md) is read only to choose what to click and to check the result; every
+move and action goes through the page.
+
+usage: check.py BINARY [--out DIR] [--seed N]
+"""
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+class Check:
+    def __init__(self, binary, out, seed):
+        self.out = out
+        self.rng = random.Random(seed)
+        os.makedirs(out, exist_ok=True)
+        self.server = subprocess.Popen([binary, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
+        line = self.server.stdout.readline().strip()
+        prefix = "menagerie serve: open "
+        if not line.startswith(prefix):
+            raise SystemExit(f"unexpected first line from serve: {line!r}")
+        self.url = line[len(prefix):].rstrip("/")
+        opts = webdriver.ChromeOptions()
+        opts.binary_location = CHROMIUM
+        self.profile = tempfile.mkdtemp(prefix="menagerie-chromium-")
+        for a in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage", f"--user-data-dir={self.profile}", "--window-size=1280,900"]:
+            opts.add_argument(a)
+        self.d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+        self.d.set_window_size(1280, 900)
+
+    def close(self):
+        try:
+            self.d.quit()
+        finally:
+            self.server.kill()
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def api(self, path):
+        with urllib.request.urlopen(self.url + path, timeout=30) as r:
+            return json.loads(r.read().decode())
+
+    def wait(self, what, cond, timeout=60.0):
+        end = time.time() + timeout
+        while True:
+            try:
+                v = cond()
+                if v:
+                    return v
+            except (StaleElementReferenceException, WebDriverException):
+                pass
+            if time.time() > end:
+                self.shot("timeout-" + what.replace(" ", "-"))
+                raise AssertionError(f"timed out waiting for {what}")
+            time.sleep(0.05)
+
+    def shot(self, name):
+        path = os.path.join(self.out, name + ".png")
+        self.d.save_screenshot(path)
+        return path
+
+    def find(self, css):
+        return self.d.find_elements(By.CSS_SELECTOR, css)
+
+    def click(self, css):
+        """Clicks the first element matching css, found again if the page redrew it."""
+        def attempt():
+            el = self.find(css)[0]
+            self.d.execute_script("arguments[0].scrollIntoView({block: 'center'});", el)
+            el.click()
+            return True
+        self.wait("click " + css, attempt)
+
+    def square(self, sq):
+        self.click(f'#board [data-square="{sq}"]')
+
+    def lobby(self):
+        self.d.get(self.url + "/#/")
+        self.wait("lobby", lambda: self.find("#new-board") and self.find("#new-variant option"))
+
+    def set_value(self, css, value):
+        el = self.wait(css, lambda: self.find(css))[0]
+        if el.tag_name == "select":
+            Select(el).select_by_value(value)
+        else:
+            el.clear()
+            el.send_keys(str(value))
+
+    def new_board(self, variant, white, black, engine_ms=50):
+        self.lobby()
+        self.set_value("#new-variant", variant)
+        self.set_value("#new-white", white)
+        self.set_value("#new-black", black)
+        self.set_value("#new-engine-ms", engine_ms)
+        self.click("#new-board")
+        self.wait("board page", lambda: "#/board/" in self.d.current_url and self.find("#board [data-square]"))
+        return self.d.current_url.split("#/board/")[1]
+
+    def play_clicks(self, move):
+        """Clicks a move's squares in order (MMN), then its promotion in the chooser."""
+        for sq in re.findall(r"[>x]?([a-p][0-9]+)", move):
+            self.square(sq)
+        tail = re.sub(r"^.*[0-9]", "", move)
+        if tail:
+            self.click(f'[data-promo="{tail}"]')
+
+    # -- scenarios -----------------------------------------------------------------------
+
+    def chess_game(self):
+        bid = self.new_board("chess", "person", "engine")
+        plies = 0
+        while True:
+            b = self.api(f"/api/boards/{bid}")
+            if b["result"]:
+                break
+            if b["side"] != "white" or b["thinking"]:
+                time.sleep(0.05)
+                continue
+            assert plies < 400, "no end after 400 plies"
+            n = len(b["moves"])
+            move = self.rng.choice(b["legal"])
+            self.play_clicks(move)
+            self.wait("the move " + move, lambda: len(self.api(f"/api/boards/{bid}")["moves"]) > n)
+            got = self.api(f"/api/boards/{bid}")["moves"][n]
+            assert got == move, f"clicked {move}, the game has {got}"
+            plies += 2
+        self.wait("the result shown", lambda: self.find("#result") and self.find("#result")[0].text.strip())
+        text = self.find("#result")[0].text
+        print(f"chess against the engine: {b['result']['result']} {b['result']['reason']} "
+              f"after {len(b['moves'])} plies; the page says: {text!r}")
+        self.shot("chess-game-end")
+
+    def tensor_propel(self):
+        bid = self.new_board("tensor", "person", "person")
+        # The rook on a1 propels the beast on b1 back to a1 (protocol.md section 3).
+        for sq in ["a1", "b1", "a1"]:
+            self.square(sq)
+        self.wait("the propel", lambda: self.api(f"/api/boards/{bid}")["moves"] == ["a1b1>a1"])
+        fen = self.api(f"/api/boards/{bid}")["fen"]
+        assert fen.split()[0].endswith("/TRNBQKBNTR"), fen
+        self.wait("the move list", lambda: self.find('#moves [data-move="a1b1>a1"]'))
+        self.shot("tensor-propel")
+        print("tensor: propel a1b1>a1 by three clicks:", fen)
+
+    def rendezvous(self):
+        bid = self.new_board("chess911", "person", "person")
+        self.square("g2")
+        self.square("h2")
+        self.wait("the Rendezvous", lambda: self.api(f"/api/boards/{bid}")["moves"] == ["g2h2"])
+        fen = self.api(f"/api/boards/{bid}")["fen"]
+        assert "RNBQKBSNR" in fen.split()[0].split("/")[-2], fen
+        self.shot("chess911-rendezvous")
+        print("chess 911: Rendezvous g2h2 by two clicks:", fen.split()[0])
+
+    def new_table(self, game, persons=(0,), seed=1):
+        self.lobby()
+        self.set_value("#table-game", game)
+        self.set_value("#table-seed", seed)
+        self.wait("seat selects", lambda: self.find('[data-seat-select="0"]'))
+        info = self.api(f"/api/table-info?game={game}")
+        self.wait("seat selects", lambda: len(self.find("[data-seat-select]")) == info["seats"])
+        for i in range(info["seats"]):
+            self.set_value(f'[data-seat-select="{i}"]', "person" if i in persons else "engine")
+        self.click("#new-table")
+        link = self.wait("seat link", lambda: self.find('a.seat-link[data-seat="0"]'))[0]
+        href = link.get_attribute("href")
+        self.d.get(href)
+        self.wait("table page", lambda: self.find("#board [data-square]") or self.find("#actions"))
+        tid, token = href.split("#/table/")[1].split("/")
+        return tid, token
+
+    def seat_view(self, tid, token):
+        return self.api(f"/api/tables/{tid}/seat/{token}")
+
+    def rbc(self):
+        tid, token = self.new_table("rbc")
+        self.wait("the sense question", lambda: self.find("#ask"), timeout=60)
+        self.square("e7")
+        self.wait("the sense result", lambda: self.seat_view(tid, token)["fields"][3]["text"] == "move")
+        self.wait("the sensed pawn drawn", lambda: self.find('#board [data-square="e7"] [data-piece="p"]'))
+        self.shot("rbc-sense")
+        self.square("e2")
+        self.square("e4")
+        self.wait("the move's result", lambda: self.seat_view(tid, token)["fields"][6]["text"] == "e2e4>e2e4")
+        self.wait("the engine's turn done", lambda: len(self.seat_view(tid, token)["events"]) >= 4, timeout=120)
+        self.shot("rbc-move")
+        print("rbc: sensed e7 and moved e2e4 by clicks; events:", self.seat_view(tid, token)["events"])
+
+    def table_round(self, game):
+        tid, token = self.new_table(game, seed=self.rng.randrange(1000))
+        acts = 0
+        solitaire = self.seat_view(tid, token)["seats"] == 1
+        while acts < (6 if solitaire else 3):
+            v = self.wait(f"{game}: seat 0 asked", lambda: (lambda v: v if v["ask"] or v["outcome"] else None)(
+                self.seat_view(tid, token)), timeout=180)
+            if v["outcome"]:
+                break
+            self.wait(f"{game}: the page shows the question", lambda: self.find("#ask"))
+            n = len(v["events"])
+            if solitaire:
+                self.click("#hint")
+                play = self.wait(f"{game}: a hint", lambda: self.find("#hint-play"))[0]
+                label = play.get_attribute("data-hint-action")
+                self.click("#hint-play")
+            else:
+                buttons = self.wait(f"{game}: action buttons", lambda: self.find("#actions [data-action]"))
+                label = self.rng.choice(buttons).get_attribute("data-action")
+                self.click(f'#actions [data-action="{label}"]')
+            self.wait(f"{game}: the action {label} taken",
+                      lambda: len(self.seat_view(tid, token)["events"]) > n or self.seat_view(tid, token)["outcome"])
+            acts += 1
+        v = self.seat_view(tid, token)
+        others = [p for p in v["players"][1:]]
+        self.shot(f"table-{game}")
+        print(f"{game}: seat 0 acted {acts} times by clicks; {len(v['events'])} events; "
+              f"other seats {others}; outcome {v['outcome'] and v['outcome']['result']}")
+        assert acts > 0, f"{game}: seat 0 never acted"
+
+    def playtest(self):
+        self.lobby()
+        self.set_value("#pt-game", "parade")
+        self.set_value("#pt-games", 30)
+        self.set_value("#pt-seed", 1)
+        self.click("#new-playtest")
+        self.wait("playtest page", lambda: "#/playtest/" in self.d.current_url)
+        pid = self.d.current_url.split("#/playtest/")[1]
+        self.wait("playtest finished", lambda: self.api(f"/api/playtests/{pid}")["finished"], timeout=300)
+        self.wait("the pictures", lambda: len(self.find("#charts svg.chart")) >= 2)
+        self.wait("the progress", lambda: "30 / 30" in self.find("#pt-progress")[0].text)
+        self.shot("playtest-parade")
+        print("playtest: parade 30 games drawn:", len(self.find("#charts svg.chart")), "charts")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("--out", default="target/browser")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", default="", help="comma-separated scenario names")
+    a = ap.parse_args()
+    c = Check(a.binary, a.out, a.seed)
+    failed = []
+    try:
+        tables = [t["name"] for t in c.api("/api/catalog")["tables"] if t["name"] != "rbc"]
+        scenarios = [("tensor", c.tensor_propel), ("rendezvous", c.rendezvous), ("rbc", c.rbc),
+                     ("chess", c.chess_game), ("playtest", c.playtest)]
+        scenarios += [(t, (lambda t=t: c.table_round(t))) for t in tables]
+        only = [s for s in a.only.split(",") if s]
+        for name, run in scenarios:
+            if only and name not in only:
+                continue
+            start = time.time()
+            try:
+                run()
+                print(f"ok {name} ({time.time() - start:.1f} s)", flush=True)
+            except Exception as e:  # a failed scenario is reported; the others still run
+                failed.append(name)
+                c.shot("failed-" + name)
+                print(f"FAILED {name}: {e!r}", flush=True)
+    finally:
+        c.close()
+    if failed:
+        print("browser check failed:", ", ".join(failed))
+        sys.exit(1)
+    print("browser check: all scenarios passed; screenshots in", a.out)
+
+
+if __name__ == "__main__":
+    main()
