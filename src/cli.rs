@@ -43,9 +43,11 @@ COMMANDS:
     solve GAME [--deals N] [--seed N] [--budget STATES] [--csv FILE] [KEY=VALUE...]
                       solve the deals of a solitaire that has an open-deal solver, with
                       the order known: the best score, whether proved optimal, time per deal
-    serve [--port N] [--host ADDR]
+    serve [--port N] [--host ADDR] [--any-seed]
                       play every game in a browser: serves the page and prints the
-                      address to open (127.0.0.1:8080 unless told; --port 0 picks one)
+                      address to open (127.0.0.1:8080 unless told; --port 0 picks one);
+                      --any-seed takes a table game's seed from the page even with
+                      several people (tests: they could rebuild each other's cards)
     help, --help      this text
 
 OPTIONS:

@@ -76,7 +76,8 @@ fn bad_actions_are_refused_and_change_nothing() {
     assert!(t.act("sense z9").is_err());
     assert!(t.act("hello").is_err());
     assert_eq!(t.state_text(), before);
-    t.act("sense d4").unwrap();
+    t.act("sense pass").unwrap();
+    assert_eq!(fields(&t.observe(0))[5], "-", "a sense passed shows nothing");
     assert!(t.act("sense d4").unwrap_err().contains("sensed already"));
     assert!(t.act("e2e5").unwrap_err().contains("move_actions"));
     assert!(t.set_state("garbage").is_err());

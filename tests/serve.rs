@@ -26,8 +26,13 @@ impl Drop for Server {
 }
 
 fn start() -> Server {
+    start_with(&[])
+}
+
+fn start_with(extra: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
         .args(["serve", "--port", "0"])
+        .args(extra)
         .stdout(Stdio::piped())
         .spawn()
         .expect("menagerie starts");
@@ -58,7 +63,8 @@ fn raw(s: &Server, bytes: &[u8]) -> (u16, String) {
 
 fn request(s: &Server, method: &str, path: &str, body: &str) -> (u16, Json) {
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        s.addr,
         body.len()
     );
     let (status, text) = raw(s, req.as_bytes());
@@ -116,7 +122,7 @@ fn a_board_game_against_the_engine_takes_moves_refuses_bad_ones_and_takes_back()
     let (_, after) = get(&s, &format!("/api/boards/{id}?since=2"));
     assert_eq!(strings(after.get("moves")).len(), 2, "{after:?}");
     assert_eq!(text(&after, "side"), "white");
-    // Not the person's turn when the engine is to move: the engine's side is refused.
+    // A broken FEN is refused and the game stays.
     let (st, _) = post(&s, &format!("/api/boards/{id}/fen"), r#"{"fen":"not a fen"}"#);
     assert_eq!(st, 400);
     let (_, still) = get(&s, &format!("/api/boards/{id}"));
@@ -170,9 +176,19 @@ fn bad_requests_get_one_line_errors() {
         400
     );
     assert_eq!(post(&s, "/api/playtests", r#"{"game":"parade","games":0}"#).0, 400);
+    // Requests another web site could make from the user's browser: another Host, a POST
+    // that is not JSON.
+    let (st, _) = raw(&s, b"GET /api/catalog HTTP/1.1\r\nHost: evil.example:80\r\n\r\n");
+    assert_eq!(st, 403);
+    let form = format!(
+        "POST /api/boards HTTP/1.1\r\nHost: {}\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{{}}",
+        s.addr
+    );
+    assert_eq!(raw(&s, form.as_bytes()).0, 415);
     // The server is still there.
     assert_eq!(get(&s, "/api/catalog").0, 200);
-    let (st, page) = raw(&s, b"GET / HTTP/1.1\r\n\r\n");
+    let home = format!("GET / HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr);
+    let (st, page) = raw(&s, home.as_bytes());
     assert_eq!(st, 200);
     assert!(page.contains("app.js"));
 }
@@ -197,7 +213,7 @@ fn games_in_memory_are_bounded() {
 
 #[test]
 fn a_seat_link_opens_only_its_seat_and_one_window_plays_it() {
-    let s = start();
+    let s = start_with(&["--any-seed"]);
     let (_, t) = post(
         &s,
         "/api/tables",
@@ -227,7 +243,7 @@ fn a_seat_link_opens_only_its_seat_and_one_window_plays_it() {
             &format!(r#"{{"action":"{action}","client":"{client}"}}"#),
         )
     };
-    // Black cannot act for White, an illegal action is refused, a second window is told.
+    // Black cannot act for White; an illegal action is refused and claims nothing.
     let (st, _) = post(
         &s,
         &format!("/api/tables/{id}/seat/{}/act", tok[1]),
@@ -235,24 +251,51 @@ fn a_seat_link_opens_only_its_seat_and_one_window_plays_it() {
     );
     assert_eq!(st, 400);
     assert_eq!(act("a", "e2e4").0, 400);
-    assert_eq!(
-        act("z", "sense e4").0,
-        409,
-        "no window holds the seat after a refused action?"
-    );
-    let (st, _) = act("a", "sense e4");
+    // The window that acts holds the seat; a second window is told, and may take it over.
+    let (st, _) = act("z", "sense e4");
     assert_eq!(st, 200);
     wait_ask();
-    let (st, e) = act("z", "e2e4");
+    let (st, e) = act("a", "e2e4");
     assert_eq!(st, 409);
     assert!(text(&e, "error").contains("another window"));
     let (st, _) = post(
         &s,
         &format!("/api/tables/{id}/seat/{}/claim", tok[0]),
-        r#"{"client":"z"}"#,
+        r#"{"client":"a"}"#,
     );
     assert_eq!(st, 200);
-    assert_eq!(act("z", "e2e4").0, 200);
+    assert_eq!(act("z", "e2e4").0, 409);
+    assert_eq!(act("a", "e2e4").0, 200);
+}
+
+#[test]
+fn a_seed_is_taken_only_with_at_most_one_person_seat() {
+    let s = start();
+    let two = post(
+        &s,
+        "/api/tables",
+        r#"{"game":"rbc","seats":["person","person"],"seed":5}"#,
+    );
+    assert_eq!(two.0, 400);
+    assert!(text(&two.1, "error").contains("rebuild"), "{:?}", two.1);
+    assert_eq!(
+        post(
+            &s,
+            "/api/tables",
+            r#"{"game":"rbc","seats":["person","person"],"seed":null}"#
+        )
+        .0,
+        200
+    );
+    assert_eq!(
+        post(
+            &s,
+            "/api/tables",
+            r#"{"game":"rbc","seats":["person","engine"],"seed":5}"#
+        )
+        .0,
+        200
+    );
 }
 
 /// Keys a seat's view may have.
@@ -338,7 +381,7 @@ fn check_view(v: &Json, replica: &dyn Table, seat: usize, events: &[String], gam
 
 #[test]
 fn every_seat_gets_its_observation_and_nothing_more() {
-    let s = start();
+    let s = start_with(&["--any-seed"]);
     for game in kit::names() {
         let seed = 11;
         let mut replica = kit::new_table(game, &Vec::new()).unwrap();
@@ -374,6 +417,12 @@ fn every_seat_gets_its_observation_and_nothing_more() {
             }
             let Some(i) = actor else { break };
             let actions = replica.actions();
+            if step < 40 {
+                // The engine's hint, made from this seat's observations alone, is legal.
+                let (st, h) = post(&s, &format!("{}/hint", paths[i]), "{}");
+                assert_eq!(st, 200, "{game}: {h:?}");
+                assert!(actions.contains(&text(&h, "action")), "{game}: hint {h:?}");
+            }
             let pick = actions[(step * 7 + 3) % actions.len()].clone();
             let (st, r) = post(
                 &s,

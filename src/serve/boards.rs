@@ -2,14 +2,13 @@
 //! engine, an optional clock, take-back and set-up from a FEN. The engine's moves are searched
 //! on the server's one engine thread ([`Engine`]), never on a connection thread.
 
+use super::engine::{Engine, Job};
 use super::http::Reply;
 use crate::Color;
 use crate::engine::{Session, new_session};
 use crate::games::AnyGame;
 use crate::search::{Limits, Searcher};
 use crate::table::json::Json;
-use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -65,37 +64,6 @@ pub struct Board {
     result: Option<(String, String)>,
     /// The version the engine is searching for (`None`: not searching).
     thinking: Option<u64>,
-}
-
-/// Work for the engine thread.
-pub type Job = Box<dyn FnOnce(&mut Searcher) + Send>;
-
-/// The server's engine thread: one search at a time, one searcher kept between searches.
-#[derive(Clone)]
-pub struct Engine {
-    jobs: Sender<Job>,
-}
-
-impl Engine {
-    /// Starts the engine thread.
-    pub fn start() -> Engine {
-        let (tx, rx) = channel::<Job>();
-        std::thread::Builder::new()
-            .name("engine".into())
-            .spawn(move || {
-                let mut searcher = Searcher::new(32, Arc::new(AtomicBool::new(false)));
-                for job in rx {
-                    job(&mut searcher);
-                }
-            })
-            .expect("the engine thread starts");
-        Engine { jobs: tx }
-    }
-
-    /// Queues `job` for the engine thread.
-    pub fn run(&self, job: Job) {
-        let _ = self.jobs.send(job);
-    }
 }
 
 fn side_index(c: Color) -> usize {
@@ -290,24 +258,48 @@ impl Board {
             let mut limits = Limits::default();
             let mut ms = b.engine_ms;
             if let Some(c) = &b.clock {
-                ms = ms.min(c.left_ms[side] / 30 + c.inc_ms / 2).max(20);
+                // A share of the time left, never more than nine tenths of it.
+                ms = ms
+                    .min(c.left_ms[side] / 30 + c.inc_ms / 2)
+                    .min(c.left_ms[side] * 9 / 10)
+                    .max(1);
             }
             limits.movetime = Some(Duration::from_millis(ms));
             let board = Arc::clone(this);
             let (game, start_fen, moves) = (b.game.clone(), b.start_fen.clone(), b.moves.clone());
+            let variant = game.name.clone();
             let job: Job = Box::new(move |searcher: &mut Searcher| {
                 let mut s = new_session(&game);
                 let ok = s.set_fen(&start_fen).is_ok() && moves.iter().all(|m| s.play(m).is_ok());
-                let best = if ok {
-                    s.go(searcher, limits, &mut |_, _| {}).0
-                } else {
-                    None
+                // A search that panics is a bug: the game ends with it rather than waiting forever.
+                let search = std::panic::AssertUnwindSafe(|| {
+                    if ok {
+                        s.go(searcher, limits, &mut |_, _| {}).0
+                    } else {
+                        None
+                    }
+                });
+                let Ok(best) = std::panic::catch_unwind(search) else {
+                    let mut b = board.lock().unwrap_or_else(|e| e.into_inner());
+                    b.thinking = None;
+                    b.result = Some(("*".into(), "engine error: the search failed".into()));
+                    b.version += 1;
+                    drop(b);
+                    wake();
+                    return;
                 };
                 let mut b = board.lock().unwrap_or_else(|e| e.into_inner());
                 if b.thinking != Some(version) || b.version != version {
                     return;
                 }
                 b.thinking = None;
+                // The engine's flag may have fallen while it thought: that result stands.
+                b.tick();
+                if b.result.is_some() {
+                    drop(b);
+                    wake();
+                    return;
+                }
                 match best {
                     Some(m) => {
                         if let Err(e) = b.play(&m) {
@@ -326,9 +318,15 @@ impl Board {
                 drop(b);
                 wake();
             });
-            job
+            (variant, job)
         };
-        engine.run(job);
+        engine.run(job.0, job.1);
+    }
+
+    /// The version after running the clock (a falling flag is a change), for polling.
+    pub fn poll_version(&mut self) -> u64 {
+        self.tick();
+        self.version
     }
 
     /// The board as the page gets it.

@@ -4,14 +4,16 @@
 use crate::table::json::Json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Longest request line plus headers.
 pub const MAX_HEAD: usize = 8 * 1024;
 /// Longest request body.
 pub const MAX_BODY: usize = 16 * 1024;
-/// How long a connection may stay silent while sending its request.
+/// How long a client may take to send its whole request.
 pub const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a reply may take to be taken by the client.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A parsed request.
 #[derive(Debug)]
@@ -22,11 +24,18 @@ pub struct Request {
     pub path: String,
     /// The query's `key=value` pairs, percent-decoded.
     pub query: Vec<(String, String)>,
+    /// The headers, names in lower case.
+    pub headers: Vec<(String, String)>,
     /// The body (empty for GET).
     pub body: Vec<u8>,
 }
 
 impl Request {
+    /// A header's value (the name in lower case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
     /// A query value.
     pub fn param(&self, key: &str) -> Option<&str> {
         self.query.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
@@ -106,6 +115,25 @@ fn reason(status: u16) -> &'static str {
 
 /// Writes `reply` and closes the exchange.
 pub fn send(stream: &mut TcpStream, reply: &Reply) {
+    write_reply(stream, reply);
+    // Reads what the client still sends (a body refused unread) before closing, so that the
+    // close does not reset the connection and lose the reply; at most 200 ms and 1 MiB.
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let mut rest = Deadline {
+        stream,
+        until: Instant::now() + Duration::from_millis(200),
+    };
+    let _ = std::io::copy(&mut (&mut rest).take(1 << 20), &mut std::io::sink());
+}
+
+/// Writes `reply` and closes at once (the accept loop's refusal: it must not wait).
+pub fn refuse(stream: &mut TcpStream, reply: &Reply) {
+    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
+    write_reply(stream, reply);
+}
+
+fn write_reply(stream: &mut TcpStream, reply: &Reply) {
+    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
     let head = format!(
         "HTTP/1.1 {} {}\r\nContent-Type: {}; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
         reply.status,
@@ -116,11 +144,23 @@ pub fn send(stream: &mut TcpStream, reply: &Reply) {
     let _ = stream.write_all(head.as_bytes());
     let _ = stream.write_all(&reply.body);
     let _ = stream.flush();
-    // Reads what the client still sends (a body refused unread) before closing, so that the
-    // close does not reset the connection and lose the reply.
-    let _ = stream.shutdown(std::net::Shutdown::Write);
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
-    let _ = std::io::copy(&mut stream.take(1 << 20), &mut std::io::sink());
+}
+
+/// A socket read that gives up at a fixed time, however slowly the bytes come.
+struct Deadline<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        (&mut &*self.stream).read(buf)
+    }
 }
 
 /// Percent-decoding of a query part (`+` is a space); `None` for a broken escape or bytes
@@ -146,8 +186,11 @@ pub fn decode(s: &str) -> Option<String> {
 
 /// Reads one request, within [`MAX_HEAD`] and [`MAX_BODY`]; `Err` is the reply to send.
 pub fn read_request(stream: &TcpStream) -> Result<Request, Reply> {
-    let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
-    let mut reader = BufReader::new(stream.take((MAX_HEAD + MAX_BODY) as u64 + 1));
+    let timed = Deadline {
+        stream,
+        until: Instant::now() + READ_TIMEOUT,
+    };
+    let mut reader = BufReader::new(timed.take((MAX_HEAD + MAX_BODY) as u64 + 1));
     let mut head_len = 0;
     let mut line = String::new();
     let mut read_line = |line: &mut String| -> Result<(), Reply> {
@@ -186,6 +229,7 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, Reply> {
         }
     }
     let mut length = 0usize;
+    let mut headers = Vec::new();
     loop {
         read_line(&mut line)?;
         let l = line.trim_end();
@@ -206,6 +250,9 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, Reply> {
                 "chunked bodies are not accepted; send Content-Length",
             ));
         }
+        if headers.len() < 64 {
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+        }
     }
     if length > MAX_BODY {
         return Err(Reply::error(413, &format!("request body over {MAX_BODY} bytes")));
@@ -218,6 +265,7 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, Reply> {
         method,
         path,
         query,
+        headers,
         body,
     })
 }

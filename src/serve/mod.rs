@@ -4,6 +4,7 @@
 //! threads.
 
 mod boards;
+mod engine;
 mod http;
 mod playtests;
 mod tables;
@@ -11,7 +12,8 @@ mod tables;
 use crate::games::Catalog;
 use crate::kit;
 use crate::table::json::Json;
-use boards::{Board, Engine};
+use boards::Board;
+use engine::Engine;
 use http::{Reply, Request};
 use playtests::Playtest;
 use std::collections::HashMap;
@@ -25,13 +27,22 @@ use tables::Room;
 pub const MAX_GAMES: usize = 64;
 /// A game idle this long may make room for a new one.
 pub const IDLE: Duration = Duration::from_secs(600);
-/// Most connections served at once.
-pub const MAX_CONNECTIONS: usize = 32;
+/// Most connections served at once. Past half of it, polls answer at once instead of waiting,
+/// so that open pages cannot crowd out moves.
+pub const MAX_CONNECTIONS: usize = 64;
 /// Longest wait of a polling request.
 const POLL: Duration = Duration::from_secs(20);
 
 const INDEX: &str = include_str!("page/index.html");
-const SCRIPT: &str = include_str!("page/app.js");
+/// The page's script: its parts in order, one classic script.
+const SCRIPT: &str = concat!(
+    include_str!("page/common.js"),
+    include_str!("page/lobby.js"),
+    include_str!("page/board.js"),
+    include_str!("page/table.js"),
+    include_str!("page/playtest.js"),
+    include_str!("page/main.js"),
+);
 const STYLE: &str = include_str!("page/style.css");
 
 enum Game {
@@ -53,6 +64,12 @@ struct Server {
     engine: Engine,
     /// Notified on every change, so that polling requests wake.
     pulse: Arc<(Mutex<u64>, Condvar)>,
+    /// Connections being served.
+    open: Arc<AtomicUsize>,
+    /// The port, when listening on a loopback address only: requests must name that host.
+    loopback: Option<u16>,
+    /// Table games take a seed from the page even with several person seats (tests).
+    any_seed: bool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -65,12 +82,18 @@ fn wake(pulse: &(Mutex<u64>, Condvar)) {
     pulse.1.notify_all();
 }
 
-/// `menagerie serve [--port N] [--host ADDR]`.
+/// `menagerie serve [--port N] [--host ADDR] [--any-seed]`.
 pub fn run(catalog: &Catalog, args: &[String]) -> Result<(), String> {
     let mut host = "127.0.0.1".to_string();
     let mut port = 8080u16;
+    let mut any_seed = false;
     let mut i = 0;
     while i < args.len() {
+        if args[i] == "--any-seed" {
+            any_seed = true;
+            i += 1;
+            continue;
+        }
         let value = args.get(i + 1).ok_or(format!("{} needs a value", args[i]))?;
         match args[i].as_str() {
             "--port" => {
@@ -81,7 +104,7 @@ pub fn run(catalog: &Catalog, args: &[String]) -> Result<(), String> {
             "--host" => host = value.clone(),
             other => {
                 return Err(format!(
-                    "serve: unknown option '{other}' (known: --port N, --host ADDR)"
+                    "serve: unknown option '{other}' (known: --port N, --host ADDR, --any-seed)"
                 ));
             }
         }
@@ -93,6 +116,7 @@ pub fn run(catalog: &Catalog, args: &[String]) -> Result<(), String> {
     println!("menagerie serve: open http://{addr}/");
     use std::io::Write;
     let _ = std::io::stdout().flush();
+    let open = Arc::new(AtomicUsize::new(0));
     let server = Arc::new(Server {
         catalog: catalog.clone(),
         games: Mutex::new(HashMap::new()),
@@ -100,12 +124,14 @@ pub fn run(catalog: &Catalog, args: &[String]) -> Result<(), String> {
         next_id: AtomicUsize::new(1),
         engine: Engine::start(),
         pulse: Arc::new((Mutex::new(0), Condvar::new())),
+        open: Arc::clone(&open),
+        loopback: addr.ip().is_loopback().then_some(addr.port()),
+        any_seed,
     });
-    let open = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
         if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
-            http::send(&mut stream, &Reply::error(503, "too many connections; try again"));
+            http::refuse(&mut stream, &Reply::error(503, "too many connections; try again"));
             continue;
         }
         open.fetch_add(1, Ordering::SeqCst);
@@ -134,12 +160,41 @@ fn serve_one(server: &Arc<Server>, mut stream: TcpStream) {
     http::send(&mut stream, &reply);
 }
 
+/// Refuses requests another web site could make from the user's browser: a page served from
+/// elsewhere (or a name rebound to 127.0.0.1) sends another Host, and a POST it can send
+/// without asking first cannot be `application/json`.
+fn foreign(server: &Server, req: &Request) -> Option<Reply> {
+    if let Some(port) = server.loopback {
+        let host = req.header("host").unwrap_or("");
+        let ok = ["127.0.0.1", "localhost", "[::1]"]
+            .iter()
+            .any(|h| host == format!("{h}:{port}") || (port == 80 && host == *h));
+        if !ok {
+            return Some(Reply::error(
+                403,
+                "this server answers requests for its own address only",
+            ));
+        }
+    }
+    if req.method == "POST"
+        && !req
+            .header("content-type")
+            .is_some_and(|t| t.to_ascii_lowercase().starts_with("application/json"))
+    {
+        return Some(Reply::error(415, "POST bodies must be Content-Type: application/json"));
+    }
+    None
+}
+
 fn route(server: &Arc<Server>, req: &Request) -> Reply {
     let parts: Vec<&str> = req.path.split('/').filter(|p| !p.is_empty()).collect();
     let get = req.method == "GET";
     let post = req.method == "POST";
     if !get && !post {
         return Reply::error(405, "GET or POST only");
+    }
+    if let Some(refusal) = foreign(server, req) {
+        return refusal;
     }
     let result = match (get, parts.as_slice()) {
         (true, []) | (true, ["index.html"]) => Ok(Reply::file("text/html", INDEX)),
@@ -171,7 +226,7 @@ fn catalog(server: &Server) -> Reply {
                 ("name".into(), Json::Str(v.name.clone())),
                 ("files".into(), Json::Num(v.geometry.files() as f64)),
                 ("ranks".into(), Json::Num(v.geometry.ranks() as f64)),
-                ("hidden".into(), Json::Bool(v.rules == "rbc")),
+                ("hidden".into(), Json::Bool(hides_board(v))),
             ])
         })
         .collect();
@@ -190,6 +245,11 @@ fn catalog(server: &Server) -> Reply {
         ("variants".into(), Json::Arr(variants)),
         ("tables".into(), Json::Arr(tables)),
     ]))
+}
+
+/// True for a variant of hidden information (its session has a hidden-game player).
+fn hides_board(game: &crate::games::AnyGame) -> bool {
+    crate::engine::new_session(game).hidden("").is_some()
 }
 
 fn table_info(req: &Request) -> Result<Reply, Reply> {
@@ -297,6 +357,9 @@ fn find_board(server: &Server, id: &str) -> Result<Arc<Mutex<Board>>, Reply> {
 /// Waits until `version()` is past `since` or the poll time is up.
 fn wait_for(server: &Server, since: Option<u64>, version: impl Fn() -> u64) {
     let Some(since) = since else { return };
+    if server.open.load(Ordering::SeqCst) > MAX_CONNECTIONS / 2 {
+        return;
+    }
     let deadline = Instant::now() + POLL;
     let mut pulse = lock(&server.pulse.0);
     while version() <= since {
@@ -324,13 +387,7 @@ fn since(req: &Request) -> Result<Option<u64>, Reply> {
 
 fn board_view(server: &Arc<Server>, id: &str, req: &Request) -> Result<Reply, Reply> {
     let board = find_board(server, id)?;
-    wait_for(server, since(req)?, || {
-        let mut b = lock(&board);
-        let before = b.version;
-        // A falling flag is a change too.
-        let _ = b.view();
-        before.max(b.version)
-    });
+    wait_for(server, since(req)?, || lock(&board).poll_version());
     let mut b = lock(&board);
     let mut v = b.view();
     if let Json::Obj(kv) = &mut v {
@@ -367,10 +424,11 @@ fn board_op(server: &Arc<Server>, id: &str, op: &str, req: &Request) -> Result<R
 fn new_table(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
     let body = req.json()?;
     let pulse = Arc::clone(&server.pulse);
+    let (room, tokens) =
+        tables::create(&body, server.any_seed, Arc::new(move || wake(&pulse))).map_err(|e| Reply::error(400, &e))?;
+    let id = new_id(server, "t");
     let mut games = lock(&server.games);
     admit(&mut games)?;
-    let (room, tokens) = tables::create(&body, Arc::new(move || wake(&pulse))).map_err(|e| Reply::error(400, &e))?;
-    let id = new_id(server, "t");
     games.insert(
         id.clone(),
         Entry {
@@ -378,6 +436,7 @@ fn new_table(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
             used: Instant::now(),
         },
     );
+    drop(games);
     let links = tokens
         .into_iter()
         .enumerate()
@@ -416,7 +475,7 @@ fn find_seat(server: &Server, id: &str, token: &str) -> Result<(Arc<Mutex<Room>>
 
 fn seat_view(server: &Arc<Server>, id: &str, token: &str, req: &Request) -> Result<Reply, Reply> {
     let (room, seat) = find_seat(server, id, token)?;
-    wait_for(server, since(req)?, || lock(&room).version);
+    wait_for(server, since(req)?, || lock(&room).version(seat));
     let v = lock(&room).view(seat);
     Ok(Reply::json(&v))
 }
@@ -433,18 +492,30 @@ fn seat_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request)
             r.map(|_| Reply::json(&ok))
         }
         "claim" => {
-            lock(&room).hold(seat, &text("client"), true)?;
+            lock(&room).claim(seat, &text("client"))?;
             wake(&server.pulse);
             Ok(Reply::json(&ok))
         }
         "hint" => {
-            let hint = lock(&room)
-                .hint_input(seat)
-                .ok_or_else(|| Reply::error(400, "a hint is for the seat that must act now"))?;
+            let hint = {
+                let mut r = lock(&room);
+                let hint = r
+                    .hint_input(seat)
+                    .ok_or_else(|| Reply::error(400, "a hint is for the seat that must act now"))?;
+                r.set_hinting(seat, true)?;
+                hint
+            };
             let (tx, rx) = std::sync::mpsc::channel();
-            server.engine.run(Box::new(move |_: &mut crate::search::Searcher| {
-                let _ = tx.send(hint.run());
-            }));
+            let done = Arc::clone(&room);
+            server.engine.run(
+                String::new(),
+                Box::new(move |_: &mut crate::search::Searcher| {
+                    let run = std::panic::AssertUnwindSafe(|| hint.run());
+                    let r = std::panic::catch_unwind(run).unwrap_or_else(|_| Err("the engine failed".into()));
+                    let _ = lock(&done).set_hinting(seat, false);
+                    let _ = tx.send(r);
+                }),
+            );
             match rx.recv_timeout(Duration::from_secs(60)) {
                 Ok(Ok(a)) => Ok(Reply::json(&Json::Obj(vec![("action".into(), Json::Str(a))]))),
                 Ok(Err(e)) => Err(Reply::error(400, &format!("no hint: {e}"))),

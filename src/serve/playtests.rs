@@ -80,7 +80,8 @@ pub fn start(req: &Json) -> Result<Arc<Mutex<Playtest>>, String> {
                     break;
                 }
                 let seed = seed.wrapping_add(g as u64);
-                let played = (|| -> Result<_, String> {
+                // A game that panics is a bug: the playtest ends with it as its error.
+                let played = std::panic::catch_unwind(|| -> Result<_, String> {
                     let mut table = kit::new_table(&name, &settings)?;
                     let mut seats = Vec::new();
                     for i in 0..table.seats() {
@@ -91,7 +92,8 @@ pub fn start(req: &Json) -> Result<Arc<Mutex<Playtest>>, String> {
                     let mut tally = table.tally();
                     tally_end(&mut tally, &p.outcome);
                     Ok(tally)
-                })();
+                })
+                .unwrap_or_else(|_| Err(format!("game {} (seed {seed}) failed inside", g + 1)));
                 let mut pt = shared.lock().unwrap_or_else(|e| e.into_inner());
                 match played {
                     Ok(t) => pt.summary.add(t),

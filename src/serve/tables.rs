@@ -34,6 +34,11 @@ struct SeatView {
     refused: Option<String>,
     holder: Option<String>,
     answers: Sender<String>,
+    /// Bumped on every change this seat may see: its own observation, question or refusal,
+    /// and the public events. Another seat's private changes never show in it.
+    version: u64,
+    /// A hint for this seat is being made (one at a time).
+    pub hinting: bool,
 }
 
 /// One table game being played.
@@ -49,8 +54,6 @@ pub struct Room {
     events: VecDeque<String>,
     actor: String,
     outcome: Option<Outcome>,
-    /// Bumped on every change.
-    pub version: u64,
 }
 
 /// The room as the referee thread's seats hold it: gone once the server drops the game.
@@ -103,8 +106,8 @@ impl Seat for PageSeat {
                     if s.seen.len() < MAX_SEEN {
                         s.seen.push(observation.to_string());
                     }
+                    s.version += 1;
                 }
-                r.version += 1;
             })?;
         }
         match &mut self.engine {
@@ -119,7 +122,7 @@ impl Seat for PageSeat {
                     r.events.pop_front();
                 }
                 r.events.push_back(text.to_string());
-                r.version += 1;
+                r.public_change();
             })?;
         }
         match &mut self.engine {
@@ -132,10 +135,10 @@ impl Seat for PageSeat {
         let person = self.engine.is_none();
         self.with_room(|r| {
             r.actor = format!("seat {i} {kind}");
+            r.public_change();
             if person && let Some(s) = &mut r.seats[i] {
                 s.ask = Some((kind.to_string(), legal.to_vec()));
             }
-            r.version += 1;
         })?;
         if let Some(e) = &mut self.engine {
             return e.ask(id, kind, seconds_left, legal);
@@ -157,8 +160,8 @@ impl Seat for PageSeat {
         self.with_room(|r| {
             if let Some(s) = &mut r.seats[i] {
                 s.refused = Some(message.to_string());
+                s.version += 1;
             }
-            r.version += 1;
         })
     }
     fn end(&mut self, outcome: &Outcome) {
@@ -172,7 +175,7 @@ impl Seat for PageSeat {
                 for s in r.seats.iter_mut().flatten() {
                     s.ask = None;
                 }
-                r.version += 1;
+                r.public_change();
             });
         }
     }
@@ -192,8 +195,9 @@ pub fn token() -> String {
 pub type Created = (Arc<Mutex<Room>>, Vec<Option<String>>);
 
 /// Starts a table game from the page's request: the room and, per seat, its token (`None`
-/// for an engine's seat).
-pub fn create(req: &Json, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, String> {
+/// for an engine's seat). The deal's seed is secret (64 bits from the system) unless the page
+/// gives one with at most one person seat, or `any_seed` (tests that replay a game).
+pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, String> {
     let name = req.get("game").and_then(Json::as_str).ok_or("no game given")?;
     let settings_text = req.get("settings").and_then(Json::as_str).unwrap_or("");
     let words: Vec<String> = settings_text.split_whitespace().map(String::from).collect();
@@ -207,8 +211,15 @@ pub fn create(req: &Json, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, 
     if specs.len() != n {
         return Err(format!("{name} has {n} seats here, {} given", specs.len()));
     }
+    let persons = specs.iter().filter(|s| *s == "person").count();
     let seed = match req.get("seed") {
-        None | Some(Json::Null) => rand::random::<u32>() as u64,
+        None | Some(Json::Null) => rand::random::<u64>(),
+        Some(_) if persons > 1 && !any_seed => {
+            return Err(
+                "a seed is taken only with at most one person seat: with several people it would let each rebuild the others' cards"
+                    .into(),
+            );
+        }
         Some(v) => match v.as_f64() {
             Some(s) if s >= 0.0 && s.fract() == 0.0 && s < 9e15 => s as u64,
             _ => return Err("seed: a whole number from 0".into()),
@@ -239,6 +250,8 @@ pub fn create(req: &Json, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, 
                     refused: None,
                     holder: None,
                     answers: tx,
+                    version: 1,
+                    hinting: false,
                 }));
                 receivers.push(Some(rx));
                 tokens.push(Some(t));
@@ -262,7 +275,6 @@ pub fn create(req: &Json, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, 
         events: VecDeque::new(),
         actor: "chance".into(),
         outcome: None,
-        version: 1,
     }));
     let mut seats: Vec<Box<dyn Seat>> = Vec::new();
     for (i, (engine, answers)) in engines.into_iter().zip(receivers).enumerate() {
@@ -292,6 +304,18 @@ pub fn create(req: &Json, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, 
 }
 
 impl Room {
+    /// A change every seat sees (an event, who acts, the end).
+    fn public_change(&mut self) {
+        for s in self.seats.iter_mut().flatten() {
+            s.version += 1;
+        }
+    }
+
+    /// The version of what `seat` may see.
+    pub fn version(&self, seat: usize) -> u64 {
+        self.seats[seat].as_ref().map_or(0, |s| s.version)
+    }
+
     /// The seat whose token this is.
     pub fn seat_of(&self, token: &str) -> Option<usize> {
         self.seats.iter().position(|s| {
@@ -329,7 +353,7 @@ impl Room {
                 "players".into(),
                 Json::Arr(self.players.iter().map(|p| Json::Str(p.to_string())).collect()),
             ),
-            ("version".into(), Json::Num(self.version as f64)),
+            ("version".into(), Json::Num(s.version as f64)),
             ("observation".into(), Json::Str(s.observation.clone())),
             ("fields".into(), Json::Arr(fields)),
             ("files".into(), Json::Num(files as f64)),
@@ -366,45 +390,59 @@ impl Room {
         ])
     }
 
-    /// A page's action for `seat`; `Err` is the reply (the game is untouched).
+    /// A page's action for `seat`; `Err` is the reply (the game and the seat's holder are
+    /// untouched). The window that acts holds the seat; another window is refused.
     pub fn act(&mut self, seat: usize, action: &str, client: &str) -> Result<(), Reply> {
-        self.hold(seat, client, false)?;
+        self.check_holder(seat, client)?;
         let s = self.seats[seat].as_mut().expect("a person seat");
         let Some((_, legal)) = &s.ask else {
             return Err(Reply::error(400, "it is not this seat's turn"));
         };
         let action = action.trim();
         if !legal.iter().any(|a| a == action) {
-            let msg = format!("Error (illegal action): {action}");
-            s.refused = Some(msg.clone());
-            self.version += 1;
-            return Err(Reply::error(400, &msg));
+            return Err(Reply::error(400, &format!("Error (illegal action): {action}")));
         }
         if s.answers.send(action.to_string()).is_err() {
             return Err(Reply::error(400, "the game has ended"));
         }
         s.ask = None;
         s.refused = None;
-        self.version += 1;
+        s.holder = Some(client.to_string());
+        s.version += 1;
         Ok(())
     }
 
-    /// Makes `client` hold `seat` (`take`: even when another window holds it).
-    pub fn hold(&mut self, seat: usize, client: &str, take: bool) -> Result<(), Reply> {
+    fn check_holder(&self, seat: usize, client: &str) -> Result<(), Reply> {
+        if client.is_empty() || client.len() > 64 {
+            return Err(Reply::error(400, "client: the page's id, 1 to 64 characters"));
+        }
+        match &self.seats[seat].as_ref().expect("a person seat").holder {
+            Some(h) if h != client => Err(Reply::error(
+                409,
+                "this seat is played in another window; take it over to play here",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Makes `client` hold `seat`, whoever held it (the page's "take over").
+    pub fn claim(&mut self, seat: usize, client: &str) -> Result<(), Reply> {
         if client.is_empty() || client.len() > 64 {
             return Err(Reply::error(400, "client: the page's id, 1 to 64 characters"));
         }
         let s = self.seats[seat].as_mut().expect("a person seat");
-        match &s.holder {
-            Some(h) if h != client && !take => Err(Reply::error(
-                409,
-                "this seat is played in another window; take it over to play here",
-            )),
-            _ => {
-                s.holder = Some(client.to_string());
-                Ok(())
-            }
+        s.holder = Some(client.to_string());
+        Ok(())
+    }
+
+    /// Marks a hint for `seat` as being made or done (`Err` when one is already underway).
+    pub fn set_hinting(&mut self, seat: usize, on: bool) -> Result<(), Reply> {
+        let s = self.seats[seat].as_mut().expect("a person seat");
+        if on && s.hinting {
+            return Err(Reply::error(503, "a hint for this seat is being made; wait for it"));
         }
+        s.hinting = on;
+        Ok(())
     }
 
     /// What an engine hint for `seat` needs (`None` unless the seat must act now).

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Plays `menagerie serve`'s page by clicks in a real browser: Debian's Chromium driven by
 chromedriver through PyPI selenium (no download at run time). It plays a legal chess game
-against the engine to its end, a Tensor propel, Chess 911's Rendezvous, an RBC sense and move,
-a round of every table game, and a playtest's pictures. Screenshots go to the output folder.
+against the engine to its end, a Tensor propel and a beast's hop capture, Chess 911's
+Rendezvous, Remote Sensing's bins, an RBC sense and move, two windows on one seat (the second
+is told, then takes over), a round of every table game, and a playtest's pictures. Screenshots go to the output folder.
 
 The API (docs/serve.md) is read only to choose what to click and to check the result; every
 move and action goes through the page.
@@ -110,9 +111,11 @@ class Check:
             el.clear()
             el.send_keys(str(value))
 
-    def new_board(self, variant, white, black, engine_ms=50):
+    def new_board(self, variant, white, black, engine_ms=50, fen=""):
         self.lobby()
         self.set_value("#new-variant", variant)
+        if fen:
+            self.set_value("#new-fen", fen)
         self.set_value("#new-white", white)
         self.set_value("#new-black", black)
         self.set_value("#new-engine-ms", engine_ms)
@@ -148,8 +151,7 @@ class Check:
             got = self.api(f"/api/boards/{bid}")["moves"][n]
             assert got == move, f"clicked {move}, the game has {got}"
             plies += 2
-        self.wait("the result shown", lambda: self.find("#result") and self.find("#result")[0].text.strip())
-        text = self.find("#result")[0].text
+        text = self.wait("the result shown", lambda: self.find("#result") and self.find("#result")[0].text.strip())
         print(f"chess against the engine: {b['result']['result']} {b['result']['reason']} "
               f"after {len(b['moves'])} plies; the page says: {text!r}")
         self.shot("chess-game-end")
@@ -175,6 +177,51 @@ class Check:
         assert "RNBQKBSNR" in fen.split()[0].split("/")[-2], fen
         self.shot("chess911-rendezvous")
         print("chess 911: Rendezvous g2h2 by two clicks:", fen.split()[0])
+
+    def tensor_hop(self):
+        # The white beast on c2 hops over the black beast on d3 to e4 and captures it.
+        bid = self.new_board("tensor", "person", "person", fen="4k5/10/10/10/10/3t6/2T7/4K5 w - - 0 1")
+        for sq in ["c2", "d3", "e4"]:
+            self.square(sq)
+        self.wait("the hop capture", lambda: self.api(f"/api/boards/{bid}")["moves"] == ["c2xd3e4"])
+        fen = self.api(f"/api/boards/{bid}")["fen"]
+        assert fen.startswith("4k5/10/10/10/4T5/10/10/4K5 b"), fen
+        self.shot("tensor-hop-capture")
+        print("tensor: beast hop capture c2xd3e4 by three clicks:", fen)
+
+    def bins(self):
+        fen = "rnbfkebnr/2umdwv2/ppppppppp/9/9/9/PPPPPPPPP/2UMDWV2/RNBFKEBNR[N/R/-/p] w - - 0 1"
+        self.new_board("remotesensing", "person", "person", fen=fen)
+        self.wait("White's light bin", lambda: self.find('#bins [data-bin="0"] [data-piece="N"]'))
+        self.wait("Black's dark bin", lambda: self.find('#bins [data-bin="3"] [data-piece="p"]'))
+        assert self.find('#board [data-square="e1"] [data-piece="K"]'), "the king on e1"
+        self.shot("remotesensing-bins")
+        print("remote sensing: 9x9 board with its four holding bins drawn")
+
+    def two_windows(self):
+        tid, token = self.new_table("rbc")
+        link = self.d.current_url
+        self.wait("the sense question", lambda: self.find("#ask"))
+        self.square("d7")
+        self.wait("the sense taken", lambda: self.seat_view(tid, token)["fields"][3]["text"] == "move")
+        first = self.d.current_window_handle
+        self.d.switch_to.new_window("tab")
+        self.d.get(link)
+        self.wait("the second window's board", lambda: self.find("#ask"))
+        self.square("e2")
+        self.square("e4")
+        self.wait("the other window's message", lambda: "another window" in self.find("#error")[0].text)
+        assert self.seat_view(tid, token)["fields"][6]["text"] == "-", "the refused move was played"
+        self.shot("two-windows-refused")
+        self.click("#claim")
+        self.wait("taken over", lambda: not self.find("#claim"))
+        self.square("e2")
+        self.square("e4")
+        self.wait("the move after the take-over",
+                  lambda: self.seat_view(tid, token)["fields"][6]["text"] == "e2e4>e2e4")
+        self.d.close()
+        self.d.switch_to.window(first)
+        print("two windows on one seat: the second is told, takes over, then plays")
 
     def new_table(self, game, persons=(0,), seed=1):
         self.lobby()
@@ -223,12 +270,13 @@ class Check:
             n = len(v["events"])
             if solitaire:
                 self.click("#hint")
-                play = self.wait(f"{game}: a hint", lambda: self.find("#hint-play"))[0]
-                label = play.get_attribute("data-hint-action")
+                label = self.wait(f"{game}: a hint",
+                                  lambda: [e.get_attribute("data-hint-action") for e in self.find("#hint-play")])[0]
                 self.click("#hint-play")
             else:
-                buttons = self.wait(f"{game}: action buttons", lambda: self.find("#actions [data-action]"))
-                label = self.rng.choice(buttons).get_attribute("data-action")
+                labels = self.wait(f"{game}: action buttons",
+                                   lambda: [b.get_attribute("data-action") for b in self.find("#actions [data-action]")])
+                label = self.rng.choice(labels)
                 self.click(f'#actions [data-action="{label}"]')
             self.wait(f"{game}: the action {label} taken",
                       lambda: len(self.seat_view(tid, token)["events"]) > n or self.seat_view(tid, token)["outcome"])
@@ -266,7 +314,8 @@ def main():
     failed = []
     try:
         tables = [t["name"] for t in c.api("/api/catalog")["tables"] if t["name"] != "rbc"]
-        scenarios = [("tensor", c.tensor_propel), ("rendezvous", c.rendezvous), ("rbc", c.rbc),
+        scenarios = [("tensor", c.tensor_propel), ("hop", c.tensor_hop), ("rendezvous", c.rendezvous),
+                     ("bins", c.bins), ("rbc", c.rbc), ("windows", c.two_windows),
                      ("chess", c.chess_game), ("playtest", c.playtest)]
         scenarios += [(t, (lambda t=t: c.table_round(t))) for t in tables]
         only = [s for s in a.only.split(",") if s]

@@ -27,7 +27,6 @@ pub struct RbcTable {
     seen: [String; 2],
     results: [String; 2],
     moves: Vec<String>,
-    forfeit: Option<usize>,
 }
 
 /// A seat's action.
@@ -35,6 +34,8 @@ pub struct RbcTable {
 pub enum RbcAction {
     /// Sense the 3x3 window around a square.
     Sense(String),
+    /// No sense this turn.
+    SensePass,
     /// Ask for a move (UCI text).
     Move(String),
     /// No move this turn.
@@ -45,6 +46,7 @@ impl std::fmt::Display for RbcAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RbcAction::Sense(s) => write!(f, "sense {s}"),
+            RbcAction::SensePass => write!(f, "sense pass"),
             RbcAction::Move(m) => write!(f, "{m}"),
             RbcAction::Pass => write!(f, "pass"),
         }
@@ -81,7 +83,6 @@ impl RbcTable {
             seen: Default::default(),
             results: Default::default(),
             moves: Vec::new(),
-            forfeit: None,
         })
     }
 
@@ -103,7 +104,7 @@ impl RbcTable {
     fn placement_for(&self, seat: usize) -> String {
         let pos = self.pos();
         let g = &pos.variant().geometry;
-        let over = self.referee.end().is_some() || self.forfeit.is_some();
+        let over = self.referee.end().is_some();
         let me = if seat == 0 { Color::White } else { Color::Black };
         let seen: Vec<(String, char)> = if side(pos.side_to_move()) == seat && !self.sensing {
             self.seen[seat]
@@ -171,7 +172,7 @@ impl TableGame for RbcTable {
         vec![if seat == 0 { "white" } else { "black" }]
     }
     fn actor(&self) -> Actor {
-        if self.forfeit.is_some() || self.referee.end().is_some() {
+        if self.referee.end().is_some() {
             return Actor::Over;
         }
         let s = side(self.pos().side_to_move());
@@ -185,6 +186,7 @@ impl TableGame for RbcTable {
                     .flat_map(|r| (0..g.files()).map(move |f| (f, r)))
                     .filter_map(|(f, r)| g.square(f, r))
                     .map(|sq| RbcAction::Sense(g.name(sq)))
+                    .chain([RbcAction::SensePass])
                     .collect()
             }
             Actor::Seat(..) => {
@@ -203,6 +205,9 @@ impl TableGame for RbcTable {
     }
     fn parse_action(&self, text: &str) -> Result<RbcAction, String> {
         let v = self.pos().variant();
+        if text == "sense pass" {
+            return Ok(RbcAction::SensePass);
+        }
         if let Some(sq) = text.strip_prefix("sense ") {
             return v
                 .geometry
@@ -219,7 +224,7 @@ impl TableGame for RbcTable {
     }
     fn why_illegal(&self, action: &RbcAction) -> String {
         match (action, self.sensing) {
-            (RbcAction::Sense(_), false) => "sensed already: now a move or pass".into(),
+            (RbcAction::Sense(_) | RbcAction::SensePass, false) => "sensed already: now a move or pass".into(),
             (_, true) => "sense first (sense SQ)".into(),
             _ => "not among the requestable moves (move_actions)".into(),
         }
@@ -228,6 +233,11 @@ impl TableGame for RbcTable {
         let me = side(self.pos().side_to_move());
         let who = if me == 0 { "white" } else { "black" };
         match action {
+            RbcAction::SensePass => {
+                self.seen[me].clear();
+                self.sensing = false;
+                Ok(format!("{who} sensed"))
+            }
             RbcAction::Sense(sq) => {
                 let g = &self.pos().variant().geometry;
                 let center = g.parse(sq).ok_or("not a square")?;
@@ -343,7 +353,6 @@ impl TableGame for RbcTable {
                 .filter(|m| !m.is_empty())
                 .map(String::from)
                 .collect(),
-            forfeit: None,
         };
         Ok(())
     }
@@ -384,22 +393,23 @@ impl TableGame for RbcTable {
         let hidden = super::player::RbcGame::seeded(self.pos().clone(), me, seed_option.unwrap_or(seed));
         Ok(Box::new(EngineSeat {
             hidden,
-            seen_turn: false,
+            me: if seat == 0 { "w" } else { "b" },
             observation: String::new(),
-            asked_move: None,
+            last: Default::default(),
         }))
     }
 }
 
 /// Menagerie's RBC player in a seat: the protocol lines of `../shared/protocol.md` section 4,
-/// made from the seat's observations.
+/// made from the seat's observations alone (so that a hint, which replays them, sees what the
+/// seat saw).
 struct EngineSeat {
     hidden: super::player::RbcGame,
-    /// The current turn's start (where we lost a piece) has been told.
-    seen_turn: bool,
+    /// `w` or `b`.
+    me: &'static str,
     observation: String,
-    /// The move we asked for this turn, until its result is told.
-    asked_move: Option<String>,
+    /// Side to move and phase of the previous observation.
+    last: (String, String),
 }
 
 impl EngineSeat {
@@ -422,43 +432,44 @@ impl Seat for EngineSeat {
     }
     fn see(&mut self, observation: &str) -> Result<(), String> {
         self.observation = observation.to_string();
-        if let Some(asked) = self.asked_move.take() {
-            // Our move's result: `REQUESTED>TAKEN[@SQ]`.
+        let now = (self.field(2).to_string(), self.field(3).to_string());
+        let before = std::mem::replace(&mut self.last, now.clone());
+        let me = self.me;
+        let was = |phase: &str| before.0 == me && before.1 == phase;
+        let is = |phase: &str| now.0 == me && now.1 == phase;
+        if was("move") && !is("move") {
+            // Our move was made: `REQUESTED>TAKEN[@SQ]`.
             let r = self.field(6).to_string();
-            let (_, taken) = r.split_once('>').ok_or("no move result")?;
+            let (asked, taken) = r.split_once('>').ok_or("no move result")?;
             let (taken, cap) = taken.split_once('@').unwrap_or((taken, "none"));
-            let taken = if taken == "pass" { "pass" } else { taken };
             self.tell(&format!("rbc-result {asked} {taken} {cap}"));
-            self.seen_turn = false;
+        }
+        if is("sense") && !was("sense") {
+            // Our turn begins: where the opponent's move took one of ours.
+            let cap = match self.field(4) {
+                "-" => "none".to_string(),
+                sq => sq.to_string(),
+            };
+            self.tell(&format!("rbc-opp {cap}"));
+        }
+        if is("move") && was("sense") {
+            let seen = self.window();
+            self.tell(&format!("rbc-seen {seen}"));
         }
         Ok(())
     }
     fn event(&mut self, _: &str) -> Result<(), String> {
         Ok(())
     }
-    fn ask(&mut self, _: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<String, String> {
+    fn ask(&mut self, _: u64, kind: &str, seconds_left: f64, _: &[String]) -> Result<String, String> {
         if kind == "sense" {
-            if !self.seen_turn {
-                let cap = self.field(4).to_string();
-                let cap = if cap == "-" { "none".to_string() } else { cap };
-                self.tell(&format!("rbc-opp {cap}"));
-                self.seen_turn = true;
-            }
             let r = self.reply(&format!("rbc-sense {seconds_left}"))?;
-            let sq = r.strip_prefix("sense ").unwrap_or("pass");
-            return Ok(if sq == "pass" {
-                legal.first().cloned().unwrap_or_default()
-            } else {
-                format!("sense {sq}")
-            });
+            return Ok(r
+                .strip_prefix("sense ")
+                .map_or("sense pass".into(), |sq| format!("sense {sq}")));
         }
-        // The sense window is what the board shows now besides our own pieces.
-        let seen = self.window();
-        self.tell(&format!("rbc-seen {seen}"));
         let r = self.reply(&format!("rbc-go {seconds_left}"))?;
-        let m = r.strip_prefix("move ").unwrap_or("pass").to_string();
-        self.asked_move = Some(m.clone());
-        Ok(m)
+        Ok(r.strip_prefix("move ").unwrap_or("pass").to_string())
     }
     fn refused(&mut self, message: &str) -> Result<(), String> {
         Err(format!("engine seat refused: {message}"))

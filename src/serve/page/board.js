@@ -1,0 +1,175 @@
+// The two-player board page (#/board/ID): the board, clocks, moves, typed moves, take back,
+// resign, flip and a new game from a FEN.
+
+/* ================================================================ two-player board */
+
+function showBoard(r, view, id) {
+  const base = `/api/boards/${encodeURIComponent(id)}`;
+  const st = { data: null, flipped: false, picker: null, choice: null, clockAt: 0 };
+  const error = el('div', { id: 'error', class: 'error' });
+  const setError = (text) => { error.textContent = text || ''; };
+
+  // Accepts a board from a poll or a POST reply; older versions are ignored.
+  const accept = (data) => {
+    if (r !== current) return;
+    if (st.data && data.version < st.data.version) return;
+    const changed = !st.data || data.version !== st.data.version;
+    st.data = data;
+    st.clockAt = performance.now();
+    if (changed) {
+      st.picker = makePicker((data.legal || []).map((m) => parseSteps(m)));
+      st.choice = null;
+    }
+    render();
+  };
+
+  const post = async (path, body) => {
+    if (st.picker) st.picker.prefix = [];
+    st.choice = null;
+    const data = await postOrReport(`${base}/${path}`, body, setError);
+    if (data) accept(data); else render();
+  };
+  const play = (move) => post('move', { move });
+
+  const canMove = () => {
+    const d = st.data;
+    return d && !d.result && !d.thinking && d.players && d.players[d.side] === 'person';
+  };
+
+  const onSquare = (sq) => {
+    if (!canMove()) return;
+    const res = pickerClick(st.picker, sq);
+    st.choice = null;
+    if (res.complete.length === 1 && !res.longer) return play(res.complete[0].text);
+    if (res.complete.length) st.choice = res;
+    drawArea();
+  };
+
+  // The board, the chooser, moves without squares and Remote Sensing's bins.
+  const area = el('div', { class: 'board-area' });
+  const drawArea = () => {
+    const d = st.data;
+    const last = d.moves && d.moves.length ? parseSteps(d.moves[d.moves.length - 1]).squares : [];
+    const files = d.files, ranks = d.ranks;
+    const board = drawBoard({
+      id: 'board', files, ranks, flipped: st.flipped, names: d.pieces,
+      cells: parsePlacement(d.fen || '', files, ranks),
+      holes: new Set(d.holes || []), marked: new Set(d.marked || []),
+      classes: (sq) => (last.includes(sq) ? ['last'] : []).concat(canMove() ? pickerClasses(st.picker, sq, false) : []),
+      onSquare,
+    });
+    const extra = (d.legal || []).filter((m) => !parseSteps(m).squares.length);
+    fill(area,
+      el('div', { class: 'board-wrap' }, board,
+        st.choice ? chooserEl(st.choice, d.pieces, play, () => { st.choice = null; drawArea(); }, d.side === 'black') : null),
+      extra.length && canMove() ? el('div', { class: 'other-moves' }, 'Other moves: ',
+        extra.map((m) => el('button', { type: 'button', dataset: { choice: m }, onclick: () => play(m) }, m))) : null,
+      binsEl(d.fen || '', d.pieces));
+  };
+
+  const status = el('div', { class: 'status' });
+  const clocks = el('div', { class: 'clocks' });
+  const result = el('div', { id: 'result', class: 'result', hidden: true });
+  const moves = el('div', { id: 'moves', class: 'moves' });
+  const fenNow = el('div', { id: 'fen', class: 'fen' });
+  const title = el('h2', {});
+
+  const render = () => {
+    const d = st.data;
+    if (!d) return;
+    title.textContent = `${d.variant} \u00b7 ${d.id || id}`;
+    drawArea();
+    renderStatus(status, d);
+    renderClocks(clocks, d, st.clockAt);
+    result.hidden = !d.result;
+    result.textContent = d.result ? `${d.result.result}${d.result.reason ? ` \u2014 ${d.result.reason}` : ''}` : '';
+    renderMoveList(moves, d);
+    fenNow.textContent = d.fen || '';
+    document.body.dataset.version = String(d.version);
+  };
+
+  const moveInput = el('input', { id: 'move-input', type: 'text', placeholder: 'move, e.g. e2e4', spellcheck: 'false', autocomplete: 'off' });
+  const sendTyped = () => {
+    const text = moveInput.value.trim();
+    if (!text) return;
+    moveInput.value = '';
+    play(text);
+  };
+  moveInput.addEventListener('keydown', (e) => { if (e.key === 'Enter') sendTyped(); });
+  const fenInput = el('input', { id: 'fen-input', type: 'text', placeholder: 'FEN of a new game', spellcheck: 'false' });
+  const flip = () => { st.flipped = !st.flipped; if (st.data) drawArea(); };
+
+  view.append(el('div', { class: 'game' },
+    el('div', { class: 'game-board' }, area),
+    el('div', { class: 'game-side card' },
+      title, status, clocks, result, error,
+      el('h3', { text: 'Moves' }), moves,
+      el('div', { class: 'row' }, moveInput, el('button', { id: 'move-send', type: 'button', onclick: sendTyped }, 'Move')),
+      el('div', { class: 'row buttons' },
+        el('button', { id: 'undo', type: 'button', onclick: () => post('undo', {}) }, 'Take back'),
+        el('button', { id: 'resign', type: 'button', onclick: () => post('resign', {}) }, 'Resign'),
+        el('button', { id: 'flip', type: 'button', onclick: flip }, 'Flip')),
+      el('h3', { text: 'Position' }), fenNow,
+      el('div', { class: 'row' }, fenInput, el('button', {
+        id: 'fen-send', type: 'button',
+        onclick: () => { const fen = fenInput.value.trim(); if (fen) post('fen', { fen }); },
+      }, 'New game from FEN')))));
+
+  // Clocks count down locally between polls.
+  r.timers.push(setInterval(() => { if (st.data) renderClocks(clocks, st.data, st.clockAt); }, 250));
+  longPoll(r, base, () => (st.data ? st.data.version : null), accept, setError);
+}
+
+/** Side to move, players and the engine's thinking. */
+function renderStatus(box, d) {
+  const players = d.players || {};
+  fill(box,
+    el('div', { id: 'side', class: 'side', text: d.result ? 'Game over' : `${capital(d.side || '')} to move` }),
+    el('div', { id: 'players', class: 'players', text: `White: ${players.white || '?'} \u00b7 Black: ${players.black || '?'}` }),
+    d.thinking ? el('div', { id: 'thinking', class: 'thinking', text: 'engine is thinking\u2026' }) : null);
+}
+
+/** Both clocks; the running one is the reply's value less the time since it came. */
+function renderClocks(box, d, at) {
+  if (!d.clock) { fill(box); return; }
+  const live = !d.result && d.clock.running;
+  const left = (side) => {
+    const ms = d.clock[`${side}_ms`];
+    return live && d.clock.running === side ? ms - (performance.now() - at) : ms;
+  };
+  fill(box, ['white', 'black'].map((side) => el('div', {
+    id: `clock-${side}`, class: `clock ${side}${live && d.clock.running === side ? ' running' : ''}`,
+  }, el('span', { class: 'clock-side', text: capital(side) }), el('span', { class: 'clock-time', text: formatClock(left(side)) }))));
+}
+
+/** The move list in numbered pairs; numbering follows the FEN's move number and side. */
+function renderMoveList(box, d) {
+  const list = d.moves || [];
+  const fields = (d.fen || '').split(' ');
+  const fullmove = parseInt(fields[5], 10) || 1;
+  const nowPly = (fullmove - 1) * 2 + (d.side === 'black' ? 1 : 0);
+  const startPly = Math.max(0, nowPly - list.length);
+  const rows = [];
+  let row = null;
+  list.forEach((m, i) => {
+    const ply = startPly + i;
+    if (!row || ply % 2 === 0) {
+      row = el('div', { class: 'move-row' }, el('span', { class: 'num', text: `${Math.floor(ply / 2) + 1}.` }));
+      if (ply % 2 === 1) row.append(el('span', { class: 'mv-gap', text: '\u2026' }));
+      rows.push(row);
+    }
+    row.append(el('span', { class: `mv${i === list.length - 1 ? ' latest' : ''}`, dataset: { move: m }, text: m }));
+  });
+  fill(box, rows);
+  box.scrollTop = box.scrollHeight;
+}
+
+/** Remote Sensing's four holding bins, or nothing for other variants. */
+function binsEl(fen, names) {
+  const bins = parseBins(fen);
+  if (!bins) return null;
+  const labels = ['White, light', 'White, dark', 'Black, light', 'Black, dark'];
+  return el('div', { id: 'bins', class: 'bins' }, bins.map((content, i) => el('div', { class: 'bin', dataset: { bin: i } },
+    el('div', { class: 'bin-label', text: labels[i] }),
+    el('div', { class: 'bin-pieces' }, content ? Array.from(content, (ch) => pieceEl(i >= 2 ? ch.toLowerCase() : ch.toUpperCase(), names)) : el('span', { class: 'empty', text: 'empty' })))));
+}

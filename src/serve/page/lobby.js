@@ -1,0 +1,168 @@
+// The lobby (#/): forms for a new two-player game, a new table game (with the seat links it
+// hands out) and a new playtest.
+
+/* ================================================================ lobby */
+
+let catalogCache = null;
+
+async function loadCatalog() {
+  if (catalogCache) return catalogCache;
+  const reply = await api('GET', '/api/catalog');
+  if (!reply.ok) throw new Error(reply.data.error);
+  catalogCache = reply.data;
+  return catalogCache;
+}
+
+const numberInput = (id, value, extra) => el('input', Object.assign({ id, type: 'number', value }, extra || {}));
+const field = (label, control) => el('label', { class: 'field' }, el('span', { text: label }), control);
+const personEngine = (id, chosen) => el('select', { id, value: chosen },
+  el('option', { value: 'person', text: 'person' }), el('option', { value: 'engine', text: 'engine' }));
+
+function showLobby(r, view) {
+  const error = el('div', { id: 'error', class: 'error' });
+  view.append(el('div', { class: 'lobby' }, newBoardForm(), newTableForm(r), newPlaytestForm()), error);
+  loadCatalog().then((cat) => {
+    if (r !== current) return;
+    fill($('#new-variant'), (cat.variants || []).map((v) =>
+      el('option', { value: v.name, text: `${v.name} (${v.files}\u00d7${v.ranks})` })));
+    const tables = (cat.tables || []).map((t) => el('option', { value: t.name, text: t.name, title: t.about || '' }));
+    fill($('#table-game'), tables);
+    fill($('#pt-game'), tables.map((o) => o.cloneNode(true)));
+    $('#table-game').dispatchEvent(new Event('change'));
+  }).catch((e) => {
+    if (r === current) error.textContent = `cannot load the catalog: ${e.message}`;
+  });
+}
+
+/** Shows a lobby error (or clears it with ''). */
+function lobbyError(text) {
+  const node = $('#error');
+  if (node) node.textContent = text || '';
+}
+
+/** (a) A new two-player game. */
+function newBoardForm() {
+  const noClock = el('input', { id: 'new-no-clock', type: 'checkbox' });
+  const create = async () => {
+    const minutes = $('#new-clock-minutes').value.trim();
+    const clock = noClock.checked || minutes === '' || Number(minutes) <= 0
+      ? null : { minutes: Number(minutes), increment: Number($('#new-clock-inc').value || 0) };
+    const body = {
+      variant: $('#new-variant').value, white: $('#new-white').value, black: $('#new-black').value,
+      fen: $('#new-fen').value.trim(), clock, engine_ms: Number($('#new-engine-ms').value || 1000),
+    };
+    const reply = await postOrReport('/api/boards', body, lobbyError);
+    if (reply) location.hash = `#/board/${encodeURIComponent(reply.id)}`;
+  };
+  return el('section', { class: 'card', id: 'lobby-board' },
+    el('h2', { text: 'New game' }),
+    field('Variant', el('select', { id: 'new-variant' })),
+    el('div', { class: 'row' }, field('White', personEngine('new-white', 'person')), field('Black', personEngine('new-black', 'engine'))),
+    el('div', { class: 'row' },
+      field('Clock minutes', numberInput('new-clock-minutes', '5', { min: 0, step: 'any' })),
+      field('Increment (s)', numberInput('new-clock-inc', '2', { min: 0, step: 'any' }))),
+    el('label', { class: 'check' }, noClock, ' no clock'),
+    field('Engine ms per move', numberInput('new-engine-ms', '1000', { min: 10, step: 10 })),
+    field('FEN (optional)', el('input', { id: 'new-fen', type: 'text', placeholder: 'start position', spellcheck: 'false' })),
+    el('button', { id: 'new-board', type: 'button', class: 'primary', onclick: create }, 'Start game'));
+}
+
+/** (b) A new table game: seats come from /api/table-info for the game and its settings. */
+function newTableForm(r) {
+  const seats = el('div', { id: 'table-seats', class: 'seats' });
+  const about = el('p', { id: 'table-about', class: 'about' });
+  const links = el('div', { id: 'table-links', class: 'links' });
+  let asked = 0;
+  let lastGame = null;
+
+  // Asks the server how many seats and which roles; keeps person/engine choices of the same game.
+  const refresh = async () => {
+    const game = $('#table-game').value;
+    if (!game) return;
+    const mine = ++asked;
+    const entry = (catalogCache && catalogCache.tables || []).find((t) => t.name === game);
+    about.textContent = entry && entry.about ? entry.about : '';
+    const keep = game === lastGame
+      ? Array.from(seats.querySelectorAll('select'), (s) => s.value) : [];
+    lastGame = game;
+    let info = { seats: entry ? entry.seats : 1, roles: [] };
+    const query = new URLSearchParams({ game, settings: $('#table-settings').value.trim() });
+    try {
+      const reply = await api('GET', `/api/table-info?${query}`);
+      if (mine !== asked || r !== current) return;
+      if (reply.ok) { info = reply.data; lobbyError(''); } else lobbyError(reply.data.error);
+    } catch (e) {
+      if (mine !== asked) return;
+      lobbyError('cannot reach the server');
+    }
+    fill(seats, Array.from({ length: info.seats }, (_, i) => {
+      const roles = (info.roles && info.roles[i]) || [];
+      const select = personEngine(null, keep[i] || (i === 0 ? 'person' : 'engine'));
+      select.dataset.seatSelect = String(i);
+      return field(`Seat ${i}${roles.length ? ` (${roles.join(', ')})` : ''}`, select);
+    }));
+  };
+
+  let timer = null;
+  const later = () => { clearTimeout(timer); timer = setTimeout(refresh, 300); };
+
+  const create = async () => {
+    const seed = $('#table-seed').value.trim();
+    const body = {
+      game: $('#table-game').value, settings: $('#table-settings').value.trim(),
+      seats: Array.from(seats.querySelectorAll('select'), (s) => s.value),
+      // Empty: the server picks a secret seed. It takes one from here only with at most one person.
+      seed: seed === '' ? null : Number(seed),
+    };
+    const reply = await postOrReport('/api/tables', body, lobbyError);
+    if (reply) showSeatLinks(links, reply);
+  };
+
+  return el('section', { class: 'card', id: 'lobby-table' },
+    el('h2', { text: 'New table game' }),
+    field('Game', el('select', { id: 'table-game', onchange: refresh })),
+    about,
+    field('Settings', el('input', { id: 'table-settings', type: 'text', placeholder: 'key=value key=value', spellcheck: 'false', oninput: later, onchange: refresh })),
+    field('Seed', numberInput('table-seed', '', { min: 0, placeholder: 'random' })),
+    el('p', { id: 'table-seed-note', class: 'note',
+      text: "Only with at most one person seat: with several people a given seed would let them rebuild each other's cards." }),
+    seats,
+    el('button', { id: 'new-table', type: 'button', class: 'primary', onclick: create }, 'Create table'),
+    links);
+}
+
+/** After creating a table: every person seat's link (the only way in) and "open here". */
+function showSeatLinks(box, reply) {
+  const rows = (reply.links || []).map((link) => {
+    if (!link.token) return el('li', { class: 'engine-seat', text: `Seat ${link.seat}: engine` });
+    const hash = `#/table/${encodeURIComponent(reply.id)}/${encodeURIComponent(link.token)}`;
+    const url = `${location.origin}/${hash}`;
+    return el('li', {},
+      `Seat ${link.seat}: `,
+      el('a', { class: 'seat-link', href: url, target: '_blank', rel: 'noopener', dataset: { seat: link.seat }, text: url }),
+      ' \u00b7 ',
+      el('a', { class: 'open-seat', href: hash, dataset: { seat: link.seat }, text: `open seat ${link.seat} here` }));
+  });
+  fill(box, el('p', { text: `Table ${reply.id}: each link is the only way into its seat; give each player theirs.` }),
+    el('ul', {}, rows));
+}
+
+/** (c) A new playtest. */
+function newPlaytestForm() {
+  const create = async () => {
+    const body = {
+      game: $('#pt-game').value, games: Number($('#pt-games').value || 100),
+      seed: Number($('#pt-seed').value || 1), settings: $('#pt-settings').value.trim(),
+    };
+    const reply = await postOrReport('/api/playtests', body, lobbyError);
+    if (reply) location.hash = `#/playtest/${encodeURIComponent(reply.id)}`;
+  };
+  return el('section', { class: 'card', id: 'lobby-playtest' },
+    el('h2', { text: 'Playtest' }),
+    field('Game', el('select', { id: 'pt-game' })),
+    el('div', { class: 'row' },
+      field('Games', numberInput('pt-games', '200', { min: 1, max: 10000 })),
+      field('Seed', numberInput('pt-seed', '1', { min: 0 }))),
+    field('Settings', el('input', { id: 'pt-settings', type: 'text', placeholder: 'key=value key=value', spellcheck: 'false' })),
+    el('button', { id: 'new-playtest', type: 'button', class: 'primary', onclick: create }, 'Run playtest'));
+}

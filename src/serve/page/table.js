@@ -1,0 +1,206 @@
+// One seat of a table game (#/table/ID/TOKEN): the fields of the seat's view (boards, cards,
+// text), the actions asked for, a hint, taking the seat over and the events.
+
+/* ================================================================ table seat */
+
+function showTable(r, view, id, token) {
+  const base = `/api/tables/${encodeURIComponent(id)}/seat/${encodeURIComponent(token)}`;
+  const st = { data: null, picker: null, choice: null, askKey: '', hint: null, localError: '', claim: false, filter: '' };
+
+  const head = el('div', { class: 'table-head' });
+  const fieldsBox = el('div', { class: 'fields' });
+  const askBox = el('div', { class: 'ask-box' });
+  const result = el('div', { id: 'result', class: 'result', hidden: true });
+  const error = el('div', { id: 'error', class: 'error' });
+  const events = el('ol', { id: 'events', class: 'events', reversed: true });
+  const raw = el('pre', { id: 'observation', class: 'observation' });
+  const rawBox = el('details', { class: 'raw' }, el('summary', { text: 'Observation text' }), raw);
+
+  const accept = (data) => {
+    if (r !== current) return;
+    if (st.data && data.version < st.data.version) return;
+    st.data = data;
+    const key = JSON.stringify(data.ask);
+    if (key !== st.askKey) { // a new question: start the clicking and the hint again
+      st.askKey = key;
+      st.choice = null;
+      st.hint = null;
+      st.filter = '';
+      filterInput.value = '';
+      const board = (data.fields || []).find((f) => f.kind === 'board');
+      const size = boardSize(data, board);
+      st.picker = data.ask ? makePicker(data.ask.actions.map((a) => parseSteps(a, size.files, size.ranks))) : null;
+    }
+    render();
+  };
+
+  const setError = (text) => { st.localError = text || ''; renderError(); };
+  const renderError = () => {
+    const d = st.data;
+    fill(error, st.localError || (d && d.refused) || '',
+      st.claim ? el('button', { id: 'claim', type: 'button', onclick: claim }, 'Take over') : null);
+  };
+
+  // Sends an action; 409 means another window holds the seat.
+  const act = async (action) => {
+    if (st.picker) st.picker.prefix = [];
+    st.choice = null;
+    try {
+      const reply = await api('POST', `${base}/act`, { action, client: clientId() });
+      st.claim = reply.status === 409;
+      st.localError = reply.ok ? '' : reply.data.error;
+    } catch (e) {
+      st.localError = 'cannot reach the server';
+    }
+    render();
+  };
+
+  const claim = async () => {
+    const data = await postOrReport(`${base}/claim`, { client: clientId() }, setError);
+    if (data) { st.claim = false; st.localError = ''; render(); }
+  };
+
+  const askHint = async () => {
+    const data = await postOrReport(`${base}/hint`, {}, setError);
+    if (data && data.action) { st.hint = data.action; render(); }
+  };
+
+  const onSquare = (sq) => {
+    if (!st.picker) return;
+    const res = pickerClick(st.picker, sq);
+    st.choice = null;
+    if (res.complete.length === 1 && !res.longer) return act(res.complete[0].text);
+    if (res.complete.length) st.choice = res;
+    renderFields();
+  };
+
+  const renderFields = () => {
+    const d = st.data;
+    const hinted = st.hint ? parseSteps(st.hint).squares : [];
+    let first = true;
+    const nodes = (d.fields || []).map((f) => {
+      if (f.kind === 'board') {
+        const size = boardSize(d, f);
+        const interactive = first;
+        first = false;
+        return el('div', { class: 'field-board' }, el('div', { class: 'field-label', text: f.label }),
+          el('div', { class: 'board-wrap' }, drawBoard({
+            id: interactive ? 'board' : null, files: size.files, ranks: size.ranks,
+            cells: parsePlacement(f.text, size.files, size.ranks),
+            classes: (sq) => (interactive ? pickerClasses(st.picker, sq, true) : []).concat(hinted.includes(sq) ? ['hint'] : []),
+            onSquare: interactive ? onSquare : null,
+          }), interactive && st.choice ? chooserEl(st.choice, null, act, () => { st.choice = null; renderFields(); }) : null));
+      }
+      if (f.kind === 'cards') return cardsEl(f);
+      return el('div', { class: 'text-field' }, el('span', { class: 'field-label', text: `${f.label}: ` }), el('span', { class: 'field-value', text: f.text }));
+    });
+    // Boards first, the rest beside them.
+    const boards = nodes.filter((n) => n.classList.contains('field-board'));
+    const others = nodes.filter((n) => !n.classList.contains('field-board'));
+    fill(fieldsBox, boards.length ? el('div', { class: 'field-boards' }, boards) : null,
+      others.length ? el('div', { class: 'field-list' }, others) : null);
+    raw.textContent = d.observation || '';
+    if (!(d.fields || []).length) rawBox.open = true; // nothing else to show
+  };
+
+  // "Your turn", the action buttons (filtered past 60) and the hint. The parts stay in place
+  // so the filter keeps its focus while the list under it changes.
+  const askLine = el('div', { class: 'ask-line' });
+  const filterInput = el('input', { id: 'action-filter', type: 'search', placeholder: 'filter actions', spellcheck: 'false' });
+  const filterCount = el('span', { class: 'count' });
+  const filterRow = el('div', { class: 'filter', hidden: true }, filterInput, filterCount);
+  const actionsBox = el('div', { id: 'actions', class: 'actions' });
+  const hintRow = el('div', { class: 'hint-row' });
+  askBox.append(askLine, filterRow, actionsBox, hintRow);
+  filterInput.addEventListener('input', () => { st.filter = filterInput.value; renderActions(); });
+
+  const renderActions = () => {
+    const d = st.data;
+    const all = (d.ask && d.ask.actions) || [];
+    const many = all.length > 60;
+    const needle = st.filter.trim().toLowerCase();
+    const matching = many && needle ? all.filter((a) => a.toLowerCase().includes(needle)) : all;
+    const shown = many ? matching.slice(0, 60) : matching;
+    filterRow.hidden = !many;
+    filterCount.textContent = ` ${shown.length} of ${all.length} shown`;
+    fill(actionsBox, shown.map((a) => el('button', {
+      type: 'button', class: `action${a === st.hint ? ' hinted' : ''}`, dataset: { action: a }, onclick: () => act(a),
+    }, a)));
+  };
+
+  const renderAsk = () => {
+    const d = st.data;
+    fill(askLine, d.ask ? el('div', { id: 'ask', class: 'ask', text: `Your turn: ${d.ask.kind}` }) : null);
+    renderActions();
+    fill(hintRow,
+      d.hint ? el('button', { id: 'hint', type: 'button', disabled: !d.ask, onclick: askHint }, 'Hint') : null,
+      st.hint ? el('div', { id: 'hint-result', class: 'hint-result' }, 'Suggested: ',
+        el('strong', { text: st.hint }), ' ',
+        el('button', { id: 'hint-play', type: 'button', dataset: { hintAction: st.hint }, onclick: () => act(st.hint) }, 'Play it')) : null);
+  };
+
+  const render = () => {
+    const d = st.data;
+    if (!d) return;
+    const players = (d.players || []).map((p, i) => `${i}: ${p}${i === d.seat ? ' (you)' : ''}`).join(' \u00b7 ');
+    fill(head,
+      el('h2', { text: `${d.game} \u00b7 seat ${d.seat} of ${d.seats}` }),
+      el('div', { class: 'roles', text: `Roles: ${(d.roles || []).join(', ') || '\u2014'}` }),
+      el('div', { class: 'players', text: `Seats: ${players}` }),
+      el('div', { id: 'actor', class: 'actor', text: `Acting: ${d.actor || '\u2014'}` }));
+    renderFields();
+    renderAsk();
+    const o = d.outcome;
+    result.hidden = !o;
+    result.textContent = o ? [o.result, o.scores_text ? `scores ${o.scores_text}` : o.scores ? `scores ${o.scores.map(formatNum).join(', ')}` : '', o.reason || ''].filter(Boolean).join(' \u2014 ') : '';
+    renderError();
+    fill(events, (d.events || []).slice().reverse().map((e) => el('li', { text: e })));
+    document.body.dataset.version = String(d.version);
+  };
+
+  view.append(el('div', { class: 'game table' },
+    el('div', { class: 'game-board' }, fieldsBox, rawBox),
+    el('div', { class: 'game-side card' }, head, result, askBox, error,
+      el('h3', { text: 'Events' }), events)));
+  longPoll(r, base, () => (st.data ? st.data.version : null), accept, setError);
+}
+
+/** The size of a table's board field: from the view, else counted from its text. */
+function boardSize(view, boardField) {
+  if (view.files && view.ranks) return { files: view.files, ranks: view.ranks };
+  return boardField ? placementSize(boardField.text) : { files: 8, ranks: 8 };
+}
+
+/**
+ * A cards field as chips. Groups are separated by ','; a label like "hands (white,black)"
+ * names them. Tokens: a letter (upper case a white card), `?` face down, `-` none, `#N` a
+ * pile of N, `3r` a numbered card.
+ */
+function cardsEl(f) {
+  const m = /^(.*?)\s*\(([^)]*)\)\s*$/.exec(f.label);
+  const title = m ? m[1] : f.label;
+  const names = m ? m[2].split(',').map((s) => s.trim()) : [];
+  const groups = f.text.split(',');
+  return el('div', { class: 'cards-field' }, el('div', { class: 'field-label', text: title }),
+    groups.map((g, i) => el('div', { class: 'card-group' },
+      groups.length > 1 || names.length ? el('span', { class: 'group-label', text: names[i] || `#${i + 1}` }) : null,
+      cardChips(g))));
+}
+
+function cardChips(text) {
+  const tokens = text.match(/#\d+|\d+[a-z]|[A-Za-z]|\?|-/g) || [];
+  if (!tokens.length) return [el('span', { class: 'chip raw', text })];
+  return tokens.map((t) => {
+    if (t === '?') return el('span', { class: 'chip down', title: 'face down', text: '?' });
+    if (t === '-') return el('span', { class: 'chip none', text: 'none' });
+    if (t[0] === '#') return el('span', { class: 'chip pile', title: `${t.slice(1)} cards`, text: `${t.slice(1)} cards` });
+    if (/\d/.test(t)) return el('span', { class: `chip number ${t.endsWith('r') ? 'red' : 'blackish'}`, text: t });
+    const upper = t.toUpperCase();
+    const white = t === upper;
+    const glyph = GLYPHS[upper];
+    return el('span', {
+      class: `chip ${white ? 'white' : 'black'}`, dataset: { card: t },
+      title: `${white ? 'white' : 'black'} ${CHESS_NAMES[upper] || upper}`,
+    }, glyph ? el('span', { class: 'chip-glyph', text: glyph + TEXT_STYLE }) : null, el('span', { class: 'chip-letter', text: t }));
+  });
+}
