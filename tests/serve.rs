@@ -180,6 +180,11 @@ fn bad_requests_get_one_line_errors() {
     // that is not JSON.
     let (st, _) = raw(&s, b"GET /api/catalog HTTP/1.1\r\nHost: evil.example:80\r\n\r\n");
     assert_eq!(st, 403);
+    let port = s.addr.rsplit(':').next().unwrap();
+    let evil = format!("GET /api/catalog HTTP/1.1\r\nHost: evil.example:{port}\r\n\r\n");
+    assert_eq!(raw(&s, evil.as_bytes()).0, 403, "a rebound name");
+    let local = format!("GET /api/catalog HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n");
+    assert_eq!(raw(&s, local.as_bytes()).0, 200);
     let form = format!(
         "POST /api/boards HTTP/1.1\r\nHost: {}\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{{}}",
         s.addr
@@ -252,9 +257,19 @@ fn a_seat_link_opens_only_its_seat_and_one_window_plays_it() {
     assert_eq!(st, 400);
     assert_eq!(act("a", "e2e4").0, 400);
     // The window that acts holds the seat; a second window is told, and may take it over.
+    let first = get(&s, &format!("/api/tables/{id}/seat/{}", tok[0])).1;
+    let first_id = num(first.get("ask").unwrap(), "id");
     let (st, _) = act("z", "sense e4");
     assert_eq!(st, 200);
     wait_ask();
+    // An answer to the question that has passed (a double click) is refused.
+    let (st, e) = post(
+        &s,
+        &format!("/api/tables/{id}/seat/{}/act", tok[0]),
+        &format!(r#"{{"action":"e2e4","client":"z","ask":{first_id}}}"#),
+    );
+    assert_eq!(st, 409, "{e:?}");
+    assert!(text(&e, "error").contains("passed"));
     let (st, e) = act("a", "e2e4");
     assert_eq!(st, 409);
     assert!(text(&e, "error").contains("another window"));

@@ -1,6 +1,22 @@
 //! The Chess Kit games (`../shared/rules/chess-kit.md`), one file per game, on the turn layer
 //! of [`crate::table`]. The registry below lists each game once.
 
+/// Labels of an observation that starts with a whole FEN (six fields), then the game's own
+/// fields as `label => kind` ([`crate::table::TableGame::fields`]).
+macro_rules! fen_then {
+    ($($label:literal => $kind:literal),* $(,)?) => {
+        &[
+            ("board", "board"),
+            ("side to move", "text"),
+            ("castling", "text"),
+            ("en passant", "text"),
+            ("halfmove clock", "text"),
+            ("move number", "text"),
+            $(($label, $kind)),*
+        ]
+    };
+}
+
 pub mod booster;
 mod chess;
 pub mod cloak;

@@ -701,16 +701,10 @@ impl TableGame for SplitBrain {
     }
 
     fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            ("board", "board"),
-            ("side to move", "text"),
-            ("castling", "text"),
-            ("en passant", "text"),
-            ("halfmove clock", "text"),
-            ("move number", "text"),
-            ("marker", "text"),
-            ("phase", "text"),
-            ("marks (piece,target)", "text"),
+        fen_then![
+            "marker" => "text",
+            "phase" => "text",
+            "marks (piece,target)" => "text",
         ]
     }
 }

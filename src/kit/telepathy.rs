@@ -618,19 +618,13 @@ impl TableGame for Telepathy {
     }
 
     fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            ("board", "board"),
-            ("side to move", "text"),
-            ("castling", "text"),
-            ("en passant", "text"),
-            ("halfmove clock", "text"),
-            ("move number", "text"),
-            ("marker", "text"),
-            ("face-up cards (white,black)", "cards"),
-            ("hands (white,black)", "cards"),
-            ("predictors (white,black)", "text"),
-            ("face-down card", "cards"),
-            ("phase", "text"),
+        fen_then![
+            "marker" => "text",
+            "face-up cards (white,black)" => "cards",
+            "hands (white,black)" => "cards",
+            "predictors (white,black)" => "text",
+            "face-down card" => "cards",
+            "phase" => "text",
         ]
     }
 }

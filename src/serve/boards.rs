@@ -280,7 +280,11 @@ impl Board {
                     }
                 });
                 let Ok(best) = std::panic::catch_unwind(search) else {
+                    searcher.clear();
                     let mut b = board.lock().unwrap_or_else(|e| e.into_inner());
+                    if b.thinking != Some(version) || b.version != version {
+                        return;
+                    }
                     b.thinking = None;
                     b.result = Some(("*".into(), "engine error: the search failed".into()));
                     b.version += 1;

@@ -115,6 +115,7 @@ fn reason(status: u16) -> &'static str {
 
 /// Writes `reply` and closes the exchange.
 pub fn send(stream: &mut TcpStream, reply: &Reply) {
+    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
     write_reply(stream, reply);
     // Reads what the client still sends (a body refused unread) before closing, so that the
     // close does not reset the connection and lose the reply; at most 200 ms and 1 MiB.
@@ -130,10 +131,15 @@ pub fn send(stream: &mut TcpStream, reply: &Reply) {
 pub fn refuse(stream: &mut TcpStream, reply: &Reply) {
     let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
     write_reply(stream, reply);
+    // Takes what has already arrived, without waiting, so that the close does not reset the
+    // connection before the client reads the refusal.
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_nonblocking(true);
+    let mut buf = [0u8; 4096];
+    let _ = stream.read(&mut buf);
 }
 
 fn write_reply(stream: &mut TcpStream, reply: &Reply) {
-    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
     let head = format!(
         "HTTP/1.1 {} {}\r\nContent-Type: {}; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
         reply.status,
@@ -199,7 +205,12 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, Reply> {
             .by_ref()
             .take((MAX_HEAD - head_len.min(MAX_HEAD)) as u64 + 1)
             .read_line(line)
-            .map_err(|_| Reply::error(408, "the request did not arrive whole"))?;
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
+                    Reply::error(408, "the request did not arrive whole within 10 s")
+                }
+                _ => Reply::error(400, "the request head is not UTF-8 text"),
+            })?;
         head_len += n;
         if head_len > MAX_HEAD {
             return Err(Reply::error(431, "request head too large"));
@@ -258,9 +269,12 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, Reply> {
         return Err(Reply::error(413, &format!("request body over {MAX_BODY} bytes")));
     }
     let mut body = vec![0; length];
-    reader
-        .read_exact(&mut body)
-        .map_err(|_| Reply::error(400, "the body is shorter than Content-Length"))?;
+    reader.read_exact(&mut body).map_err(|e| match e.kind() {
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
+            Reply::error(408, "the request did not arrive whole within 10 s")
+        }
+        _ => Reply::error(400, "the body is shorter than Content-Length"),
+    })?;
     Ok(Request {
         method,
         path,

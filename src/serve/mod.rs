@@ -66,8 +66,9 @@ struct Server {
     pulse: Arc<(Mutex<u64>, Condvar)>,
     /// Connections being served.
     open: Arc<AtomicUsize>,
-    /// The port, when listening on a loopback address only: requests must name that host.
-    loopback: Option<u16>,
+    /// The port and the host name the server was started with: requests must name them.
+    port: u16,
+    host: String,
     /// Table games take a seed from the page even with several person seats (tests).
     any_seed: bool,
 }
@@ -125,7 +126,8 @@ pub fn run(catalog: &Catalog, args: &[String]) -> Result<(), String> {
         engine: Engine::start(),
         pulse: Arc::new((Mutex::new(0), Condvar::new())),
         open: Arc::clone(&open),
-        loopback: addr.ip().is_loopback().then_some(addr.port()),
+        port: addr.port(),
+        host: host.clone(),
         any_seed,
     });
     for stream in listener.incoming() {
@@ -164,17 +166,26 @@ fn serve_one(server: &Arc<Server>, mut stream: TcpStream) {
 /// elsewhere (or a name rebound to 127.0.0.1) sends another Host, and a POST it can send
 /// without asking first cannot be `application/json`.
 fn foreign(server: &Server, req: &Request) -> Option<Reply> {
-    if let Some(port) = server.loopback {
-        let host = req.header("host").unwrap_or("");
-        let ok = ["127.0.0.1", "localhost", "[::1]"]
-            .iter()
-            .any(|h| host == format!("{h}:{port}") || (port == 80 && host == *h));
-        if !ok {
-            return Some(Reply::error(
-                403,
-                "this server answers requests for its own address only",
-            ));
-        }
+    let host = req.header("host").unwrap_or("");
+    let (name, port) = match host.rsplit_once(':') {
+        Some((n, p)) if !n.is_empty() && !p.contains(']') => (n, p.parse::<u16>().ok()),
+        _ => (host, Some(80)),
+    };
+    // A rebound DNS name is the attack; an address written as such, `localhost` or the name
+    // the server was started with is this server.
+    let ours = port == Some(server.port)
+        && (name
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<std::net::IpAddr>()
+            .is_ok()
+            || name.eq_ignore_ascii_case("localhost")
+            || name.eq_ignore_ascii_case(&server.host));
+    if !ours {
+        return Some(Reply::error(
+            403,
+            "this server answers requests for its own address only",
+        ));
     }
     if req.method == "POST"
         && !req
@@ -487,7 +498,8 @@ fn seat_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request)
     let ok = Json::Obj(vec![("ok".into(), Json::Bool(true))]);
     match op {
         "act" => {
-            let r = lock(&room).act(seat, &text("action"), &text("client"));
+            let ask = body.get("ask").and_then(Json::as_f64).map(|a| a as u64);
+            let r = lock(&room).act(seat, &text("action"), &text("client"), ask);
             wake(&server.pulse);
             r.map(|_| Reply::json(&ok))
         }
@@ -506,20 +518,32 @@ fn seat_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request)
                 hint
             };
             let (tx, rx) = std::sync::mpsc::channel();
-            let done = Arc::clone(&room);
+            let done = Arc::downgrade(&room);
+            let cancelled = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let cancel = Arc::clone(&cancelled);
             server.engine.run(
                 String::new(),
                 Box::new(move |_: &mut crate::search::Searcher| {
-                    let run = std::panic::AssertUnwindSafe(|| hint.run());
-                    let r = std::panic::catch_unwind(run).unwrap_or_else(|_| Err("the engine failed".into()));
-                    let _ = lock(&done).set_hinting(seat, false);
+                    let r = if cancel.load(Ordering::SeqCst) {
+                        Err("cancelled".into())
+                    } else {
+                        let run = std::panic::AssertUnwindSafe(|| hint.run());
+                        std::panic::catch_unwind(run).unwrap_or_else(|_| Err("the engine failed".into()))
+                    };
+                    if let Some(room) = done.upgrade() {
+                        let _ = lock(&room).set_hinting(seat, false);
+                    }
                     let _ = tx.send(r);
                 }),
             );
             match rx.recv_timeout(Duration::from_secs(60)) {
                 Ok(Ok(a)) => Ok(Reply::json(&Json::Obj(vec![("action".into(), Json::Str(a))]))),
                 Ok(Err(e)) => Err(Reply::error(400, &format!("no hint: {e}"))),
-                Err(_) => Err(Reply::error(503, "the engine is busy; try again")),
+                Err(_) => {
+                    // The job, when its turn comes, gives up at once and frees the seat's hint.
+                    cancelled.store(true, Ordering::SeqCst);
+                    Err(Reply::error(503, "the engine is busy; try again"))
+                }
             }
         }
         _ => Err(Reply::error(404, "seat operations: act, claim, hint")),

@@ -30,7 +30,8 @@ struct SeatView {
     /// Every observation so far, in order (up to [`MAX_SEEN`]): what an engine in this seat
     /// would have seen, for hints.
     seen: Vec<String>,
-    ask: Option<(String, Vec<String>)>,
+    /// The open question: its id, kind and the legal actions.
+    ask: Option<(u64, String, Vec<String>)>,
     refused: Option<String>,
     holder: Option<String>,
     answers: Sender<String>,
@@ -137,7 +138,7 @@ impl Seat for PageSeat {
             r.actor = format!("seat {i} {kind}");
             r.public_change();
             if person && let Some(s) = &mut r.seats[i] {
-                s.ask = Some((kind.to_string(), legal.to_vec()));
+                s.ask = Some((id, kind.to_string(), legal.to_vec()));
             }
         })?;
         if let Some(e) = &mut self.engine {
@@ -276,6 +277,7 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
         actor: "chance".into(),
         outcome: None,
     }));
+    let weak = Arc::downgrade(&room);
     let mut seats: Vec<Box<dyn Seat>> = Vec::new();
     for (i, (engine, answers)) in engines.into_iter().zip(receivers).enumerate() {
         seats.push(Box::new(PageSeat {
@@ -289,15 +291,35 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
     std::thread::Builder::new()
         .name(format!("table {name}"))
         .spawn(move || {
-            referee::play(
-                table.as_mut(),
-                &mut seats,
-                seed,
-                &specs,
-                &settings,
-                false,
-                ENGINE_SECONDS,
-            );
+            let game = std::panic::AssertUnwindSafe(|| {
+                referee::play(
+                    table.as_mut(),
+                    &mut seats,
+                    seed,
+                    &specs,
+                    &settings,
+                    false,
+                    ENGINE_SECONDS,
+                );
+            });
+            // A panic is a bug in a game or an engine: the game ends and the pages are told.
+            if std::panic::catch_unwind(game).is_err()
+                && let Some(room) = weak.upgrade()
+            {
+                let mut r = lock(&room);
+                r.outcome = Some(Outcome {
+                    scores: vec![0.5; n],
+                    result: "draw".into(),
+                    reason: "referee error: the game stopped on a bug".into(),
+                });
+                r.actor = "none".into();
+                for s in r.seats.iter_mut().flatten() {
+                    s.ask = None;
+                }
+                r.public_change();
+                drop(r);
+                wake();
+            }
         })
         .map_err(|e| format!("cannot start the game: {e}"))?;
     Ok((room, tokens))
@@ -364,7 +386,8 @@ impl Room {
                 "ask".into(),
                 match &s.ask {
                     None => Json::Null,
-                    Some((kind, actions)) => Json::Obj(vec![
+                    Some((id, kind, actions)) => Json::Obj(vec![
+                        ("id".into(), Json::Num(*id as f64)),
                         ("kind".into(), Json::Str(kind.clone())),
                         ("actions".into(), strs(&mut actions.iter())),
                     ]),
@@ -392,12 +415,16 @@ impl Room {
 
     /// A page's action for `seat`; `Err` is the reply (the game and the seat's holder are
     /// untouched). The window that acts holds the seat; another window is refused.
-    pub fn act(&mut self, seat: usize, action: &str, client: &str) -> Result<(), Reply> {
+    /// `ask` is the id of the question the page answers (`None`: whatever is open).
+    pub fn act(&mut self, seat: usize, action: &str, client: &str, ask: Option<u64>) -> Result<(), Reply> {
         self.check_holder(seat, client)?;
         let s = self.seats[seat].as_mut().expect("a person seat");
-        let Some((_, legal)) = &s.ask else {
+        let Some((id, _, legal)) = &s.ask else {
             return Err(Reply::error(400, "it is not this seat's turn"));
         };
+        if ask.is_some_and(|a| a != *id) {
+            return Err(Reply::error(409, "that question has passed; this is a new one"));
+        }
         let action = action.trim();
         if !legal.iter().any(|a| a == action) {
             return Err(Reply::error(400, &format!("Error (illegal action): {action}")));
@@ -448,7 +475,7 @@ impl Room {
     /// What an engine hint for `seat` needs (`None` unless the seat must act now).
     pub fn hint_input(&self, seat: usize) -> Option<Hint> {
         let s = self.seats[seat].as_ref()?;
-        let (kind, legal) = s.ask.clone()?;
+        let (_, kind, legal) = s.ask.clone()?;
         Some(Hint {
             fresh: self.fresh.clone_box(),
             settings: self.settings.clone(),

@@ -91,6 +91,17 @@ impl RbcTable {
         Ok(Box::new(RbcTable::new(settings)?))
     }
 
+    /// `sense`, `move` or `over`.
+    fn phase(&self) -> &'static str {
+        if self.referee.end().is_some() {
+            "over"
+        } else if self.sensing {
+            "sense"
+        } else {
+            "move"
+        }
+    }
+
     fn pos(&self) -> &Position<super::Rbc> {
         self.referee.position()
     }
@@ -284,13 +295,7 @@ impl TableGame for RbcTable {
     }
     fn observe(&self, seat: usize) -> String {
         let over = self.actor() == Actor::Over;
-        let phase = if over {
-            "over"
-        } else if self.sensing {
-            "sense"
-        } else {
-            "move"
-        };
+        let phase = self.phase();
         format!(
             "{} {} {} {} {} {} {} {}",
             self.placement_for(seat),
@@ -304,13 +309,7 @@ impl TableGame for RbcTable {
         )
     }
     fn state_text(&self) -> String {
-        let phase = if self.actor() == Actor::Over {
-            "over"
-        } else if self.sensing {
-            "sense"
-        } else {
-            "move"
-        };
+        let phase = self.phase();
         format!(
             "{} {} {} {} {} {} {} {}",
             self.pos().fen(),

@@ -761,20 +761,14 @@ impl TableGame for Coop2 {
     }
 
     fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            ("board", "board"),
-            ("side to move", "text"),
-            ("castling", "text"),
-            ("en passant", "text"),
-            ("halfmove clock", "text"),
-            ("move number", "text"),
-            ("line", "cards"),
-            ("discard", "cards"),
-            ("hands (white,black)", "cards"),
-            ("draw pile", "text"),
-            ("captures", "text"),
-            ("turns", "text"),
-            ("phase", "text"),
+        fen_then![
+            "line" => "cards",
+            "discard" => "cards",
+            "hands (white,black)" => "cards",
+            "draw pile" => "text",
+            "captures" => "text",
+            "turns" => "text",
+            "phase" => "text",
         ]
     }
 }

@@ -46,7 +46,9 @@ function showTable(r, view, id, token) {
     if (st.picker) st.picker.prefix = [];
     st.choice = null;
     try {
-      const reply = await api('POST', `${base}/act`, { action, client: clientId() });
+      // The question answered: an answer to a question that has passed is refused.
+      const ask = st.data && st.data.ask ? st.data.ask.id : null;
+      const reply = await api('POST', `${base}/act`, { action, client: clientId(), ask });
       st.claim = reply.status === 409;
       st.localError = reply.ok ? '' : reply.data.error;
     } catch (e) {
