@@ -29,6 +29,9 @@ bitflags::bitflags! {
         /// XBoard receives castling as a king leg plus a rook leg (`f1i1,j1h1`), because it
         /// cannot infer the rook's move itself.
         const CASTLING_AS_LEGS = 1 << 5;
+        /// A player sees only part of the board ([`Rules::hidden_player`] plays it): no board
+        /// is shown whole to both sides.
+        const HIDDEN_INFORMATION = 1 << 6;
     }
 }
 

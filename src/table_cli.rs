@@ -5,7 +5,7 @@ use crate::cli::CliError;
 use crate::kit;
 use crate::table::playtest::Summary;
 use crate::table::referee::{self, Played};
-use crate::table::seats::{CmdSeat, HumanSeat, RandomSeat, Seat};
+use crate::table::seats::make_seats;
 use crate::table::{Settings, Table, parse_settings, scores_text};
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -101,47 +101,6 @@ pub fn referee(args: &[String]) -> Result<(), CliError> {
         std::io::stdout().lock(),
     );
     Ok(())
-}
-
-/// Makes the seats of one game from their specs.
-fn make_seats(table: &dyn Table, specs: &[String], seed: u64, move_seconds: f64) -> Result<Vec<Box<dyn Seat>>, String> {
-    if specs.len() != table.seats() {
-        return Err(format!(
-            "{} has {} seats, --seats gives {}",
-            table.name(),
-            table.seats(),
-            specs.len()
-        ));
-    }
-    if specs.iter().filter(|s| *s == "human").count() > 1 {
-        return Err("one human seat per terminal: a second person would read the first one's secrets there".into());
-    }
-    let mut out: Vec<Box<dyn Seat>> = Vec::new();
-    for (i, spec) in specs.iter().enumerate() {
-        let seat_seed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(i as u64 + 1);
-        let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
-        out.push(match kind {
-            "engine" => {
-                let options = if rest.is_empty() {
-                    Vec::new()
-                } else {
-                    parse_settings(&rest.split(':').map(String::from).collect::<Vec<_>>())?
-                };
-                table.engine_seat(i, &options, seat_seed)?
-            }
-            "random" if rest.is_empty() => Box::new(RandomSeat::new(seat_seed)),
-            "human" if rest.is_empty() => Box::new(HumanSeat::stdio()),
-            "cmd" if !rest.trim().is_empty() => Box::new(
-                CmdSeat::spawn(rest, Duration::from_secs_f64(move_seconds)).map_err(|e| format!("seat {i}: {e}"))?,
-            ),
-            _ => {
-                return Err(format!(
-                    "seat {i}: '{spec}' is not engine[:KEY=VALUE...], random, human or cmd:PROGRAM"
-                ));
-            }
-        });
-    }
-    Ok(out)
 }
 
 /// Plays one game of `name` with seats made from `specs`; returns how it went and the final

@@ -81,10 +81,20 @@ fn bad_actions_are_refused_and_change_nothing() {
     assert!(t.act("sense d4").unwrap_err().contains("sensed already"));
     assert!(t.act("e2e5").unwrap_err().contains("move_actions"));
     assert!(t.set_state("garbage").is_err());
+    // A state with a sense window, both sides' results, a capture and moves reads back whole.
+    t.act("e2e4").unwrap();
+    t.act("sense e4").unwrap();
+    t.act("d7d5").unwrap();
+    t.act("sense d5").unwrap();
+    t.act("e4d5").unwrap();
     let mid = t.state_text();
+    assert!(mid.contains("e4d5>e4d5@d5") && mid.contains("d5=p"), "{mid}");
     let mut copy = new();
     copy.set_state(&mid).unwrap();
     assert_eq!(copy.state_text(), mid, "the state text reads back");
+    for seat in 0..2 {
+        assert_eq!(copy.observe(seat), t.observe(seat));
+    }
 }
 
 #[test]

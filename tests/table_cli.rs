@@ -331,6 +331,8 @@ fn solve_and_playtest_report_solitaire_deals() {
     assert!(o.lines().any(|l| l.starts_with("score: mean ")), "{o}");
     assert!(o.contains(" quartiles "), "{o}");
     // The optimum is proved on these deals, so no game scores above it.
+    let proved = o.lines().find(|l| l.starts_with("optimum proved ")).unwrap();
+    assert_eq!(proved.split_whitespace().nth(2), Some("1.000"), "{proved}");
     let less = o.lines().find(|l| l.starts_with("optimum less score: ")).unwrap();
     let min: f64 = less
         .split(", min ")

@@ -55,6 +55,13 @@ macro_rules! registry {
                     $(AnyGame::$tag(g) => &g.variant,)*
                 }
             }
+
+            /// What its rules module does beyond the generic machinery.
+            pub fn caps(&self) -> crate::rules::Capabilities {
+                match self {
+                    $(AnyGame::$tag(g) => g.caps,)*
+                }
+            }
         }
 
         /// Runs the visitor on the game data, typed by its rules module.

@@ -4,7 +4,7 @@
 //! point each. The pile order is chance: each flip draws from what is left. Notation:
 //! `docs/table-games.md`.
 
-use super::grid::{Sq, name, offset, parse_sq, placement, read_placement};
+use super::grid::{BISHOP, KING, KNIGHT, ROOK, Sq, name, offset, parse_sq, placement, read_placement};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::table::seats::{Player, PlayerSeat, Seat, number_options};
@@ -50,11 +50,6 @@ impl Piece {
 
 /// The board: 64 squares.
 pub type Board = [Option<Piece>; 64];
-
-const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// The stacked pieces as a bit set, by the rules file's fixpoint: rank 1 is stacked; a piece
 /// higher up is stacked when every downward destination that exists holds a stacked piece

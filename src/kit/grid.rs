@@ -1,5 +1,6 @@
 //! The 8x8 boards of the Chess Kit games that keep their own board (Gravity, Cloak and
-//! Dagger): squares `rank * 8 + file` and the FEN placement field, written and read.
+//! Dagger, Booster, the solitaires): squares `rank * 8 + file`, the pieces' steps and
+//! directions, and the FEN placement field, written and read.
 
 /// A square 0..64, `rank * 8 + file` (rank 0 is rank 1).
 pub type Sq = usize;
@@ -15,6 +16,15 @@ pub fn parse_sq(t: &str) -> Option<Sq> {
     (b.len() == 2 && (b'a'..=b'h').contains(&b[0]) && (b'1'..=b'8').contains(&b[1]))
         .then(|| (b[1] - b'1') as usize * 8 + (b[0] - b'a') as usize)
 }
+
+/// A knight's steps as (files, ranks).
+pub const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+/// A king's steps, also the eight directions of a queen.
+pub const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+/// A rook's directions.
+pub const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+/// A bishop's directions.
+pub const BISHOP: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// The square `df` files and `dr` ranks from `s`, if on the board.
 pub fn offset(s: Sq, df: i32, dr: i32) -> Option<Sq> {

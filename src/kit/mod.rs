@@ -22,7 +22,7 @@ mod chess;
 pub mod cloak;
 pub mod coop2;
 pub mod gravity;
-mod grid;
+pub(crate) mod grid;
 pub mod neighbour;
 pub mod parade;
 mod solitaire;
@@ -130,7 +130,7 @@ pub(crate) fn team_forfeit(per_team: usize, seat: usize, why: &str) -> Outcome {
 
 /// The chance of drawing each card of a pile whose order is unknown: each distinct card with
 /// its share of the pile, as the action `draw` makes of it.
-pub(crate) fn draw_odds<A>(pile: &[char], draw: impl Fn(char) -> A) -> Vec<(A, f64)> {
+pub(crate) fn draw_odds<T: Ord + Copy, A>(pile: &[T], draw: impl Fn(T) -> A) -> Vec<(A, f64)> {
     let mut kinds = pile.to_vec();
     kinds.sort();
     kinds.dedup();

@@ -3,7 +3,7 @@
 //! for the fewest actions that connect them (with the node budget it may spend and whether it
 //! proved its answer optimal).
 
-use super::grid::{Sq, offset};
+use super::grid::{BISHOP, KING, KNIGHT, ROOK, Sq, offset};
 use crate::table::{Outcome, TableGame};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -44,11 +44,6 @@ pub type Board = [u8; 64];
 
 /// The 16 pieces (and their cards): each colour's K, Q, two R, two B, two N.
 pub const PIECES: &[u8; 16] = b"KQRRBBNNkqrrbbnn";
-
-const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// True for a White piece's letter.
 pub fn is_white(p: u8) -> bool {
@@ -329,10 +324,11 @@ fn dfs<P: Puzzle>(
         return Search::NotFound;
     }
     let key = p.key(s);
-    match seen.get(&key) {
-        Some(&d) if d <= g => return Search::NotFound,
-        _ => {
-            seen.insert(key, g);
+    // Reached before at no greater depth: nothing new below.
+    match seen.entry(key) {
+        std::collections::hash_map::Entry::Occupied(e) if *e.get() <= g => return Search::NotFound,
+        e => {
+            e.insert_entry(g);
         }
     }
     *nodes += 1;
@@ -377,10 +373,9 @@ pub fn beam<P: Puzzle>(p: &P, start: &P::State, max: u32, width: usize) -> Optio
             p.successors(s, &mut kids);
             for (a, t, h) in kids.drain(..) {
                 let k = p.key(&t);
-                if seen.contains_key(&k) {
+                if seen.insert(k, 0).is_some() {
                     continue;
                 }
-                seen.insert(k, 0);
                 arena.push((Some(*at), Some(a)));
                 let id = arena.len() - 1;
                 if p.solved(&t) {
@@ -434,8 +429,9 @@ mod tests {
         assert_eq!(group_bound(bits(&["a1", "h1", "a8", "h8"]), false), 2);
         // One group: nothing to do.
         assert_eq!(group_bound(bits(&["a1", "a2"]), false), 0);
-        // a1 and c3 are two groups either way; b2 touches both (diagonally): one piece there
-        // joins them.
+        // a1 and c3 are two groups either way. Touching orthogonally, a square touches at most
+        // one of them: ceil(2 / (1 + 1)) = 1. Touching diagonally too, b2 touches both:
+        // ceil(2 / (1 + 2)) = 1.
         assert_eq!(group_bound(bits(&["a1", "c3"]), false), 1);
         assert_eq!(group_bound(bits(&["a1", "c3"]), true), 1);
         assert_eq!(group_bound(bits(&["a1", "b2"]), true), 0);

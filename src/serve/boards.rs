@@ -8,6 +8,7 @@ use crate::Color;
 use crate::engine::{Session, new_session};
 use crate::games::AnyGame;
 use crate::search::{Limits, Searcher};
+use crate::square::square_name;
 use crate::table::json::Json;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -53,6 +54,10 @@ struct Clock {
 /// One two-player game.
 pub struct Board {
     game: AnyGame,
+    /// Squares of the frame that do not exist, and those no piece may land on (the page's
+    /// gaps and marks; fixed by the variant).
+    holes: Vec<String>,
+    marked: Vec<String>,
     session: Box<dyn Session>,
     start_fen: String,
     moves: Vec<String>,
@@ -64,10 +69,6 @@ pub struct Board {
     result: Option<(String, String)>,
     /// The version the engine is searching for (`None`: not searching).
     thinking: Option<u64>,
-}
-
-fn side_index(c: Color) -> usize {
-    if c == Color::White { 0 } else { 1 }
 }
 
 impl Board {
@@ -99,8 +100,24 @@ impl Board {
                 })
             }
         };
+        let g = &game.geometry;
+        let (mut holes, mut marked) = (Vec::new(), Vec::new());
+        for r in 0..g.ranks() {
+            for f in 0..g.files() {
+                match g.square(f, r) {
+                    Some(sq) if g.exists(sq) => {
+                        if !g.landable().contains(sq) {
+                            marked.push(square_name(f, r));
+                        }
+                    }
+                    _ => holes.push(square_name(f, r)),
+                }
+            }
+        }
         let mut b = Board {
             game: game.clone(),
+            holes,
+            marked,
             session: new_session(game),
             start_fen: game.start_fen.clone(),
             moves: Vec::new(),
@@ -138,14 +155,14 @@ impl Board {
         if self.result.is_some() {
             return;
         }
-        let side = side_index(self.session.side_to_move());
+        let side = self.session.side_to_move().index();
         if let Some(c) = &mut self.clock {
             let spent = c.since.elapsed().as_millis() as u64;
             c.since = Instant::now();
             c.left_ms[side] = c.left_ms[side].saturating_sub(spent);
             if c.left_ms[side] == 0 {
-                let (res, who) = if side == 0 { ("0-1", "White") } else { ("1-0", "Black") };
-                self.result = Some((res.into(), format!("{who}'s time ran out")));
+                let res = if side == 0 { "0-1" } else { "1-0" };
+                self.result = Some((res.into(), format!("{}'s time ran out", Color::ALL[side].name())));
                 self.thinking = None;
                 self.version += 1;
             }
@@ -167,7 +184,7 @@ impl Board {
         self.session
             .play(text.trim())
             .map_err(|e| format!("{}: {text}", e.reason()))?;
-        let side = 1 - side_index(self.session.side_to_move());
+        let side = 1 - self.session.side_to_move().index();
         if let Some(c) = &mut self.clock {
             c.left_ms[side] += c.inc_ms;
             c.since = Instant::now();
@@ -183,7 +200,7 @@ impl Board {
         if text.len() > 64 {
             return Err("a move is at most 64 characters".into());
         }
-        if self.players[side_index(self.session.side_to_move())] != Player::Person {
+        if self.players[self.session.side_to_move().index()] != Player::Person {
             return Err("it is the engine's turn".into());
         }
         self.play(text)
@@ -198,7 +215,7 @@ impl Board {
         while n < self.moves.len() {
             self.session.undo();
             n += 1;
-            if self.players[side_index(self.session.side_to_move())] == Player::Person {
+            if self.players[self.session.side_to_move().index()] == Player::Person {
                 break;
             }
         }
@@ -220,15 +237,11 @@ impl Board {
             return Err("the game is over".into());
         }
         let side = self.session.side_to_move();
-        if self.players[side_index(side)] != Player::Person {
+        if self.players[side.index()] != Player::Person {
             return Err("only a person resigns, on their turn".into());
         }
-        let (res, who) = if side == Color::White {
-            ("0-1", "White")
-        } else {
-            ("1-0", "Black")
-        };
-        self.result = Some((res.into(), format!("{who} resigned")));
+        let res = if side == Color::White { "0-1" } else { "1-0" };
+        self.result = Some((res.into(), format!("{} resigned", side.name())));
         self.version += 1;
         Ok(())
     }
@@ -249,7 +262,7 @@ impl Board {
         let job = {
             let mut b = this.lock().unwrap_or_else(|e| e.into_inner());
             b.tick();
-            let side = side_index(b.session.side_to_move());
+            let side = b.session.side_to_move().index();
             if b.result.is_some() || b.thinking.is_some() || b.players[side] != Player::Engine {
                 return;
             }
@@ -333,26 +346,11 @@ impl Board {
         self.version
     }
 
-    /// The board as the page gets it.
-    pub fn view(&mut self) -> Json {
+    /// The board `id` as the page gets it.
+    pub fn view(&mut self, id: &str) -> Json {
         self.tick();
         let v = self.game.variant();
         let g = &v.geometry;
-        let mut holes = Vec::new();
-        let mut marked = Vec::new();
-        for r in 0..g.ranks() {
-            for f in 0..g.files() {
-                let name = format!("{}{}", (b'a' + f as u8) as char, r + 1);
-                match g.square(f, r) {
-                    Some(sq) if g.exists(sq) => {
-                        if !g.landable().contains(sq) {
-                            marked.push(Json::Str(name));
-                        }
-                    }
-                    _ => holes.push(Json::Str(name)),
-                }
-            }
-        }
         let strs = |v: &[String]| Json::Arr(v.iter().map(|s| Json::Str(s.clone())).collect());
         let legal = if self.result.is_some() {
             Vec::new()
@@ -361,12 +359,13 @@ impl Board {
         };
         let side = self.session.side_to_move();
         Json::Obj(vec![
+            ("id".into(), Json::Str(id.into())),
             ("version".into(), Json::Num(self.version as f64)),
             ("variant".into(), Json::Str(v.name.clone())),
             ("files".into(), Json::Num(g.files() as f64)),
             ("ranks".into(), Json::Num(g.ranks() as f64)),
-            ("holes".into(), Json::Arr(holes)),
-            ("marked".into(), Json::Arr(marked)),
+            ("holes".into(), strs(&self.holes)),
+            ("marked".into(), strs(&self.marked)),
             (
                 "pieces".into(),
                 Json::Obj(

@@ -258,20 +258,31 @@ fn catalog(server: &Server) -> Reply {
     ]))
 }
 
-/// True for a variant of hidden information (its session has a hidden-game player).
+/// A game's settings from the page's `key=value` words.
+fn settings_of(text: &str) -> Result<crate::table::Settings, String> {
+    let words: Vec<String> = text.split_whitespace().map(String::from).collect();
+    crate::table::parse_settings(&words)
+}
+
+/// The request's `seed`: `None` when absent or null, an error unless a whole number.
+fn seed_of(req: &Json) -> Result<Option<u64>, String> {
+    match req.get("seed") {
+        None | Some(Json::Null) => Ok(None),
+        Some(v) => match v.as_f64() {
+            Some(s) if s >= 0.0 && s.fract() == 0.0 && s < 9e15 => Ok(Some(s as u64)),
+            _ => Err("seed: a whole number from 0".into()),
+        },
+    }
+}
+
+/// True for a variant of hidden information: it is played as a table game.
 fn hides_board(game: &crate::games::AnyGame) -> bool {
-    crate::engine::new_session(game).hidden("").is_some()
+    game.caps().contains(crate::Capabilities::HIDDEN_INFORMATION)
 }
 
 fn table_info(req: &Request) -> Result<Reply, Reply> {
     let game = req.param("game").ok_or_else(|| Reply::error(400, "game= is missing"))?;
-    let words: Vec<String> = req
-        .param("settings")
-        .unwrap_or("")
-        .split_whitespace()
-        .map(String::from)
-        .collect();
-    let settings = crate::table::parse_settings(&words).map_err(|e| Reply::error(400, &e))?;
+    let settings = settings_of(req.param("settings").unwrap_or("")).map_err(|e| Reply::error(400, &e))?;
     let t = kit::new_table(game, &settings).map_err(|e| Reply::error(400, &e))?;
     let roles = (0..t.seats())
         .map(|i| Json::Arr(t.roles(i).iter().map(|r| Json::Str(r.to_string())).collect()))
@@ -317,10 +328,10 @@ fn new_board(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
         .catalog
         .get(name)
         .ok_or_else(|| Reply::error(400, &format!("unknown variant '{name}'")))?;
-    if game.rules == "rbc" {
+    if hides_board(game) {
         return Err(Reply::error(
             400,
-            "RBC hides the board: start it as a table game ('rbc')",
+            &format!("{name} hides the board: start it as a table game"),
         ));
     }
     let board = Board::new(game, &body).map_err(|e| Reply::error(400, &e))?;
@@ -399,11 +410,7 @@ fn since(req: &Request) -> Result<Option<u64>, Reply> {
 fn board_view(server: &Arc<Server>, id: &str, req: &Request) -> Result<Reply, Reply> {
     let board = find_board(server, id)?;
     wait_for(server, since(req)?, || lock(&board).poll_version());
-    let mut b = lock(&board);
-    let mut v = b.view();
-    if let Json::Obj(kv) = &mut v {
-        kv.insert(0, ("id".into(), Json::Str(id.into())));
-    }
+    let v = lock(&board).view(id);
     Ok(Reply::json(&v))
 }
 
@@ -424,11 +431,7 @@ fn board_op(server: &Arc<Server>, id: &str, op: &str, req: &Request) -> Result<R
     done.map_err(boards::refused)?;
     wake(&server.pulse);
     start_engine(server, &board);
-    let mut b = lock(&board);
-    let mut v = b.view();
-    if let Json::Obj(kv) = &mut v {
-        kv.insert(0, ("id".into(), Json::Str(id.into())));
-    }
+    let v = lock(&board).view(id);
     Ok(Reply::json(&v))
 }
 

@@ -4,9 +4,9 @@
 
 use crate::kit;
 use crate::table::json::Json;
-use crate::table::playtest::{Summary, tally_end};
+use crate::table::playtest::{Summary, mean_se, tally_end};
 use crate::table::referee;
-use crate::table::{Settings, parse_settings};
+use crate::table::seats::make_seats;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -36,25 +36,12 @@ pub fn start(req: &Json) -> Result<Arc<Mutex<Playtest>>, String> {
         .and_then(Json::as_str)
         .ok_or("no game given")?
         .to_string();
-    let words: Vec<String> = req
-        .get("settings")
-        .and_then(Json::as_str)
-        .unwrap_or("")
-        .split_whitespace()
-        .map(String::from)
-        .collect();
-    let settings: Settings = parse_settings(&words)?;
+    let settings = super::settings_of(req.get("settings").and_then(Json::as_str).unwrap_or(""))?;
     let games = match req.get("games").and_then(Json::as_f64) {
         Some(g) if g >= 1.0 && g <= MAX_GAMES as f64 && g.fract() == 0.0 => g as usize,
         _ => return Err(format!("games: a whole number from 1 to {MAX_GAMES}")),
     };
-    let seed = match req.get("seed") {
-        None | Some(Json::Null) => 1,
-        Some(v) => match v.as_f64() {
-            Some(s) if s >= 0.0 && s.fract() == 0.0 && s < 9e15 => s as u64,
-            _ => return Err("seed: a whole number from 0".into()),
-        },
-    };
+    let seed = super::seed_of(req)?.unwrap_or(1);
     let probe = kit::new_table(&name, &settings)?;
     let pt = Arc::new(Mutex::new(Playtest {
         game: name.clone(),
@@ -83,11 +70,7 @@ pub fn start(req: &Json) -> Result<Arc<Mutex<Playtest>>, String> {
                 // A game that panics is a bug: the playtest ends with it as its error.
                 let played = std::panic::catch_unwind(|| -> Result<_, String> {
                     let mut table = kit::new_table(&name, &settings)?;
-                    let mut seats = Vec::new();
-                    for i in 0..table.seats() {
-                        let seat_seed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(i as u64 + 1);
-                        seats.push(table.engine_seat(i, &Vec::new(), seat_seed)?);
-                    }
+                    let mut seats = make_seats(table.as_ref(), &specs, seed, 10.0)?;
                     let p = referee::play(table.as_mut(), &mut seats, seed, &specs, &settings, false, 10.0);
                     let mut tally = table.tally();
                     tally_end(&mut tally, &p.outcome);
@@ -126,8 +109,9 @@ impl Playtest {
         let mut means = Vec::new();
         let mut results = Vec::new();
         for k in s.keys() {
-            let (m, se) = s.mean(&k);
-            let total: f64 = s.values(&k).iter().sum();
+            let values = s.values(&k);
+            let (m, se) = mean_se(&values);
+            let total: f64 = values.iter().sum();
             if let Some(r) = k.strip_prefix("result: ") {
                 results.push(Json::Obj(vec![
                     ("result".into(), Json::Str(r.into())),

@@ -7,8 +7,8 @@ use super::http::Reply;
 use crate::kit;
 use crate::table::json::Json;
 use crate::table::referee;
-use crate::table::seats::Seat;
-use crate::table::{Outcome, Settings, Table, parse_settings, scores_text};
+use crate::table::seats::{Seat, seat_seed};
+use crate::table::{Outcome, Settings, Table};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex, Weak};
@@ -170,14 +170,7 @@ impl Seat for PageSeat {
             e.end(outcome);
         }
         if self.index == 0 {
-            let _ = self.with_room(|r| {
-                r.outcome = Some(outcome.clone());
-                r.actor = "none".into();
-                for s in r.seats.iter_mut().flatten() {
-                    s.ask = None;
-                }
-                r.public_change();
-            });
+            let _ = self.with_room(|r| r.finish(outcome.clone()));
         }
     }
     fn patient(&self) -> bool {
@@ -200,9 +193,7 @@ pub type Created = (Arc<Mutex<Room>>, Vec<Option<String>>);
 /// gives one with at most one person seat, or `any_seed` (tests that replay a game).
 pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, String> {
     let name = req.get("game").and_then(Json::as_str).ok_or("no game given")?;
-    let settings_text = req.get("settings").and_then(Json::as_str).unwrap_or("");
-    let words: Vec<String> = settings_text.split_whitespace().map(String::from).collect();
-    let settings = parse_settings(&words)?;
+    let settings = super::settings_of(req.get("settings").and_then(Json::as_str).unwrap_or(""))?;
     let mut table = kit::new_table(name, &settings)?;
     let n = table.seats();
     let specs: Vec<String> = match req.get("seats") {
@@ -213,18 +204,15 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
         return Err(format!("{name} has {n} seats here, {} given", specs.len()));
     }
     let persons = specs.iter().filter(|s| *s == "person").count();
-    let seed = match req.get("seed") {
-        None | Some(Json::Null) => rand::random::<u64>(),
+    let seed = match super::seed_of(req)? {
+        None => rand::random::<u64>(),
         Some(_) if persons > 1 && !any_seed => {
             return Err(
                 "a seed is taken only with at most one person seat: with several people it would let each rebuild the others' cards"
                     .into(),
             );
         }
-        Some(v) => match v.as_f64() {
-            Some(s) if s >= 0.0 && s.fract() == 0.0 && s < 9e15 => s as u64,
-            _ => return Err("seed: a whole number from 0".into()),
-        },
+        Some(s) => s,
     };
     let mut engines = Vec::new();
     let mut seat_views = Vec::new();
@@ -233,8 +221,7 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
     for (i, spec) in specs.iter().enumerate() {
         match spec.as_str() {
             "engine" => {
-                let seat_seed = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(i as u64 + 1);
-                engines.push(Some(table.engine_seat(i, &Vec::new(), seat_seed)?));
+                engines.push(Some(table.engine_seat(i, &Vec::new(), seat_seed(seed, i))?));
                 seat_views.push(None);
                 receivers.push(None);
                 tokens.push(None);
@@ -306,18 +293,11 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
             if std::panic::catch_unwind(game).is_err()
                 && let Some(room) = weak.upgrade()
             {
-                let mut r = lock(&room);
-                r.outcome = Some(Outcome {
+                lock(&room).finish(Outcome {
                     scores: vec![0.5; n],
                     result: "draw".into(),
                     reason: "referee error: the game stopped on a bug".into(),
                 });
-                r.actor = "none".into();
-                for s in r.seats.iter_mut().flatten() {
-                    s.ask = None;
-                }
-                r.public_change();
-                drop(r);
                 wake();
             }
         })
@@ -326,6 +306,16 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
 }
 
 impl Room {
+    /// The end: every seat is told, no question stays open.
+    fn finish(&mut self, outcome: Outcome) {
+        self.outcome = Some(outcome);
+        self.actor = "none".into();
+        for s in self.seats.iter_mut().flatten() {
+            s.ask = None;
+        }
+        self.public_change();
+    }
+
     /// A change every seat sees (an event, who acts, the end).
     fn public_change(&mut self) {
         for s in self.seats.iter_mut().flatten() {
@@ -340,10 +330,9 @@ impl Room {
 
     /// The seat whose token this is.
     pub fn seat_of(&self, token: &str) -> Option<usize> {
-        self.seats.iter().position(|s| {
-            s.as_ref()
-                .is_some_and(|s| s.token.len() == token.len() && s.token == token)
-        })
+        self.seats
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| s.token == token))
     }
 
     /// Everything `seat` may know: its observation (the referee's, the only gate), the public
@@ -353,12 +342,8 @@ impl Room {
         let strs = |v: &mut dyn Iterator<Item = &String>| Json::Arr(v.map(|s| Json::Str(s.clone())).collect());
         let words: Vec<&str> = s.observation.split_whitespace().collect();
         let mut fields = Vec::new();
-        let (mut files, mut ranks) = (0, 0);
         if self.fields.len() == words.len() {
             for ((label, kind), text) in self.fields.iter().zip(&words) {
-                if *kind == "board" {
-                    (files, ranks) = board_size(text);
-                }
                 fields.push(Json::Obj(vec![
                     ("label".into(), Json::Str(label.to_string())),
                     ("kind".into(), Json::Str(kind.to_string())),
@@ -378,8 +363,6 @@ impl Room {
             ("version".into(), Json::Num(s.version as f64)),
             ("observation".into(), Json::Str(s.observation.clone())),
             ("fields".into(), Json::Arr(fields)),
-            ("files".into(), Json::Num(files as f64)),
-            ("ranks".into(), Json::Num(ranks as f64)),
             ("events".into(), strs(&mut self.events.iter())),
             ("actor".into(), Json::Str(self.actor.clone())),
             (
@@ -404,7 +387,6 @@ impl Room {
                             "scores".into(),
                             Json::Arr(o.scores.iter().map(|&x| Json::Num(x)).collect()),
                         ),
-                        ("scores_text".into(), Json::Str(scores_text(&o.scores))),
                         ("reason".into(), Json::Str(o.reason.clone())),
                     ]),
                 },
@@ -440,9 +422,7 @@ impl Room {
     }
 
     fn check_holder(&self, seat: usize, client: &str) -> Result<(), Reply> {
-        if client.is_empty() || client.len() > 64 {
-            return Err(Reply::error(400, "client: the page's id, 1 to 64 characters"));
-        }
+        check_client(client)?;
         match &self.seats[seat].as_ref().expect("a person seat").holder {
             Some(h) if h != client => Err(Reply::error(
                 409,
@@ -454,9 +434,7 @@ impl Room {
 
     /// Makes `client` hold `seat`, whoever held it (the page's "take over").
     pub fn claim(&mut self, seat: usize, client: &str) -> Result<(), Reply> {
-        if client.is_empty() || client.len() > 64 {
-            return Err(Reply::error(400, "client: the page's id, 1 to 64 characters"));
-        }
+        check_client(client)?;
         let s = self.seats[seat].as_mut().expect("a person seat");
         s.holder = Some(client.to_string());
         Ok(())
@@ -488,6 +466,14 @@ impl Room {
     }
 }
 
+/// A page's id: 1 to 64 characters.
+fn check_client(client: &str) -> Result<(), Reply> {
+    if client.is_empty() || client.len() > 64 {
+        return Err(Reply::error(400, "client: the page's id, 1 to 64 characters"));
+    }
+    Ok(())
+}
+
 /// An engine hint to make: a fresh game and one seat's observations and question.
 pub struct Hint {
     fresh: Box<dyn Table>,
@@ -514,23 +500,4 @@ impl Hint {
         }
         e.ask(0, &self.kind, ENGINE_SECONDS, &self.legal)
     }
-}
-
-/// Files and ranks of a FEN placement (`?` and letters one square, digits a run).
-pub fn board_size(placement: &str) -> (usize, usize) {
-    let rows: Vec<&str> = placement.split('/').collect();
-    let width = |row: &str| {
-        let mut n = 0;
-        let mut run = 0;
-        for c in row.chars() {
-            if let Some(d) = c.to_digit(10) {
-                run = run * 10 + d as usize;
-            } else {
-                n += run + 1;
-                run = 0;
-            }
-        }
-        n + run
-    };
-    (rows.first().map_or(0, |r| width(r)), rows.len())
 }

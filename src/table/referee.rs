@@ -125,7 +125,8 @@ pub fn play(
     for steps in 0..MAX_STEPS {
         // Every seat sees the state it acts in, and the last one (the end may show more; a
         // seat that cannot read it no longer forfeits anything).
-        let over = table.actor() == Actor::Over;
+        let actor = table.actor();
+        let over = actor == Actor::Over;
         for (i, s) in seats.iter_mut().enumerate() {
             let obs = table.observe(i);
             if obs != seen[i] {
@@ -138,15 +139,7 @@ pub fn play(
                 seen[i] = obs;
             }
         }
-        if over {
-            let o = table.outcome().unwrap_or_else(|| Outcome {
-                scores: vec![0.5; n],
-                result: "draw".into(),
-                reason: "no outcome".into(),
-            });
-            return finish(seats, o, None, steps, record);
-        }
-        let (who, action, event) = match table.actor() {
+        let (who, action, event) = match actor {
             Actor::Over => {
                 let o = table.outcome().unwrap_or_else(|| Outcome {
                     scores: vec![0.5; n],

@@ -3,7 +3,7 @@
 //! method calls; a `cmd:` seat gets them as text. An `Err` from any call means the seat is lost
 //! (a program that died, stayed silent or kept answering garbage).
 
-use super::{Outcome, Settings, scores_text};
+use super::{Outcome, Settings, Table, parse_settings, scores_text};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::io::{BufRead, BufReader, Write};
@@ -328,4 +328,56 @@ impl Drop for CmdSeat {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The seed of seat `i`'s player in a game dealt from `seed`.
+pub fn seat_seed(seed: u64, i: usize) -> u64 {
+    seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(i as u64 + 1)
+}
+
+/// Makes the seats of one game from their specs (`engine[:K=V...]`, `random`, `human`,
+/// `cmd:PROGRAM`), each seeded by [`seat_seed`].
+pub fn make_seats(
+    table: &dyn Table,
+    specs: &[String],
+    seed: u64,
+    move_seconds: f64,
+) -> Result<Vec<Box<dyn Seat>>, String> {
+    if specs.len() != table.seats() {
+        return Err(format!(
+            "{} has {} seats, --seats gives {}",
+            table.name(),
+            table.seats(),
+            specs.len()
+        ));
+    }
+    if specs.iter().filter(|s| *s == "human").count() > 1 {
+        return Err("one human seat per terminal: a second person would read the first one's secrets there".into());
+    }
+    let mut out: Vec<Box<dyn Seat>> = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let seat_seed = seat_seed(seed, i);
+        let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+        out.push(match kind {
+            "engine" => {
+                let options = if rest.is_empty() {
+                    Vec::new()
+                } else {
+                    parse_settings(&rest.split(':').map(String::from).collect::<Vec<_>>())?
+                };
+                table.engine_seat(i, &options, seat_seed)?
+            }
+            "random" if rest.is_empty() => Box::new(RandomSeat::new(seat_seed)),
+            "human" if rest.is_empty() => Box::new(HumanSeat::stdio()),
+            "cmd" if !rest.trim().is_empty() => Box::new(
+                CmdSeat::spawn(rest, Duration::from_secs_f64(move_seconds)).map_err(|e| format!("seat {i}: {e}"))?,
+            ),
+            _ => {
+                return Err(format!(
+                    "seat {i}: '{spec}' is not engine[:KEY=VALUE...], random, human or cmd:PROGRAM"
+                ));
+            }
+        });
+    }
+    Ok(out)
 }

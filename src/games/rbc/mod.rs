@@ -17,7 +17,7 @@ pub mod table;
 use crate::color::Color;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Game, Piece, Position};
-use crate::rules::{HiddenGame, Rules};
+use crate::rules::{Capabilities, HiddenGame, Rules};
 use crate::square::Square;
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -33,6 +33,8 @@ pub struct Rbc {
 
 impl Rules for Rbc {
     type State = ();
+
+    const CAPABILITIES: Capabilities = Capabilities::HIDDEN_INFORMATION;
 
     fn hidden_player(game: Arc<Game<Rbc>>, fen: &str) -> Option<Result<Box<dyn HiddenGame>, String>> {
         Some(player::RbcGame::new(game, fen).map(|g| Box::new(g) as Box<dyn HiddenGame>))

@@ -12,9 +12,11 @@
 use super::{End, Referee, Request, sense};
 use crate::Color;
 use crate::games::AnyGame;
+use crate::kit::grid;
+use crate::kit::{team_forfeit, team_outcome};
 use crate::position::{Game, Piece, Position};
 use crate::rules::HiddenGame;
-use crate::table::seats::Seat;
+use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{Actor, Outcome, Settings, TableGame, read_settings};
 use std::sync::Arc;
 
@@ -51,10 +53,6 @@ impl std::fmt::Display for RbcAction {
             RbcAction::Pass => write!(f, "pass"),
         }
     }
-}
-
-fn side(c: Color) -> usize {
-    if c == Color::White { 0 } else { 1 }
 }
 
 fn dash(s: &str) -> String {
@@ -116,48 +114,23 @@ impl RbcTable {
         let pos = self.pos();
         let g = &pos.variant().geometry;
         let over = self.referee.end().is_some();
-        let me = if seat == 0 { Color::White } else { Color::Black };
-        let seen: Vec<(String, char)> = if side(pos.side_to_move()) == seat && !self.sensing {
-            self.seen[seat]
-                .split(',')
-                .filter_map(|w| w.split_once('='))
-                .map(|(s, l)| (s.to_string(), l.chars().next().unwrap_or('.')))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let mut rows = Vec::new();
-        for r in (0..g.ranks()).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for f in 0..g.files() {
-                let sq = g.square(f, r).expect("on the board");
-                let p = pos.piece_at(sq);
-                let name = g.name(sq);
-                let letter = if over || (p.is_some() && p.color() == me) {
-                    p.is_some().then(|| letter(pos, p))
-                } else {
-                    seen.iter()
-                        .find(|(s, _)| *s == name)
-                        .and_then(|(_, l)| (*l != '.').then_some(*l))
-                };
-                match letter {
-                    Some(l) => {
-                        if empty > 0 {
-                            row += &empty.to_string();
-                            empty = 0;
-                        }
-                        row.push(l);
-                    }
-                    None => empty += 1,
+        let me = Color::ALL[seat];
+        let mut sensed = [None; 64];
+        if pos.side_to_move() == me && !self.sensing {
+            for (s, l) in self.seen[seat].split(',').filter_map(|w| w.split_once('=')) {
+                if let Some(sq) = grid::parse_sq(s) {
+                    sensed[sq] = l.chars().next().filter(|&c| c != '.');
                 }
             }
-            if empty > 0 {
-                row += &empty.to_string();
-            }
-            rows.push(row);
         }
-        rows.join("/")
+        grid::placement(|s| {
+            let p = pos.piece_at(g.square(s % 8, s / 8).expect("RBC's board is 8x8"));
+            if over || (p.is_some() && p.color() == me) {
+                p.is_some().then(|| letter(pos, p))
+            } else {
+                sensed[s]
+            }
+        })
     }
 }
 
@@ -186,7 +159,7 @@ impl TableGame for RbcTable {
         if self.referee.end().is_some() {
             return Actor::Over;
         }
-        let s = side(self.pos().side_to_move());
+        let s = self.pos().side_to_move().index();
         Actor::Seat(s, if self.sensing { "sense" } else { "move" })
     }
     fn legal_actions(&self) -> Vec<RbcAction> {
@@ -241,7 +214,7 @@ impl TableGame for RbcTable {
         }
     }
     fn apply(&mut self, action: &RbcAction) -> Result<String, String> {
-        let me = side(self.pos().side_to_move());
+        let me = self.pos().side_to_move().index();
         let who = if me == 0 { "white" } else { "black" };
         match action {
             RbcAction::SensePass => {
@@ -300,7 +273,11 @@ impl TableGame for RbcTable {
             "{} {} {} {} {} {} {} {}",
             self.placement_for(seat),
             if seat == 0 { "white" } else { "black" },
-            if side(self.pos().side_to_move()) == 0 { "w" } else { "b" },
+            if self.pos().side_to_move().index() == 0 {
+                "w"
+            } else {
+                "b"
+            },
             phase,
             self.capture.as_deref().unwrap_or("-"),
             dash(&self.seen[seat]),
@@ -356,23 +333,13 @@ impl TableGame for RbcTable {
         Ok(())
     }
     fn outcome(&self) -> Option<Outcome> {
-        let o = |scores: Vec<f64>, result: &str, reason: &str| Outcome {
-            scores,
-            result: result.into(),
-            reason: reason.into(),
-        };
-        match self.referee.end()? {
-            End::KingCapture(Color::White) => Some(o(vec![1.0, 0.0], "white", "Black's king was captured")),
-            End::KingCapture(Color::Black) => Some(o(vec![0.0, 1.0], "black", "White's king was captured")),
-            End::MoveLimit => Some(o(
-                vec![0.5, 0.5],
-                "draw",
-                "100 half-moves without a capture or pawn move",
-            )),
-        }
+        Some(match self.referee.end()? {
+            End::KingCapture(c) => team_outcome(1, Some(c), &format!("{}'s king was captured", (!c).name())),
+            End::MoveLimit => team_outcome(1, None, "100 half-moves without a capture or pawn move"),
+        })
     }
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
-        crate::kit::team_forfeit(1, seat, why)
+        team_forfeit(1, seat, why)
     }
     fn fields(&self) -> &'static [(&'static str, &'static str)] {
         &[
@@ -388,21 +355,21 @@ impl TableGame for RbcTable {
     }
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         let (_, seed_option) = crate::table::seats::number_options(options, &[])?;
-        let me = if seat == 0 { Color::White } else { Color::Black };
+        let me = Color::ALL[seat];
         let hidden = super::player::RbcGame::seeded(self.pos().clone(), me, seed_option.unwrap_or(seed));
-        Ok(Box::new(EngineSeat {
+        Ok(Box::new(PlayerSeat(EnginePlayer {
             hidden,
             me: if seat == 0 { "w" } else { "b" },
             observation: String::new(),
             last: Default::default(),
-        }))
+        })))
     }
 }
 
 /// Menagerie's RBC player in a seat: the protocol lines of `../shared/protocol.md` section 4,
 /// made from the seat's observations alone (so that a hint, which replays them, sees what the
 /// seat saw).
-struct EngineSeat {
+struct EnginePlayer {
     hidden: super::player::RbcGame,
     /// `w` or `b`.
     me: &'static str,
@@ -411,7 +378,7 @@ struct EngineSeat {
     last: (String, String),
 }
 
-impl EngineSeat {
+impl EnginePlayer {
     fn field(&self, i: usize) -> &str {
         self.observation.split_whitespace().nth(i).unwrap_or("-")
     }
@@ -423,12 +390,17 @@ impl EngineSeat {
     fn reply(&mut self, line: &str) -> Result<String, String> {
         self.hidden.command(line)?.ok_or_else(|| format!("no reply to {line}"))
     }
+    /// This turn's sense window from the observation, as `rbc-seen` wants it (`sq:L`).
+    fn window(&self) -> String {
+        let w = self.field(5);
+        if w == "-" {
+            return String::new();
+        }
+        w.replace('=', ":").replace(',', " ")
+    }
 }
 
-impl Seat for EngineSeat {
-    fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), String> {
-        Ok(())
-    }
+impl Player for EnginePlayer {
     fn see(&mut self, observation: &str) -> Result<(), String> {
         self.observation = observation.to_string();
         let now = (self.field(2).to_string(), self.field(3).to_string());
@@ -457,32 +429,15 @@ impl Seat for EngineSeat {
         }
         Ok(())
     }
-    fn event(&mut self, _: &str) -> Result<(), String> {
-        Ok(())
-    }
-    fn ask(&mut self, _: u64, kind: &str, seconds_left: f64, _: &[String]) -> Result<String, String> {
-        if kind == "sense" {
-            let r = self.reply(&format!("rbc-sense {seconds_left}"))?;
+    fn decide(&mut self, _: &[String]) -> Result<String, String> {
+        // The player does a fixed amount of work: the clock it is told does not matter.
+        if self.field(3) == "sense" {
+            let r = self.reply("rbc-sense 10")?;
             return Ok(r
                 .strip_prefix("sense ")
                 .map_or("sense pass".into(), |sq| format!("sense {sq}")));
         }
-        let r = self.reply(&format!("rbc-go {seconds_left}"))?;
+        let r = self.reply("rbc-go 10")?;
         Ok(r.strip_prefix("move ").unwrap_or("pass").to_string())
-    }
-    fn refused(&mut self, message: &str) -> Result<(), String> {
-        Err(format!("engine seat refused: {message}"))
-    }
-    fn end(&mut self, _: &Outcome) {}
-}
-
-impl EngineSeat {
-    /// This turn's sense window from the observation, as `rbc-seen` wants it (`sq:L`).
-    fn window(&self) -> String {
-        let w = self.field(5);
-        if w == "-" {
-            return String::new();
-        }
-        w.replace('=', ":").replace(',', " ")
     }
 }

@@ -2,7 +2,8 @@
 //! hobbled by the other's), their moves, the booster-aware attack map and the king's safety.
 
 use crate::Color;
-use crate::kit::grid::{Sq, offset};
+pub(crate) use crate::kit::grid::KING;
+use crate::kit::grid::{BISHOP, KNIGHT, ROOK, Sq, offset};
 
 /// A piece with the checkers under it (after cancelling, at most one colour's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,11 +48,6 @@ impl Piece {
 
 /// The board.
 pub type Board = [Option<Piece>; 64];
-
-pub(crate) const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-pub(crate) const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// Forward for a colour.
 pub fn forward(c: Color) -> i32 {

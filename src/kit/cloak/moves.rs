@@ -4,12 +4,7 @@
 use super::{Action, Board, Cloak, Piece, Sq};
 use crate::Color;
 use crate::castling::{castle_span, chess960_targets};
-use crate::kit::grid::offset;
-
-pub(crate) const KNIGHT: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-pub(crate) const KING: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-const ROOK: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+use crate::kit::grid::{BISHOP, KING, KNIGHT, ROOK, offset};
 
 /// True when `by` attacks `sq` on `board` by the true types.
 pub fn attacked(board: &Board, sq: Sq, by: Color) -> bool {

@@ -4,8 +4,9 @@
 //! adds another piece while the expectation over the next two cards (every unseen piece and
 //! position card alike) of the score after that add beats the score of stopping now.
 
-use super::solver::{fewest_moves, landings, next_target, solve_open, some_moves};
-use super::{Action, Neighbour, Phase};
+use super::solver::{fewest_moves, solve_open, some_moves};
+use super::{Action, Neighbour, Phase, carry, landing};
+use crate::kit::draw_odds;
 use crate::kit::solitaire::Board;
 use crate::table::Settings;
 use crate::table::seats::{Player, number_options};
@@ -102,7 +103,7 @@ impl Engine {
     /// there (at least `floor`).
     fn best_landing(&mut self, board: &Board, piece: u8, target: usize, cards: u32, floor: u32) -> (usize, f64) {
         let mut best = (target, f64::MIN);
-        for s in landings(board, target) {
+        for s in landing(board, target) {
             let mut b = *board;
             b[s] = piece;
             let v = self.stop_score(&b, cards, floor);
@@ -134,19 +135,10 @@ impl Engine {
             return true;
         }
         let mut expect = 0.0;
-        let np = pieces.len() as f64;
-        let nq = positions.len() as f64;
-        let mut kinds_p = pieces.clone();
-        kinds_p.sort();
-        kinds_p.dedup();
-        let mut kinds_q = positions.clone();
-        kinds_q.sort();
-        kinds_q.dedup();
-        for &p in &kinds_p {
-            let pp = pieces.iter().filter(|&&x| x == p).count() as f64 / np;
-            for &q in &kinds_q {
-                let pq = positions.iter().filter(|&&x| x == q).count() as f64 / nq;
-                let target = next_target(v.anchor(), q);
+        let odds_q = draw_odds(&positions, |q| q);
+        for (p, pp) in draw_odds(&pieces, |p| p) {
+            for &(q, pq) in &odds_q {
+                let target = carry(v.anchor().unwrap_or(0), q);
                 // Only a score above stopping now matters; anything less counts as zero.
                 let (_, score) = self.best_landing(v.board(), p, target, cards - 2, now as u32);
                 let score = if score > now { score } else { 0.0 };

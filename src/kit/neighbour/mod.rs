@@ -742,15 +742,9 @@ impl TableGame for Neighbour {
             return Vec::new();
         }
         if self.pieces.len() < 16 {
-            let left: Vec<char> = self.unseen_pieces().into_iter().map(char::from).collect();
-            super::draw_odds(&left, |c| Action::DealPiece(c as u8))
+            super::draw_odds(&self.unseen_pieces(), Action::DealPiece)
         } else {
-            let left: Vec<char> = self
-                .unseen_positions()
-                .into_iter()
-                .map(|c| (b'a' + (c + 6) as u8) as char)
-                .collect();
-            super::draw_odds(&left, |c| Action::DealPosition((c as u8 - b'a') as i8 - 6))
+            super::draw_odds(&self.unseen_positions(), Action::DealPosition)
         }
     }
 

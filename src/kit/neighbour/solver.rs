@@ -4,7 +4,7 @@
 //! leaves, IDA* finds the fewest moves that connect it, allowed only as many as could still
 //! beat the best score so far.
 
-use super::{Action, Neighbour, Phase, carry, connected, landing, moves};
+use super::{Action, Neighbour, Phase, connected, moves};
 use crate::kit::grid::Sq;
 use crate::kit::solitaire::{
     Board, Puzzle, Solution, beam, board_key, groups_of, grow, ida, is_white, most_touched, occupancy,
@@ -214,14 +214,4 @@ fn collect(
         }
         Phase::Deal => {}
     }
-}
-
-/// Where the next add would carry the top piece (for the engine's look-ahead).
-pub fn next_target(anchor: Option<Sq>, card: i8) -> Sq {
-    carry(anchor.unwrap_or(0), card)
-}
-
-/// The squares a piece carried to `target` may land on.
-pub fn landings(board: &Board, target: Sq) -> Vec<Sq> {
-    landing(board, target)
 }

@@ -6,6 +6,7 @@
 
 use super::solver::{OpenDeal, bound};
 use super::{Action, Parade, gap_square, moves};
+use crate::kit::draw_odds;
 use crate::kit::solitaire::{Board, beam, gap};
 use crate::table::Settings;
 use crate::table::seats::{Player, number_options};
@@ -44,7 +45,7 @@ impl Engine {
         if let Some(v) = self.memo.get(&(*board, max)) {
             return *v;
         }
-        let deal = OpenDeal::from_parts(&[], super::PILE as u32 * 3 - max);
+        let deal = OpenDeal::from_parts(&[], super::MAX_ACTIONS - max);
         let sol = deal.solve(board, self.budget);
         let v = match (&sol.actions, sol.proved) {
             (Some(a), _) => (a.len() as f64, a.first().copied()),
@@ -66,12 +67,8 @@ impl Engine {
         }
         // After an add, plans longer than the best without it cannot make adding better.
         let cap = (mv.ceil() as u32).min(left - 1);
-        let mut kinds = pool.to_vec();
-        kinds.sort();
-        kinds.dedup();
         let mut expect = 0.0;
-        for &c in &kinds {
-            let p = pool.iter().filter(|&&x| x == c).count() as f64 / pool.len() as f64;
+        for (c, p) in draw_odds(pool, |c| c) {
             let mut b = *board;
             b[gap_square(&b, gap(c))] = c;
             let rest: Vec<u8> = {
@@ -120,7 +117,7 @@ impl Player for Engine {
 
     fn decide(&mut self, legal: &[String]) -> Result<String, String> {
         let v = &self.view;
-        let left = (super::PILE as i32 - super::FLOOR) as u32 - v.spent();
+        let left = super::MAX_ACTIONS - v.spent();
         let board = *v.board();
         let choice = if v.open() {
             let sol = OpenDeal::new(v).solve(&board, self.budget.saturating_mul(10));
@@ -138,7 +135,7 @@ impl Player for Engine {
             // A search of moves alone that ran out of budget is followed, here at the root, by
             // a beam search: its plan is an upper bound and gives a first move.
             if self.moves_only(&board, left).1.is_none() {
-                let base = super::PILE as u32 * 3 - left;
+                let base = super::MAX_ACTIONS - left;
                 let deal = OpenDeal::from_parts(&[], base);
                 if let Some(plan) = beam(&deal, &(board, base as u8), left, 300) {
                     self.memo

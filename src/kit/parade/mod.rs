@@ -17,6 +17,9 @@ pub const PILE: usize = 8;
 /// The lowest score: after 16 moves past the end of pile B the game is lost.
 pub const FLOOR: i32 = -16;
 
+/// The most actions a game may take: each costs a point from pile B's eight down to the floor.
+pub const MAX_ACTIONS: u32 = (PILE as i32 - FLOOR) as u32;
+
 /// An action of Parade.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -257,8 +260,8 @@ impl Parade {
         next.spent = w[2]
             .parse()
             .ok()
-            .filter(|&s: &u32| s <= (PILE as i32 - FLOOR) as u32)
-            .ok_or(format!("spent '{}': 0..24", w[2]))?;
+            .filter(|&s: &u32| s <= MAX_ACTIONS)
+            .ok_or(format!("spent '{}': 0..{MAX_ACTIONS}", w[2]))?;
         let on_board = next.board.iter().filter(|&&p| p != 0).count();
         let pile_len = if hidden { w[1].len() } else { next.pile.len() };
         // No more of a piece than the 16 cards hold.

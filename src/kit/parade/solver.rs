@@ -3,7 +3,7 @@
 //! moves a piece or adds the next card's piece, so the state is the board and the number of
 //! actions taken; the bound counts groups that one action can join at most.
 
-use super::{Action, FLOOR, PILE, Parade, connected, gap_square, moves};
+use super::{Action, MAX_ACTIONS, Parade, connected, gap_square, moves};
 use crate::kit::solitaire::{Board, Puzzle, Solution, board_key, gap, group_bound, ida, occupancy};
 
 /// A Parade deal with pile B's order known, from a given board on.
@@ -41,7 +41,7 @@ impl OpenDeal {
 
     /// The most actions a game may still take.
     pub fn max_actions(&self) -> u32 {
-        (PILE as i32 - FLOOR) as u32 - u32::from(self.base)
+        MAX_ACTIONS - u32::from(self.base)
     }
 
     /// The best play from `board`: the fewest actions found, whether that is proved, within
@@ -57,7 +57,7 @@ impl Puzzle for OpenDeal {
 
     fn successors(&self, s: &State, out: &mut Vec<(Action, State, u32)>) {
         let (board, spent) = s;
-        if i32::from(*spent) >= PILE as i32 - FLOOR {
+        if u32::from(*spent) >= MAX_ACTIONS {
             return;
         }
         let mut kids: Vec<(u32, Action, State)> = Vec::new();

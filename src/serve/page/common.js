@@ -162,12 +162,12 @@ function parsePlacement(text, files, ranks) {
   return cells;
 }
 
-/** The size of a placement when the server does not give it. */
+/** The size of a placement: its ranks, and the squares of its top rank (a digit run counts as
+ * that many squares, anything else as one). */
 function placementSize(text) {
   const rows = text.split(/[\s[]/)[0].split('/');
-  const cells = parsePlacement(text, rows.length, rows.length);
   let files = 0;
-  for (const sq of cells.keys()) files = Math.max(files, sq.charCodeAt(0) - 96);
+  for (const run of rows[0].match(/\d+|./g) || []) files += /\d/.test(run) ? Number(run) : 1;
   return { files, ranks: rows.length };
 }
 

@@ -23,7 +23,8 @@ function showLobby(r, view) {
   view.append(el('div', { class: 'lobby' }, newBoardForm(), newTableForm(r), newPlaytestForm()), error);
   loadCatalog().then((cat) => {
     if (r !== current) return;
-    fill($('#new-variant'), (cat.variants || []).map((v) =>
+    // A variant that hides the board (RBC) is played as a table game.
+    fill($('#new-variant'), (cat.variants || []).filter((v) => !v.hidden).map((v) =>
       el('option', { value: v.name, text: `${v.name} (${v.files}\u00d7${v.ranks})` })));
     const tables = (cat.tables || []).map((t) => el('option', { value: t.name, text: t.name, title: t.about || '' }));
     fill($('#table-game'), tables);

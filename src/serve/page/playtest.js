@@ -30,7 +30,9 @@ function showPlaytest(r, view, id) {
     fill(charts,
       (d.results || []).length ? chartBox('Results', barChart((d.results || []).map((x) => ({ label: x.result, count: x.count })))) : null,
       (d.histograms || []).map((h) => chartBox(h.key, barChart(histogramBins(h.values || [])))));
-    fill(tables, meansTable(d.means || []), ratiosTable(d.ratios || []));
+    fill(tables,
+      statsTable('pt-means', ['Key', 'Mean \u00b1 se', 'Total'], (d.means || []).map((m) => [m.key, m.mean, m.se, m.total])),
+      statsTable('pt-ratios', ['Ratio', 'Value \u00b1 se', 'Of'], (d.ratios || []).map((x) => [x.label, x.value, x.se, x.of])));
     document.body.dataset.version = String(d.done);
   };
 
@@ -111,20 +113,12 @@ function barChart(bars) {
   return svgEl('svg', { class: 'chart', viewBox: `0 0 ${W} ${H}`, role: 'img' }, parts);
 }
 
-function meansTable(means) {
-  if (!means.length) return null;
-  return el('table', { id: 'pt-means', class: 'stats' },
-    el('thead', {}, el('tr', {}, ['Key', 'Mean \u00b1 se', 'Total'].map((h) => el('th', { text: h })))),
-    el('tbody', {}, means.map((m) => el('tr', {},
-      el('td', { text: m.key }), el('td', { text: `${formatNum(m.mean)} \u00b1 ${formatNum(m.se)}` }),
-      el('td', { text: formatNum(m.total) })))));
-}
-
-function ratiosTable(ratios) {
-  if (!ratios.length) return null;
-  return el('table', { id: 'pt-ratios', class: 'stats' },
-    el('thead', {}, el('tr', {}, ['Ratio', 'Value \u00b1 se', 'Of'].map((h) => el('th', { text: h })))),
-    el('tbody', {}, ratios.map((x) => el('tr', {},
-      el('td', { text: x.label }), el('td', { text: `${formatNum(x.value)} \u00b1 ${formatNum(x.se)}` }),
-      el('td', { text: formatNum(x.of) })))));
+/** A table of figures with their standard errors: rows of [label, value, se, last column]. */
+function statsTable(id, headers, rows) {
+  if (!rows.length) return null;
+  return el('table', { id, class: 'stats' },
+    el('thead', {}, el('tr', {}, headers.map((h) => el('th', { text: h })))),
+    el('tbody', {}, rows.map(([label, value, se, last]) => el('tr', {},
+      el('td', { text: label }), el('td', { text: `${formatNum(value)} \u00b1 ${formatNum(se)}` }),
+      el('td', { text: formatNum(last) })))));
 }

@@ -28,7 +28,7 @@ function showTable(r, view, id, token) {
       st.filter = '';
       filterInput.value = '';
       const board = (data.fields || []).find((f) => f.kind === 'board');
-      const size = boardSize(data, board);
+      const size = boardSize(board);
       st.picker = data.ask ? makePicker(data.ask.actions.map((a) => parseSteps(a, size.files, size.ranks))) : null;
     }
     render();
@@ -82,7 +82,7 @@ function showTable(r, view, id, token) {
     let first = true;
     const nodes = (d.fields || []).map((f) => {
       if (f.kind === 'board') {
-        const size = boardSize(d, f);
+        const size = boardSize(f);
         const interactive = first;
         first = false;
         return el('div', { class: 'field-board' }, el('div', { class: 'field-label', text: f.label }),
@@ -154,7 +154,7 @@ function showTable(r, view, id, token) {
     renderAsk();
     const o = d.outcome;
     result.hidden = !o;
-    result.textContent = o ? [o.result, o.scores_text ? `scores ${o.scores_text}` : o.scores ? `scores ${o.scores.map(formatNum).join(', ')}` : '', o.reason || ''].filter(Boolean).join(' \u2014 ') : '';
+    result.textContent = o ? [o.result, o.scores ? `scores ${o.scores.map(formatNum).join(', ')}` : '', o.reason || ''].filter(Boolean).join(' \u2014 ') : '';
     renderError();
     fill(events, (d.events || []).slice().reverse().map((e) => el('li', { text: e })));
     document.body.dataset.version = String(d.version);
@@ -167,9 +167,8 @@ function showTable(r, view, id, token) {
   longPoll(r, base, () => (st.data ? st.data.version : null), accept, setError);
 }
 
-/** The size of a table's board field: from the view, else counted from its text. */
-function boardSize(view, boardField) {
-  if (view.files && view.ranks) return { files: view.files, ranks: view.ranks };
+/** The size of a table's board field, counted from its text. */
+function boardSize(boardField) {
   return boardField ? placementSize(boardField.text) : { files: 8, ranks: 8 };
 }
 
