@@ -94,6 +94,8 @@ pub trait Session: Send {
     /// Allows or forbids the rules module's own moves (a GUI that cannot show them). Returns
     /// true when the game has such moves.
     fn set_special_moves(&mut self, on: bool) -> bool;
+    /// The pieces held off the board (a rules module's holdings), for a board to show.
+    fn holdings(&self) -> Vec<crate::rules::Holding>;
 }
 
 pub use crate::rules::HiddenGame;
@@ -395,6 +397,10 @@ impl<R: Rules> Session for GameSession<R> {
 
     fn hidden(&self, fen: &str) -> Option<Result<Box<dyn HiddenGame>, String>> {
         R::hidden_player(Arc::clone(self.pos.game()), fen)
+    }
+
+    fn holdings(&self) -> Vec<crate::rules::Holding> {
+        self.pos.game().rules.holdings(self.pos.rule_state())
     }
 
     fn set_special_moves(&mut self, on: bool) -> bool {

@@ -44,7 +44,7 @@ pub use games::{AnyGame, Catalog, default_variants};
 pub use geometry::Geometry;
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Game, Piece, Position};
-pub use rules::{Capabilities, HiddenGame, Plain, Rules};
+pub use rules::{Capabilities, HiddenGame, Holding, Plain, Rules};
 pub use square::Square;
 pub use variant::{IniError, Variant, VariantSet, load_ini_file, parse_ini};
 

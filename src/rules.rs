@@ -43,6 +43,17 @@ pub trait HiddenGame: Send {
     fn command(&mut self, line: &str) -> Result<Option<String>, String>;
 }
 
+/// One holding of pieces off the board (Remote Sensing's bins).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Holding {
+    /// What it is (`White, light`).
+    pub label: &'static str,
+    /// Whose pieces it holds.
+    pub owner: crate::Color,
+    /// Upper-case letters of the pieces in it.
+    pub letters: String,
+}
+
 /// A game's special rules. Implementors live in `games/`, one file per game.
 pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     /// State beyond the board that the game needs (flags, holdings), kept in the undo record.
@@ -106,6 +117,12 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     /// Writes the holdings with their brackets, right after the FEN board (nothing when the
     /// game has none).
     fn write_holdings(&self, _state: &Self::State, _out: &mut String) {}
+
+    /// The holdings as a board shows them beside the board: each named, with its owner and
+    /// its pieces' letters (none when the game has no holdings).
+    fn holdings(&self, _state: &Self::State) -> Vec<Holding> {
+        Vec::new()
+    }
 
     /// Refuses a set-up position that the game cannot reach and the module cannot handle (called
     /// when a FEN is read, after the generic checks).

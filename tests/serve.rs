@@ -155,6 +155,40 @@ fn special_moves_reach_the_page_as_mmn() {
     assert!(strings(v.get("holes")).contains(&"b1".to_string()));
     assert_eq!(strings(v.get("marked")), vec!["f6".to_string()]);
     assert!(strings(v.get("legal")).contains(&"g2h2".to_string()), "the Rendezvous");
+    // Remote Sensing's four bins, named by its rules module (rules/remote-sensing.md: owner,
+    // then the colour of the capture square).
+    let fen = "rnbfkebnr/2umdwv2/ppppppppp/9/9/9/PPPPPPPPP/2UMDWV2/RNBFKEBNR[N/R/-/p] w - - 0 1";
+    let (st, b) = post(
+        &s,
+        "/api/boards",
+        &format!(r#"{{"variant":"remotesensing","fen":"{fen}"}}"#),
+    );
+    assert_eq!(st, 200, "{b:?}");
+    let (_, v) = get(&s, &format!("/api/boards/{}", text(&b, "id")));
+    let Some(Json::Arr(h)) = v.get("holdings") else {
+        panic!("{v:?}")
+    };
+    let shown: Vec<(String, String, String)> = h
+        .iter()
+        .map(|x| (text(x, "label"), text(x, "owner"), text(x, "letters")))
+        .collect();
+    let want = [
+        ("White, light", "white", "N"),
+        ("White, dark", "white", "R"),
+        ("Black, light", "black", ""),
+        ("Black, dark", "black", "P"),
+    ];
+    let want: Vec<(String, String, String)> = want
+        .iter()
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+        .collect();
+    assert_eq!(shown, want);
+    let (_, tensor) = get(&s, "/api/boards/b1");
+    assert_eq!(
+        tensor.get("holdings"),
+        Some(&Json::Arr(Vec::new())),
+        "Tensor holds nothing"
+    );
 }
 
 #[test]

@@ -20,7 +20,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
 use crate::position::{Piece, Position};
-use crate::rules::Rules;
+use crate::rules::{Holding, Rules};
 use crate::square::Square;
 use crate::variant::{MAX_KINDS, Variant};
 use crate::zobrist::Zobrist;
@@ -406,6 +406,32 @@ impl Rules for RemoteSensing {
         }
         state.bins = bins;
         Ok(())
+    }
+
+    fn holdings(&self, s: &RsState) -> Vec<Holding> {
+        const NAMES: [(&str, Color); 4] = [
+            ("White, light", Color::White),
+            ("White, dark", Color::White),
+            ("Black, light", Color::Black),
+            ("Black, dark", Color::Black),
+        ];
+        NAMES
+            .iter()
+            .enumerate()
+            .map(|(bin, &(label, owner))| {
+                let mask = s.bins >> (bin * 16) & 0xFFFF;
+                Holding {
+                    label,
+                    owner,
+                    letters: self
+                        .letters
+                        .iter()
+                        .filter(|&&(_, t)| mask >> t & 1 != 0)
+                        .map(|&(c, _)| c)
+                        .collect(),
+                }
+            })
+            .collect()
     }
 
     fn write_holdings(&self, s: &RsState, out: &mut String) {

@@ -376,6 +376,22 @@ impl Board {
                 ),
             ),
             ("fen".into(), Json::Str(self.session.fen())),
+            (
+                "holdings".into(),
+                Json::Arr(
+                    self.session
+                        .holdings()
+                        .into_iter()
+                        .map(|h| {
+                            Json::Obj(vec![
+                                ("label".into(), Json::Str(h.label.into())),
+                                ("owner".into(), Json::Str(h.owner.name().to_lowercase())),
+                                ("letters".into(), Json::Str(h.letters)),
+                            ])
+                        })
+                        .collect(),
+                ),
+            ),
             ("side".into(), Json::Str(side.name().to_lowercase())),
             (
                 "players".into(),

@@ -64,7 +64,7 @@ function showBoard(r, view, id) {
         st.choice ? chooserEl(st.choice, d.pieces, play, () => { st.choice = null; drawArea(); }, d.side === 'black') : null),
       extra.length && canMove() ? el('div', { class: 'other-moves' }, 'Other moves: ',
         extra.map((m) => el('button', { type: 'button', dataset: { choice: m }, onclick: () => play(m) }, m))) : null,
-      binsEl(d.fen || '', d.pieces));
+      binsEl(d.holdings || [], d.pieces));
   };
 
   const status = el('div', { class: 'status' });
@@ -164,12 +164,12 @@ function renderMoveList(box, d) {
   box.scrollTop = box.scrollHeight;
 }
 
-/** Remote Sensing's four holding bins, or nothing for other variants. */
-function binsEl(fen, names) {
-  const bins = parseBins(fen);
-  if (!bins) return null;
-  const labels = ['White, light', 'White, dark', 'Black, light', 'Black, dark'];
-  return el('div', { id: 'bins', class: 'bins' }, bins.map((content, i) => el('div', { class: 'bin', dataset: { bin: i } },
-    el('div', { class: 'bin-label', text: labels[i] }),
-    el('div', { class: 'bin-pieces' }, content ? Array.from(content, (ch) => pieceEl(i >= 2 ? ch.toLowerCase() : ch.toUpperCase(), names)) : el('span', { class: 'empty', text: 'empty' })))));
+/** The pieces the game holds off the board (Remote Sensing's bins), as the server names them. */
+function binsEl(holdings, names) {
+  if (!holdings.length) return null;
+  return el('div', { id: 'bins', class: 'bins' }, holdings.map((h, i) => el('div', { class: 'bin', dataset: { bin: i } },
+    el('div', { class: 'bin-label', text: h.label }),
+    el('div', { class: 'bin-pieces' }, h.letters
+      ? Array.from(h.letters, (ch) => pieceEl(h.owner === 'black' ? ch.toLowerCase() : ch.toUpperCase(), names))
+      : el('span', { class: 'empty', text: 'empty' })))));
 }

@@ -171,14 +171,6 @@ function placementSize(text) {
   return { files, ranks: rows.length };
 }
 
-/** Remote Sensing's holding bins `[wl/wd/bl/bd]` after the board, or null. */
-function parseBins(fen) {
-  const m = /\[([^\]]*)\]/.exec(fen.split(' ')[0] || '');
-  if (!m) return null;
-  const parts = m[1].split('/');
-  return parts.length === 4 ? parts.map((p) => (p === '-' ? '' : p)) : null;
-}
-
 /** A piece as an element: a chess glyph for K Q R B N P, a circled letter otherwise. */
 function pieceEl(ch, names) {
   const upper = ch.toUpperCase();
