@@ -58,6 +58,30 @@ OPTIONS:
 With no command, menagerie waits for 'uci' or 'xboard' on standard input and then speaks
 that protocol (UCI_Variant / 'variant' select the game).";
 
+/// The lines of [`HELP`] about `cmd` (`menagerie play --help`), if it is a command there.
+fn command_help(cmd: &str) -> Option<String> {
+    let lines: Vec<&str> = HELP.lines().collect();
+    let starts = |l: &str| {
+        l.strip_prefix("    ")
+            .is_some_and(|r| !r.starts_with(' ') && r.split_whitespace().next() == Some(cmd))
+    };
+    let first = lines.iter().position(|l| starts(l))?;
+    let mut out = vec!["USAGE:".to_string()];
+    for (i, l) in lines.iter().enumerate().skip(first) {
+        // A command's lines: its own, and any further form of it or text indented under it.
+        let own = starts(l) || l.starts_with("         ") || l.starts_with("                      ");
+        if i > first && (!own || l.trim().is_empty()) {
+            break;
+        }
+        out.push(if starts(l) {
+            format!("    menagerie {}", l.trim_start())
+        } else {
+            format!("          {l}")
+        });
+    }
+    Some(out.join("\n"))
+}
+
 /// An error for the user: printed as one line, exit code 2.
 #[derive(Debug)]
 pub struct CliError(pub String);
@@ -95,6 +119,12 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
         };
     };
     let rest = &args[1..];
+    if rest.iter().any(|a| a == "--help" || a == "-h")
+        && let Some(text) = command_help(&cmd)
+    {
+        println!("{text}");
+        return Ok(());
+    }
     match cmd.as_str() {
         "help" | "--help" | "-h" => {
             println!("{HELP}\nTable games: {}.", crate::kit::names().join(", "));

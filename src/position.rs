@@ -518,7 +518,8 @@ impl<R: Rules> Position<R> {
     }
 
     /// Takes a piece off the board for good (a rule of a table game, not a move): castling
-    /// rights that need the square go, and so does an en-passant square. No undo; the history of
+    /// rights that need the square go. It is no move, so the half-move clock runs on and an
+    /// en-passant square stays while its pawn and a capturer remain. No undo; the history of
     /// earlier positions no longer repeats.
     pub fn take_off(&mut self, sq: Square) -> Piece {
         let p = self.remove_piece(sq);
@@ -526,12 +527,13 @@ impl<R: Rules> Position<R> {
         let rights = self.st.castling & self.castle_keep(sq);
         self.st.key ^= z.castling[self.st.castling.index()] ^ z.castling[rights.index()];
         self.st.castling = rights;
-        if self.st.ep.is_some() {
+        if let Some(ep) = self.st.ep
+            && (self.st.ep_victim == sq || !self.ep_capturable(ep))
+        {
             self.st.ep = None;
-            self.st.key = self.compute_key();
+            self.st.key ^= z.ep(ep.index());
         }
         self.history.clear();
-        self.st.halfmove = 0;
         p
     }
 

@@ -386,3 +386,50 @@ fn a_pawn_back_on_its_starting_rank_does_not_double_step() {
     act(&mut t, "e2e3");
     assert!(t.state_text().ends_with(" -"), "{}", t.state_text());
 }
+
+/// Rules §7: the capturer takes over the victim's checkers and opposite colours cancel at once,
+/// so a booster path after a capture has the steps the piece holds after the capture. The
+/// attack map (check, mate) follows the same rule as the moves.
+#[test]
+fn attacks_after_a_capture_use_the_checkers_it_brings() {
+    let full = "BBCCKNNPPPPPPPPQRRbbccknnppppppppqrr - 0 10 move -";
+    // Bf1-g2 blocks: after bxg2 the black bishop's checker cancels White's, so no step to h1.
+    let mut t = at(&format!("b3k3/8/8/8/8/8/7P/5BRK w - - a8=b1,f1=w1 5,5 -,- {full}"));
+    assert_eq!(t.actor(), Actor::Seat(0, "move"));
+    assert!(t.outcome().is_none());
+    assert_eq!(t.actions(), vec!["f1g2".to_string()]);
+    act(&mut t, "f1g2");
+    // A white pawn with one white checker on f2: after Bxf2 the bishop's checker cancels, so
+    // f2 is no springboard to f1, g1 or g2.
+    let t = at(&format!("7k/b7/8/8/8/8/5P2/6K1 w - - a7=b1,f2=w1 5,5 -,- {full}"));
+    let mut acts = t.actions();
+    acts.sort();
+    assert_eq!(acts, vec!["g1f1", "g1g2", "g1h1", "g1h2"]);
+    // A hobbled pawn with two black checkers on d4: after Bxd4 the bishop holds three and
+    // reaches g1, so White is in check already and only three moves answer it.
+    let t = at(&format!("7k/b7/8/8/3P4/8/8/R5K1 w - - a7=b1,d4=b2 6,3 -,- {full}"));
+    let mut acts = t.actions();
+    acts.sort();
+    assert_eq!(acts, vec!["a1a7", "g1h1", "g1h2"]);
+}
+
+/// The same rule further on: a booster step that captures takes over the victim's checkers
+/// and may step on with them, and a hobbled piece that captures a piece carrying its owner's
+/// checkers comes out boosted.
+#[test]
+fn attacks_follow_captures_by_steps_and_by_hobbled_pieces() {
+    let check = |board: &str, checkers: &str, reserves: &str| {
+        let mut g = Booster::new(&Vec::new()).unwrap();
+        TableGame::set_state(&mut g, &state(board, checkers, reserves, ("", ""), "move")).unwrap();
+        in_check(g.board(), Color::White)
+    };
+    // Rook h8 with one checker: h8-h3, a step takes g2 and its two black checkers (two steps
+    // left), g2-f1, f1-e1. With a plain pawn on g2 the rook's step ends there.
+    assert!(check("k6r/8/8/8/8/8/6P1/4K3 w - -", "h8=b1,g2=b2", "6,3"));
+    assert!(!check("k6r/8/8/8/8/8/6P1/4K3 w - -", "h8=b1", "6,5"));
+    // A black knight on f4 hobbled by a white checker captures like a black pawn (e3, g3);
+    // after fxe3 it holds the two black checkers of the knight it took, one cancels its own
+    // hobble, and the one left is a step: e3-d2 hits the king.
+    assert!(check("4k3/8/8/8/5n2/4N3/3K4/8 w - -", "f4=w1,e3=b2", "5,4"));
+    assert!(!check("4k3/8/8/8/5n2/4N3/3K4/8 w - -", "f4=w1", "5,6"));
+}

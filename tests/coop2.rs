@@ -268,3 +268,64 @@ fn observation_gate_along_random_games() {
     }
     assert!(checked > 300, "{checked}");
 }
+
+/// Rules §4: a capture puts the capturer on the victim's square, a king's too (the game ends
+/// there, so the capturer's own king may stay attacked).
+#[test]
+fn a_king_capture_moves_the_capturer_onto_the_kings_square() {
+    let mut t = at(
+        &[],
+        "k7/8/8/8/8/8/8/R3K3 w Q - 0 1",
+        "kRp",
+        "-",
+        ("", ""),
+        "20 30 capture",
+    );
+    let e = act(&mut t, "a1a8 x1");
+    assert!(e.ends_with("end"), "{e}");
+    // The rook left a1, so the queen-side right goes with it.
+    assert_eq!(field(t.as_ref(), 0), "R7/8/8/8/8/8/8/4K3");
+    assert_eq!(field(t.as_ref(), 2), "-");
+    assert_eq!(field(t.as_ref(), 6), "Rp");
+    assert_eq!(field(t.as_ref(), 7), "k");
+}
+
+/// The FEN counters follow FEN's meaning through turns of several moves: the half-move clock
+/// counts moves since a capture or pawn move, the move number grows when White's turn comes
+/// round, and a state with counters reads back with them.
+#[test]
+fn fen_move_counters_advance() {
+    let mut t = at(
+        &[],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 7",
+        "-",
+        "-",
+        ("NQ", "nq"),
+        "0 0 play",
+    );
+    act(&mut t, "play N");
+    act(&mut t, "g1f3");
+    act(&mut t, "end");
+    assert_eq!((field(t.as_ref(), 4), field(t.as_ref(), 5)), ("4".into(), "7".into()));
+    while t.actor() == Actor::Chance {
+        let c = t.chances()[0].0.clone();
+        t.act_chance(&c).unwrap();
+    }
+    act(&mut t, "play n");
+    act(&mut t, "b8c6");
+    act(&mut t, "end");
+    while t.actor() == Actor::Chance {
+        let c = t.chances()[0].0.clone();
+        t.act_chance(&c).unwrap();
+    }
+    assert_eq!(t.actor(), Actor::Seat(0, "play"));
+    assert_eq!((field(t.as_ref(), 4), field(t.as_ref(), 5)), ("5".into(), "8".into()));
+    let c = t.actions()[0].clone();
+    act(&mut t, &c);
+    act(&mut t, "e2e4");
+    assert_eq!((field(t.as_ref(), 4), field(t.as_ref(), 5)), ("0".into(), "8".into()));
+    let text = t.state_text();
+    let mut u = game(&[]);
+    u.set_state(&text).unwrap();
+    assert_eq!(u.state_text(), text);
+}

@@ -280,6 +280,41 @@ fn telepathy_castling_is_a_king_move_and_promotion_a_pawn_move() {
     assert_eq!(act(&mut t, "d5e6"), "move d5e6 P card P hit marker -1");
 }
 
+/// Rules §2: "the losing team has to remove one of their pieces": a removal is not a move, so
+/// the next mover may still take a double step en passant, and the half-move clock runs on.
+#[test]
+fn telepathy_a_removal_keeps_en_passant_and_the_clock() {
+    let mut t = at(
+        "telepathy",
+        "4k3/6p1/8/8/6Pp/8/8/4K3 b - g3 7 40 0 P,P NBRQKC,NBRQKC 0,2 - remove-black",
+    );
+    act(&mut t, "remove g7");
+    assert!(
+        t.state_text().starts_with("4k3/8/8/8/6Pp/8/8/4K3 b - g3 7 40 "),
+        "{}",
+        t.state_text()
+    );
+    act(&mut t, "card B");
+    assert!(t.actions().contains(&"h4g3".to_string()), "{:?}", t.actions());
+    act(&mut t, "h4g3");
+    assert!(
+        t.state_text().starts_with("4k3/8/8/8/8/6p1/8/4K3 w - - 0 41 "),
+        "{}",
+        t.state_text()
+    );
+    // Removing the pawn that double-stepped ends the chance.
+    let mut t = at(
+        "telepathy",
+        "4k3/6p1/8/8/6Pp/8/8/4K3 b - g3 7 40 0 P,P NBRQKC,NBRQKC 0,2 - remove-white",
+    );
+    act(&mut t, "remove g4");
+    assert!(
+        t.state_text().starts_with("4k3/6p1/8/8/7p/8/8/4K3 b - - 7 40 "),
+        "{}",
+        t.state_text()
+    );
+}
+
 #[test]
 fn telepathy_king_capture_after_an_exposed_king() {
     // White must remove a piece; only the rook shields its king from the black rook, and the

@@ -90,6 +90,18 @@ fn bad_command_lines_are_one_line_and_exit_2() {
         ),
         (vec!["playtest", "splitbrain", "--games", "many"], "--games: 'many'"),
         (vec!["play", "--replay", "/no/such/file"], "--replay /no/such/file"),
+        (
+            vec![
+                "play",
+                "splitbrain",
+                "--seats",
+                "random,random,random,random",
+                "--games",
+                "0",
+            ],
+            "--games 0: nothing to do",
+        ),
+        (vec!["playtest", "parade", "--games", "0"], "--games 0: nothing to do"),
     ] {
         let out = run(&args, "");
         let err = text(&out.stderr);
@@ -97,6 +109,20 @@ fn bad_command_lines_are_one_line_and_exit_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(want), "{args:?}: {err}");
     }
+}
+
+/// `COMMAND --help` prints that command's usage, not an error.
+#[test]
+fn each_command_has_its_help() {
+    for cmd in ["play", "playtest", "referee", "solve", "perft", "serve"] {
+        let out = run(&[cmd, "--help"], "");
+        let o = text(&out.stdout);
+        assert!(out.status.success(), "{cmd}: {o}{}", text(&out.stderr));
+        assert!(o.starts_with("USAGE:\n"), "{cmd}: {o}");
+        assert!(o.contains(&format!("menagerie {cmd} ")), "{cmd}: {o}");
+    }
+    let o = text(&run(&["play", "-h"], "").stdout);
+    assert!(o.contains("menagerie play --replay FILE"), "{o}");
 }
 
 #[test]
@@ -321,6 +347,18 @@ fn solve_and_playtest_report_solitaire_deals() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {e}");
         assert!(e.contains(why) && e.lines().count() == 1, "{args:?}: {e}");
     }
+    // A budget too small to prove every deal: the mean over all deals is only the best found,
+    // and the optimum is the mean of the proved ones.
+    let out = run(&["solve", "neighbour", "--deals", "4", "--budget", "100"], "");
+    let o = text(&out.stdout);
+    assert!(o.contains("proved optimal: 2 of 4 (50.0%)"), "{o}");
+    assert!(o.lines().any(|l| l.starts_with("best found: mean ")), "{o}");
+    assert!(
+        o.lines()
+            .any(|l| l.starts_with("optimum (2 proved deals): mean 17.500")),
+        "{o}"
+    );
+    assert!(!o.lines().any(|l| l.starts_with("optimum: mean")), "{o}");
     // The playtest with the same deals solved: the cost of the hidden order, each spread with
     // its quartiles and a histogram.
     let out = run(&["playtest", "parade", "--games", "4", "--optimum", "100000"], "");

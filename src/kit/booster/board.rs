@@ -135,80 +135,103 @@ pub fn normal_moves(board: &Board, s: Sq) -> Vec<(Sq, bool)> {
     out
 }
 
-/// The squares the piece on `s` attacks, boosters counted (the rules file's proposal): a
-/// boosted piece with k own checkers attacks every square it could capture on by one normal
-/// move followed by up to k king steps through empty squares; a hobbled piece attacks its two
-/// diagonal-forward squares, a hobbled pawn nothing.
+/// The squares the piece on `s` attacks, boosters counted (the rules file's proposal): the
+/// squares of its normal move (a hobbled piece its two diagonal-forward squares, a hobbled pawn
+/// none), then from each place its normal move may reach, king steps while it holds own
+/// checkers, one spent per step: a capture, by the move or by a step, first takes over the
+/// victim's checkers and opposite colours cancel, as in a move.
 pub fn attacks_from(board: &Board, s: Sq) -> u64 {
     let Some(p) = board[s] else { return 0 };
     let bit = |t: Sq| 1u64 << t;
     let fwd = forward(p.color);
+    let mut att = 0u64;
     if p.hobble() > 0 {
         if p.kind == 'P' {
             return 0;
         }
-        return [-1, 1]
+        att = [-1, 1]
             .iter()
             .filter_map(|&df| offset(s, df, fwd))
             .fold(0, |m, t| m | bit(t));
-    }
-    // Squares attacked by the normal move alone.
-    let mut att = 0u64;
-    match p.kind {
-        'P' => {
-            for df in [-1, 1] {
-                if let Some(t) = offset(s, df, fwd) {
-                    att |= bit(t);
-                }
-            }
-        }
-        'N' | 'K' => {
-            let steps: &[(i32, i32)] = if p.kind == 'N' { &KNIGHT } else { &KING };
-            for d in steps {
-                if let Some(t) = offset(s, d.0, d.1) {
-                    att |= bit(t);
-                }
-            }
-        }
-        _ => {
-            let all: Vec<(i32, i32)> = if p.kind == 'Q' {
-                ROOK.iter().chain(&BISHOP).copied().collect()
-            } else {
-                dirs(p.kind).to_vec()
-            };
-            for d in all {
-                let mut cur = s;
-                while let Some(t) = offset(cur, d.0, d.1) {
-                    att |= bit(t);
-                    if board[t].is_some() {
-                        break;
+    } else {
+        match p.kind {
+            'P' => {
+                for df in [-1, 1] {
+                    if let Some(t) = offset(s, df, fwd) {
+                        att |= bit(t);
                     }
-                    cur = t;
+                }
+            }
+            'N' | 'K' => {
+                let steps: &[(i32, i32)] = if p.kind == 'N' { &KNIGHT } else { &KING };
+                for d in steps {
+                    if let Some(t) = offset(s, d.0, d.1) {
+                        att |= bit(t);
+                    }
+                }
+            }
+            _ => {
+                let all: Vec<(i32, i32)> = if p.kind == 'Q' {
+                    ROOK.iter().chain(&BISHOP).copied().collect()
+                } else {
+                    dirs(p.kind).to_vec()
+                };
+                for d in all {
+                    let mut cur = s;
+                    while let Some(t) = offset(cur, d.0, d.1) {
+                        att |= bit(t);
+                        if board[t].is_some() {
+                            break;
+                        }
+                        cur = t;
+                    }
                 }
             }
         }
     }
-    let k = p.boost();
-    if k == 0 {
-        return att;
+    // Booster steps left at each place the piece may stand (-1: not reached). A capture, by
+    // the normal move or by a step, first takes over the victim's checkers, then cancels.
+    let own = p.color.index();
+    let after = |mine: u8, theirs: u8, v: Option<Piece>| -> i32 {
+        let mut ch = [0u8; 2];
+        ch[own] = mine;
+        ch[1 - own] = theirs;
+        if let Some(v) = v {
+            ch[0] += v.checkers[0];
+            ch[1] += v.checkers[1];
+        }
+        i32::from(ch[own].saturating_sub(ch[1 - own]))
+    };
+    let mut left = [-1i32; 64];
+    let mut todo: Vec<Sq> = Vec::new();
+    for (t, _) in normal_moves(board, s) {
+        let k = after(p.checkers[own], p.checkers[1 - own], board[t]);
+        if k > left[t] {
+            left[t] = k;
+            todo.push(t);
+        }
     }
-    // Where it may stand after its normal move, then king steps through empty squares.
     let mut empty_board = *board;
     empty_board[s] = None;
-    let mut at: u64 = normal_moves(board, s).iter().fold(0, |m, (t, _)| m | bit(*t));
-    for _ in 0..k {
-        let mut next = 0u64;
-        for from in (0..64).filter(|f| at >> f & 1 != 0) {
-            for d in KING {
-                if let Some(t) = offset(from, d.0, d.1) {
-                    att |= bit(t);
-                    if empty_board[t].is_none() {
-                        next |= bit(t);
-                    }
-                }
+    while let Some(from) = todo.pop() {
+        let r = left[from];
+        if r < 1 {
+            continue;
+        }
+        for d in KING {
+            let Some(t) = offset(from, d.0, d.1) else { continue };
+            att |= bit(t);
+            let k = match empty_board[t] {
+                None => r - 1,
+                // Kings are mated, never taken; own pieces block.
+                Some(v) if v.color != p.color && v.kind != 'K' => after((r - 1) as u8, 0, Some(v)),
+                Some(_) => continue,
+            };
+            if k > left[t] {
+                left[t] = k;
+                todo.push(t);
             }
         }
-        at = next;
     }
     att
 }

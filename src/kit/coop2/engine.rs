@@ -79,7 +79,7 @@ impl Engine {
         // The next player's chances: captures the line allows now, and those the card it adds
         // (next to the last card) may allow, by expectation over the unseen cards.
         let mut next = g.clone();
-        next.set_side(!g.turn());
+        next.set_side(!g.turn(), g.pos.fullmove());
         let pairs = next.capture_pairs();
         let usable = |m: char, x: char| !next.usable(m, x).is_empty();
         let now = pairs.iter().filter(|(m, x, _)| usable(*m, *x)).count() as f64;

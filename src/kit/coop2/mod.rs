@@ -204,9 +204,12 @@ impl Coop2 {
         let side = if c == Color::White { "w" } else { "b" };
         // The other colour's double step may be taken; ours is for the partner's next turn.
         let ep = self.ep[(!c).index()].map_or("-".to_string(), |s| self.pos.variant().geometry.name(s));
-        let fen = format!("{} {side} {} {ep} 0 1", w[0], w[2]);
+        let fen = format!("{} {side} {} {ep} {} {}", w[0], w[2], w[4], w[5]);
         Position::from_fen_exposed(Arc::clone(&self.game), &fen)
-            .or_else(|_| Position::from_fen_exposed(Arc::clone(&self.game), &format!("{} {side} {} - 0 1", w[0], w[2])))
+            .or_else(|_| {
+                let fen = format!("{} {side} {} - {} {}", w[0], w[2], w[4], w[5]);
+                Position::from_fen_exposed(Arc::clone(&self.game), &fen)
+            })
             .expect("a position of the game reads back")
     }
 
@@ -343,24 +346,26 @@ impl Coop2 {
         };
         let card = victim.map(|v| card_of(&p, v));
         let c = self.turn();
+        let fullmove = p.fullmove();
         // En passant stays open through the next turn while the pawn stands (the proposal).
         if m.kind() == MoveKind::DoubleStep {
             self.ep[c.index()] = Some(m.aux_square());
         }
         p.make_move(m);
-        // Back to the turn's side: the turn goes on.
+        // Back to the turn's side: the turn goes on, and so does its move number.
         self.pos = p;
-        self.set_side(c);
+        self.set_side(c, fullmove);
         Ok(card)
     }
 
-    /// Gives the move to `c` (a new turn, or the same side after one of its moves).
-    fn set_side(&mut self, c: Color) {
-        if self.pos.side_to_move() != c {
+    /// Gives the move to `c` (a new turn, or the same side after one of its moves) with the
+    /// FEN move number `fullmove`; the half-move clock runs on.
+    fn set_side(&mut self, c: Color, fullmove: u32) {
+        if self.pos.side_to_move() != c || self.pos.fullmove() != fullmove {
             let f = self.pos.fen();
             let w: Vec<&str> = f.split_whitespace().collect();
             let side = if c == Color::White { "w" } else { "b" };
-            let fen = format!("{} {side} {} - 0 1", w[0], w[2]);
+            let fen = format!("{} {side} {} - {} {fullmove}", w[0], w[2], w[4]);
             self.pos = Position::from_fen_exposed(Arc::clone(&self.game), &fen).expect("reads back");
         }
     }
@@ -432,7 +437,8 @@ impl Coop2 {
 
     fn next_turn(&mut self) {
         let c = !self.turn();
-        self.set_side(c);
+        // As in FEN, the move number grows when White's turn comes round again.
+        self.set_side(c, self.pos.fullmove() + u32::from(c == Color::White));
         self.ep[c.index()] = None;
         self.turns += 1;
         if self.rules.solitaire {
@@ -491,11 +497,13 @@ impl Coop2 {
         let eps: Vec<String> = self.ep.iter().flatten().map(|&s| g.name(s)).collect();
         let ep = if eps.is_empty() { "-".to_string() } else { eps.join(",") };
         format!(
-            "{} {} {} {} 0 1 {} {} {},{} {} {} {} {}",
+            "{} {} {} {} {} {} {} {} {},{} {} {} {} {}",
             w[0],
             w[1],
             w[2],
             ep,
+            w[4],
+            w[5],
             cards(&self.line),
             cards(&self.discard),
             hand(0),
@@ -676,9 +684,15 @@ impl TableGame for Coop2 {
                 if card.eq_ignore_ascii_case(&'K') {
                     next.line.remove(x - 1);
                     next.discard.push(card);
+                    // The capturer takes the king's square (rules §4: a capture); the game
+                    // ends at once, so its own king may be left attacked.
                     let g = next.pos.variant().geometry.clone();
-                    let ksq = g.parse(&m[2..4]).ok_or("bad square")?;
+                    let (from, ksq) = m.split_at(m.len() / 2);
+                    let from = g.parse(from).ok_or("bad square")?;
+                    let ksq = g.parse(ksq).ok_or("bad square")?;
                     next.pos.take_off(ksq);
+                    let capturer = next.pos.take_off(from);
+                    next.pos.put_piece(capturer, ksq);
                     next.finish(true);
                     *self = next;
                     return Ok(format!("{action} takes {card}: end"));

@@ -17,7 +17,7 @@ pub fn parse(base: &Coop2, text: &str, view: bool) -> Result<Coop2, String> {
         return Err(format!("expected 13 fields: {FIELDS}"));
     }
     let mut g = base.clone();
-    let fen = format!("{} {} {} - 0 1", w[0], w[1], w[2]);
+    let fen = format!("{} {} {} - {} {}", w[0], w[1], w[2], w[4], w[5]);
     g.pos = Position::from_fen_exposed(Arc::clone(&g.game), &fen).map_err(|e| e.to_string())?;
     let geo = g.pos.variant().geometry.clone();
     g.ep = [None, None];
