@@ -20,6 +20,7 @@ mod fen;
 pub mod games;
 mod geometry;
 pub mod kit;
+pub mod lines;
 mod movegen;
 mod moves;
 pub mod notation;

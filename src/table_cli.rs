@@ -4,7 +4,8 @@
 use crate::cli::CliError;
 use crate::kit;
 use crate::table::playtest::Summary;
-use crate::table::referee::{self, Played};
+use crate::table::record::{self, Replayed};
+use crate::table::referee::{self, Played, RecordSink};
 use crate::table::seats::make_seats;
 use crate::table::{Settings, Table, parse_settings, scores_text};
 use std::io::Write;
@@ -17,6 +18,7 @@ struct Opts {
     seats: Option<Vec<String>>,
     record: Option<String>,
     replay: Option<String>,
+    resume: Option<String>,
     csv: Option<String>,
     move_seconds: f64,
     /// `--optimum N`: states the open-deal solver may spend per game (0: no solving).
@@ -31,6 +33,7 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
         seats: None,
         record: None,
         replay: None,
+        resume: None,
         csv: None,
         move_seconds: 30.0,
         optimum: 0,
@@ -66,6 +69,7 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
                 "--seats" => o.seats = Some(v.split(',').map(|s| s.trim().to_string()).collect()),
                 "--record" => o.record = Some(v),
                 "--replay" => o.replay = Some(v),
+                "--resume" => o.resume = Some(v),
                 "--csv" => o.csv = Some(v),
                 "--optimum" | "--budget" => o.optimum = num("a number of states")?,
                 "--move-seconds" => {
@@ -109,26 +113,37 @@ pub fn referee(args: &[String]) -> Result<(), CliError> {
 }
 
 /// Plays one game of `name` with seats made from `specs`; returns how it went and the final
-/// state.
+/// state. Each record line goes to `record` as it happens.
 fn play_one(
     name: &str,
     o: &Opts,
     specs: &[String],
     seed: u64,
-    keep: bool,
+    record: &mut dyn FnMut(&str) -> Result<(), String>,
 ) -> Result<(Played, Box<dyn Table>), CliError> {
     let mut table = kit::new_table(name, &o.settings).map_err(CliError)?;
     let mut seats = make_seats(table.as_ref(), specs, seed, o.move_seconds).map_err(CliError)?;
-    let p = referee::play(
+    let p = referee::play_recorded(
         table.as_mut(),
         &mut seats,
         seed,
         specs,
         &o.settings,
-        keep,
         o.move_seconds,
-    );
+        record,
+    )
+    .map_err(|h| CliError(format!("game stopped after {} steps: {}", h.steps, h.why)))?;
     Ok((p, table))
+}
+
+/// A record sink writing each line to `file` and flushing it at once, so that a game cut short
+/// keeps every step made.
+fn line_writer(mut file: std::fs::File, name: String) -> impl FnMut(&str) -> Result<(), String> + Send {
+    move |line: &str| {
+        writeln!(file, "{line}")
+            .and_then(|_| file.flush())
+            .map_err(|e| format!("--record {name}: {e}"))
+    }
 }
 
 fn result_line(i: usize, p: &Played) -> String {
@@ -244,12 +259,16 @@ pub fn solve(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `menagerie play GAME --seats S,S,.. [--seed N] [--games N] [--record FILE] [SETTINGS]`, or
-/// `menagerie play --replay FILE`.
+/// `menagerie play GAME --seats S,S,.. [--seed N] [--games N] [--record FILE] [SETTINGS]`,
+/// `menagerie play --replay FILE` or `menagerie play --resume FILE`.
 pub fn play(args: &[String]) -> Result<(), CliError> {
     if args.first().is_some_and(|a| a == "--replay") {
-        let o = opts(args, &["--replay"])?;
-        return replay(o.replay.as_deref().unwrap_or(""));
+        let o = opts(args, &["--replay", "--move-seconds"])?;
+        return replay(o.replay.as_deref().unwrap_or(""), o.move_seconds);
+    }
+    if args.first().is_some_and(|a| a == "--resume") {
+        let o = opts(args, &["--resume", "--move-seconds"])?;
+        return resume(o.resume.as_deref().unwrap_or(""), o.move_seconds);
     }
     let name = game_arg(args, "play")?;
     let o = opts(
@@ -257,27 +276,25 @@ pub fn play(args: &[String]) -> Result<(), CliError> {
         &["--seats", "--seed", "--games", "--record", "--move-seconds", "--replay"],
     )?;
     if let Some(file) = &o.replay {
-        return replay(file);
+        return replay(file, o.move_seconds);
     }
     let specs = o
         .seats
         .clone()
         .ok_or_else(|| CliError("play needs --seats S,S,... (engine, random, human, cmd:PROGRAM)".into()))?;
-    let mut record_out = match &o.record {
-        Some(f) => Some(std::fs::File::create(f).map_err(|e| CliError(format!("--record {f}: {e}")))?),
-        None => None,
+    let mut record: RecordSink = match &o.record {
+        Some(f) => Box::new(line_writer(
+            std::fs::File::create(f).map_err(|e| CliError(format!("--record {f}: {e}")))?,
+            f.clone(),
+        )),
+        None => Box::new(|_: &str| Ok(())),
     };
     let mut totals = vec![0.0; specs.len()];
     let mut results: Vec<(String, usize)> = Vec::new();
     for g in 0..o.games {
         let seed = o.seed.wrapping_add(g as u64);
-        let (p, _) = play_one(&name, &o, &specs, seed, record_out.is_some())?;
+        let (p, _) = play_one(&name, &o, &specs, seed, &mut record)?;
         println!("{}", result_line(g, &p));
-        if let Some(f) = record_out.as_mut() {
-            for l in &p.record {
-                writeln!(f, "{l}").map_err(|e| CliError(format!("--record: {e}")))?;
-            }
-        }
         for (t, s) in totals.iter_mut().zip(&p.outcome.scores) {
             *t += s;
         }
@@ -296,42 +313,81 @@ pub fn play(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Replays a record file: every game in it, checked step by step.
-fn replay(file: &str) -> Result<(), CliError> {
+/// Replays a record file: every game in it, checked line by line.
+fn replay(file: &str, move_seconds: f64) -> Result<(), CliError> {
     let text = std::fs::read_to_string(file).map_err(|e| CliError(format!("--replay {file}: {e}")))?;
-    let lines: Vec<String> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(String::from)
-        .collect();
-    let mut games = 0;
-    let mut i = 0;
-    while i < lines.len() {
-        let head =
-            crate::table::json::Json::parse(&lines[i]).map_err(|e| CliError(format!("{file}:{}: {e}", i + 1)))?;
-        let game = head
-            .get("game")
-            .and_then(|g| g.as_str())
-            .ok_or_else(|| CliError(format!("{file}:{}: not a game header", i + 1)))?;
-        let settings: Settings = match head.get("settings") {
-            Some(crate::table::json::Json::Obj(kv)) => kv
-                .iter()
-                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_string()))
-                .collect(),
-            _ => Vec::new(),
-        };
-        let end = (i + 1..lines.len())
-            .find(|&j| lines[j].contains("\"result\""))
-            .ok_or_else(|| CliError(format!("{file}:{}: the game has no result line", i + 1)))?;
-        let mut table = kit::new_table(game, &settings).map_err(CliError)?;
-        let o = referee::replay(table.as_mut(), &lines[i..=end])
-            .map_err(|e| CliError(format!("{file}: game at line {}: {e}", i + 1)))?;
-        games += 1;
-        println!("game {games}: {o} (replayed, {} steps agree)", end - i - 1);
-        i = end + 1;
+    let games = record::games(&text).map_err(|e| CliError(format!("{file}: {e}")))?;
+    let (mut done, mut cut) = (0, 0);
+    for (k, g) in games.iter().enumerate() {
+        match record::replay(g, move_seconds, None).map_err(|e| CliError(format!("{file}: {e}")))? {
+            Replayed::Agrees(p) => {
+                done += 1;
+                println!("game {}: {} (replayed, {} steps agree)", k + 1, p.outcome, p.steps);
+            }
+            Replayed::Unfinished(steps) => {
+                cut += 1;
+                println!(
+                    "game {}: unfinished at step {steps} (replayed, {steps} steps agree; 'play --resume {file}' plays on)",
+                    k + 1
+                );
+            }
+        }
     }
-    println!("replay: {games} games agree with the record");
+    println!(
+        "replay: {} games agree with the record{}",
+        done + cut,
+        if cut > 0 {
+            format!(", {cut} unfinished")
+        } else {
+            String::new()
+        }
+    );
     Ok(())
+}
+
+/// Plays on the last game of a record cut short: the record is replayed (checked as by
+/// `--replay`), then the same seats play on and the new lines are appended to the file.
+fn resume(file: &str, move_seconds: f64) -> Result<(), CliError> {
+    let err = |e: String| CliError(format!("--resume {file}: {e}"));
+    let text = std::fs::read_to_string(file).map_err(|e| err(e.to_string()))?;
+    let games = record::games(&text).map_err(&err)?;
+    let k = games.len();
+    let g = &games[k - 1];
+    if g.finished {
+        return Err(err(format!("game {k}, its last, is finished: nothing to resume")));
+    }
+    // Keep the whole lines of the file; a last line cut in the middle goes.
+    let keep: usize = match text.rfind('\n') {
+        Some(i) if !text.ends_with('\n') => i + 1,
+        Some(_) => text.len(),
+        None => 0,
+    };
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(file)
+        .map_err(|e| err(e.to_string()))?;
+    f.set_len(keep as u64).map_err(|e| err(e.to_string()))?;
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(file)
+        .map_err(|e| err(e.to_string()))?;
+    if keep > 0 && !text[..keep].ends_with('\n') {
+        writeln!(f).map_err(|e| err(e.to_string()))?;
+    }
+    eprintln!(
+        "resume: game {k} ({}, seed {}) from its {} recorded lines",
+        g.header.game,
+        g.header.seed,
+        g.lines.len()
+    );
+    let append = Box::new(line_writer(f, file.to_string()));
+    match record::replay(g, move_seconds, Some(append)).map_err(&err)? {
+        Replayed::Agrees(p) => {
+            println!("game {k}: {} ({} steps, resumed)", p.outcome, p.steps);
+            Ok(())
+        }
+        Replayed::Unfinished(steps) => Err(err(format!("stopped at step {steps}"))),
+    }
 }
 
 /// `menagerie playtest GAME --games N [--seed N] [--seats ...] [--csv FILE] [SETTINGS]`:
@@ -354,7 +410,7 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
     let mut last = Instant::now();
     for g in 0..o.games {
         let seed = o.seed.wrapping_add(g as u64);
-        let (p, table) = play_one(&name, &o, &specs, seed, false)?;
+        let (p, table) = play_one(&name, &o, &specs, seed, &mut |_: &str| Ok(()))?;
         let mut tally = table.tally();
         if o.optimum > 0 {
             // The same deal with every order known: what the seats' play cost against the best.

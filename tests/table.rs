@@ -3,11 +3,11 @@
 //! observation gate along random games, records that replay, and every kind of seat.
 
 use menagerie::kit::new_table;
-use menagerie::table::referee;
+use menagerie::table::{record, referee};
 
 #[path = "common/spy.rs"]
 mod spy;
-use menagerie::table::seats::{RandomSeat, Seat};
+use menagerie::table::seats::{Answer, RandomSeat, Seat, make_seats};
 use menagerie::table::{Actor, Outcome, Settings, Table};
 use spy::spied_game;
 
@@ -342,7 +342,9 @@ fn telepathy_king_capture_after_an_exposed_king() {
     let mut engine = game("telepathy", &[]).engine_seat(2, &Vec::new(), 1).unwrap();
     engine.see(exposed).unwrap();
     assert_eq!(
-        engine.ask(1, "predict", 30.0, &[]).map(|c| c.starts_with("card ")),
+        engine
+            .ask(1, "predict", 30.0, &[])
+            .map(|c| matches!(c, Answer::Action(c) if c.starts_with("card "))),
         Ok(true)
     );
     // A team with only its king must remove it, and loses.
@@ -450,35 +452,44 @@ fn telepathy_invariants_along_random_games() {
     }
 }
 
+/// A record replays to the same game: chance is redealt from the seed and Menagerie's seats
+/// decide again, so a changed event, seed or seat list is caught at the first line it changes.
 #[test]
 fn records_replay_to_the_same_game() {
     for name in menagerie::kit::names() {
         for seed in [4, 5] {
             let mut t = game(name, &[]);
             let n = t.seats();
-            let mut seats: Vec<Box<dyn Seat>> = (0..n)
-                .map(|i| {
-                    if i % 2 == 0 {
-                        t.engine_seat(i, &Vec::new(), seed + i as u64).unwrap()
-                    } else {
-                        Box::new(RandomSeat::new(seed + i as u64)) as Box<dyn Seat>
-                    }
-                })
-                .collect();
             let names: Vec<String> = (0..n)
                 .map(|i| if i % 2 == 0 { "engine" } else { "random" }.to_string())
                 .collect();
+            let mut seats = make_seats(t.as_ref(), &names, seed, 30.0).unwrap();
             let p = referee::play(t.as_mut(), &mut seats, seed, &names, &Vec::new(), true, 30.0);
-            let mut fresh = game(name, &[]);
-            let o = referee::replay(fresh.as_mut(), &p.record).unwrap();
-            assert_eq!(o, p.outcome);
-            assert_eq!(fresh.state_text(), t.state_text());
+            let replay = |lines: &[String]| {
+                let games = record::games(&(lines.join("\n") + "\n"))?;
+                record::replay(&games[0], 30.0, None)
+            };
+            match replay(&p.record) {
+                Ok(record::Replayed::Agrees(q)) => assert_eq!((q.outcome, q.steps), (p.outcome.clone(), p.steps)),
+                other => panic!("{name}: {other:?}"),
+            }
             // A changed event is caught.
             let mut bad = p.record.clone();
             let i = bad.iter().rposition(|l| l.contains("\"event\":\"")).unwrap();
             bad[i] = bad[i].replacen("\"event\":\"", "\"event\":\"x", 1);
-            let mut fresh = game(name, &[]);
-            assert!(referee::replay(fresh.as_mut(), &bad).is_err(), "{name}");
+            let e = replay(&bad).unwrap_err();
+            assert!(
+                e.starts_with(&format!("line {}: the record has ", i + 1)),
+                "{name}: {e}"
+            );
+            // So are another seed and other seats (engine and random swapped).
+            let mut bad = p.record.clone();
+            bad[0] = bad[0].replacen(&format!("\"seed\":\"{seed}\""), "\"seed\":\"99\"", 1);
+            assert!(replay(&bad).is_err(), "{name}: seed");
+            let mut bad = p.record.clone();
+            bad[0] = bad[0].replacen("\"seats\":[\"engine\"", "\"seats\":[\"random\"", 1);
+            assert_ne!(bad[0], p.record[0]);
+            assert!(replay(&bad).is_err(), "{name}: seats");
         }
     }
 }
@@ -644,11 +655,6 @@ fn chance_is_drawn_from_the_seed_and_replays() {
         "{:?}",
         a.record
     );
-    let mut fresh: Box<dyn Table> = Box::new(Dice {
-        roll: None,
-        guess: None,
-    });
-    assert_eq!(referee::replay(fresh.as_mut(), &a.record).unwrap(), a.outcome);
     let rolls: std::collections::BTreeSet<String> = (0..40).map(|s| play(s).outcome.reason).collect();
     assert_eq!(rolls.len(), 6, "{rolls:?}");
 }
@@ -681,7 +687,9 @@ fn an_observation_with_hidden_parts_is_not_a_state() {
                     }
                     Actor::Seat(_, kind) => {
                         let legal = t.actions();
-                        let a = rng.ask(0, kind, 1.0, &legal).unwrap();
+                        let Answer::Action(a) = rng.ask(0, kind, 1.0, &legal).unwrap() else {
+                            panic!("a random seat answers an action")
+                        };
                         t.act(&a).unwrap();
                     }
                 }
@@ -699,5 +707,97 @@ fn an_observation_with_hidden_parts_is_not_a_state() {
             }
         }
         assert!(refused >= 4, "{name}: {refused}");
+    }
+}
+
+/// Every state the rules console prints is one it takes back (`state TEXT`), at every step of
+/// seeded games of every table game, over and all (a finished game's text ends with its
+/// result): the same text comes out again.
+#[test]
+fn every_printed_state_reads_back() {
+    let mut failures = Vec::new();
+    let mut cases: Vec<(&str, Vec<(&str, &str)>)> = menagerie::kit::names().iter().map(|n| (*n, vec![])).collect();
+    cases.extend([
+        ("coop2", vec![("seats", "1")]),
+        ("coop2", vec![("check", "allow")]),
+        ("telepathy", vec![("draws", "on")]),
+        ("parade", vec![("open", "on")]),
+    ]);
+    for (name, settings) in &cases {
+        let name = *name;
+        for seed in 0..10u64 {
+            let game = |_: &str, _: &[(&str, &str)]| game(name, settings);
+            let mut t = game(name, &[]);
+            let mut pick = RandomSeat::new(seed);
+            let mut chance = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
+            for step in 0..3000 {
+                let text = t.state_text();
+                let mut fresh = game(name, &[]);
+                match fresh.set_state(&text) {
+                    Err(e) => {
+                        failures.push(format!("{name} seed {seed} step {step}: {e}: {text}"));
+                        break;
+                    }
+                    Ok(()) if fresh.state_text() != text => {
+                        failures.push(format!(
+                            "{name} seed {seed} step {step}: {text} reads back as {}",
+                            fresh.state_text()
+                        ));
+                        break;
+                    }
+                    Ok(()) => {}
+                }
+                match t.actor() {
+                    Actor::Over => break,
+                    Actor::Chance => {
+                        t.draw_chance(&mut chance).unwrap();
+                    }
+                    Actor::Seat(_, kind) => {
+                        let legal = t.actions();
+                        let Answer::Action(a) = pick.ask(0, kind, 1.0, &legal).unwrap() else {
+                            panic!("a random seat answers an action")
+                        };
+                        t.act(&a)
+                            .unwrap_or_else(|e| panic!("{name} seed {seed}: {a}: {e} in {}", t.state_text()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A board the game cannot reach is refused with the reason: Split-Brain without kings or
+/// with two; Cooperative Chess 2 and Telepathy with no king or eight a side while playing.
+#[test]
+fn boards_without_one_king_a_side_are_refused() {
+    for (name, state, why) in [
+        ("splitbrain", "6/6/6/6/6/6 w - - 0 1 k piece -,-", "White has 0 kings"),
+        (
+            "splitbrain",
+            "rnqknr/pppppp/6/6/PPPPPP/RNKKNR w - - 0 1 k piece -,-",
+            "White has 2 kings",
+        ),
+        (
+            "coop2",
+            "8/8/8/8/8/8/8/R3K3 w - - 0 1 kRp - -,- BBKNNPPPPPPPPQRbbnnpppppppqrr 20 30 capture",
+            "Black has 0 kings",
+        ),
+        (
+            "coop2",
+            "KKKKKKKK/8/8/8/8/8/8/kkkkkkkk w - - 0 1 kRp - -,- BBKNNPPPPPPPPQRbbnnpppppppqrr 20 30 capture",
+            "White has 8 kings",
+        ),
+        (
+            "telepathy",
+            "8/8/8/8/8/8/8/4K3 w - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
+            "Black has 0 kings",
+        ),
+    ] {
+        let mut t = game(name, &[]);
+        let before = t.state_text();
+        let e = t.set_state(state).unwrap_err();
+        assert!(e.starts_with(why), "{name}: {e}");
+        assert_eq!(t.state_text(), before);
     }
 }

@@ -200,15 +200,24 @@ fn seat_programs_play_and_lose_their_seat_when_they_fail() {
         assert!(o.starts_with("game 1: result "), "{o}");
         assert!(!o.contains("forfeits"), "{o}");
     }
-    // A program that answers every question twice: the stale copies are skipped.
+    // A program that answers every question twice: the second copy is a stale answer to the
+    // next question, a bad answer, and three lose the seat.
     let seats = "cmd:sh tests/seats/twice.sh,random,random,random";
     let out = run(&["play", "splitbrain", "--seats", seats, "--seed", "4"], "");
     let o = text(&out.stdout);
-    assert!(o.starts_with("game 1: result ") && !o.contains("forfeits"), "{o}");
+    assert!(o.starts_with("game 1: result "), "{o}");
+    assert!(
+        o.contains("{seat 0 forfeits: 3 bad answers, the last: kit-act ")
+            && o.contains(" (a stale answer to question "),
+        "{o}"
+    );
     for (prog, why) in [
-        ("garbage.sh", "3 bad answers, the last: flap your wings"),
+        (
+            "garbage.sh",
+            "3 bad answers, the last: flap your wings (not 'kit-act 4 ACTION')",
+        ),
         ("silent.sh", "no answer in 1 s"),
-        ("dies.sh", "the seat program has exited"),
+        ("dies.sh", "the seat program has exited (exit status: 3)"),
     ] {
         let seats = format!("random,cmd:sh tests/seats/{prog},random,random");
         let out = run(&["play", "telepathy", "--seats", &seats, "--move-seconds", "1"], "");
@@ -286,7 +295,11 @@ fn records_replay_through_the_command_line() {
     std::fs::write(&file, t).unwrap();
     let out = run(&["play", "--replay", f], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("record line 2"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("line 2: the record has {\"seat\":0,\"action\":\"mark z"),
+        "{}",
+        text(&out.stderr)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

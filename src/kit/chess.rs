@@ -22,6 +22,27 @@ pub fn plain_game(name: &str) -> Result<Arc<Game<Plain>>, String> {
     }
 }
 
+/// `Err` with the reason unless each side has exactly `kings` kings (per colour, at most
+/// when `at_most`): a board a game of one king a side cannot reach is refused.
+pub fn check_kings(pos: &Position<Plain>, kings: [u32; 2], at_most: bool) -> Result<(), String> {
+    for c in Color::ALL {
+        let have = pos.royals(c).count();
+        let want = kings[c.index()];
+        if have != want && !(at_most && have < want) {
+            return Err(format!(
+                "{} has {have} kings; {}",
+                c.name(),
+                if at_most {
+                    format!("at most {want} here")
+                } else {
+                    format!("a board of this game has {want}")
+                }
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The legal moves.
 pub fn legal(pos: &mut Position<Plain>) -> Vec<Move> {
     let mut list = MoveList::new();

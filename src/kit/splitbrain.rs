@@ -96,6 +96,99 @@ pub fn seat_of(team: Color, side: Side) -> usize {
 }
 
 impl SplitBrain {
+    /// The game set to the state `text`; `end` is the outcome a finished game's text carries
+    /// (its phase must be over then, whatever the board shows: a repetition, a ply limit).
+    fn read_state(&self, text: &str, end: Option<&Outcome>) -> Result<SplitBrain, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.len() != 9 {
+            return Err("expected 'FEN(6 fields) k|q PHASE S,T'".into());
+        }
+        let fen = words[..6].join(" ");
+        let pos = Position::from_fen(std::sync::Arc::clone(self.pos.game()), &fen).map_err(|e| e.to_string())?;
+        // Split-Brain ends by mate, never by taking a king: one king a side, always.
+        crate::kit::chess::check_kings(&pos, [1, 1], false)?;
+        let mut next = self.clone();
+        next.pos = pos;
+        next.turns.clear();
+        next.end = None;
+        next.marker = match words[6] {
+            "k" => Side::King,
+            "q" => Side::Queen,
+            m => return Err(format!("marker '{m}': expected k or q")),
+        };
+        let mark =
+            |w: &str| -> Result<Option<Square>, String> { if w == "-" { Ok(None) } else { next.sq(w).map(Some) } };
+        let (a, b) = words[8].split_once(',').ok_or("marks: expected S,T")?;
+        next.marks = (mark(a)?, mark(b)?);
+        let need = |n: usize| -> Result<(), String> {
+            let have = usize::from(next.marks.0.is_some()) + usize::from(next.marks.1.is_some());
+            if have == n {
+                Ok(())
+            } else {
+                Err(format!("phase {} needs {n} marks", words[7]))
+            }
+        };
+        next.phase = match words[7] {
+            "piece" => Phase::Piece,
+            "target" => Phase::Target,
+            "snap-piece" => Phase::SnapPiece,
+            "snap-target" => Phase::SnapTarget,
+            "mode" => Phase::Mode,
+            "tie-piece" => Phase::Tie(Mode::Piece),
+            "tie-target" => Phase::Tie(Mode::Target),
+            "over" => Phase::Over,
+            p if p.starts_with("promote-") => {
+                let rest = &p[8..];
+                let (mode, squares) = rest
+                    .split_once('-')
+                    .ok_or("promote phase: expected promote-MODE-FROMTO")?;
+                let mode = match mode {
+                    "direct" => None,
+                    "piece" => Some(Mode::Piece),
+                    "target" => Some(Mode::Target),
+                    _ => return Err(format!("promote phase: mode '{mode}'")),
+                };
+                let Ok(Action::Move(a, b)) = next.parse_action(&format!("move {squares}")) else {
+                    return Err(format!("promote phase: squares '{squares}'"));
+                };
+                Phase::Promote(mode, a, b)
+            }
+            p => {
+                return Err(format!(
+                    "phase '{p}': expected piece, target, snap-piece, snap-target, mode, tie-piece, tie-target or over"
+                ));
+            }
+        };
+        match next.phase {
+            Phase::Piece | Phase::Over => need(0)?,
+            Phase::Target => {
+                if next.marks.0.is_none() || next.marks.1.is_some() {
+                    return Err("phase target needs the piece mark only".into());
+                }
+            }
+            _ => need(2)?,
+        }
+        let has_move = !legal(&mut next.pos).is_empty();
+        if let Some((winner, reason)) = board_end(&next.pos, has_move, next.draws) {
+            next.end = Some(team_outcome(2, winner, reason));
+            next.phase = Phase::Over;
+        } else if next.phase == Phase::Over && end.is_none() {
+            return Err(
+                "phase over, but the game on the board goes on (a finished game's state ends with its result)".into(),
+            );
+        }
+        if !next.legal_actions_consistent() {
+            return Err(format!("phase {} does not fit the marks", words[7]));
+        }
+        if let Some(end) = end {
+            if next.phase != Phase::Over || end.scores.len() != 4 {
+                return Err("a finished game's state has phase over and four scores".into());
+            }
+            next.end = Some(end.clone());
+        }
+        Ok(next)
+    }
+
     /// A game at the Los Alamos start. Settings: `snap=manhattan|chebyshev` (the distance for
     /// snapping invalid marks; the rule book proposes Manhattan), `draws=on|off` (threefold
     /// repetition and the 50-move rule; proposal on), `limit=0|200|400|600|1000` (plies after which the game is
@@ -555,84 +648,12 @@ impl TableGame for SplitBrain {
     }
 
     fn set_state(&mut self, text: &str) -> Result<(), String> {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        if words.len() != 9 {
-            return Err("expected 'FEN(6 fields) k|q PHASE S,T'".into());
-        }
-        let fen = words[..6].join(" ");
-        let pos = Position::from_fen(std::sync::Arc::clone(self.pos.game()), &fen).map_err(|e| e.to_string())?;
-        let mut next = self.clone();
-        next.pos = pos;
-        next.turns.clear();
-        next.end = None;
-        next.marker = match words[6] {
-            "k" => Side::King,
-            "q" => Side::Queen,
-            m => return Err(format!("marker '{m}': expected k or q")),
-        };
-        let mark =
-            |w: &str| -> Result<Option<Square>, String> { if w == "-" { Ok(None) } else { next.sq(w).map(Some) } };
-        let (a, b) = words[8].split_once(',').ok_or("marks: expected S,T")?;
-        next.marks = (mark(a)?, mark(b)?);
-        let need = |n: usize| -> Result<(), String> {
-            let have = usize::from(next.marks.0.is_some()) + usize::from(next.marks.1.is_some());
-            if have == n {
-                Ok(())
-            } else {
-                Err(format!("phase {} needs {n} marks", words[7]))
-            }
-        };
-        next.phase = match words[7] {
-            "piece" => Phase::Piece,
-            "target" => Phase::Target,
-            "snap-piece" => Phase::SnapPiece,
-            "snap-target" => Phase::SnapTarget,
-            "mode" => Phase::Mode,
-            "tie-piece" => Phase::Tie(Mode::Piece),
-            "tie-target" => Phase::Tie(Mode::Target),
-            "over" => Phase::Over,
-            p if p.starts_with("promote-") => {
-                let rest = &p[8..];
-                let (mode, squares) = rest
-                    .split_once('-')
-                    .ok_or("promote phase: expected promote-MODE-FROMTO")?;
-                let mode = match mode {
-                    "direct" => None,
-                    "piece" => Some(Mode::Piece),
-                    "target" => Some(Mode::Target),
-                    _ => return Err(format!("promote phase: mode '{mode}'")),
-                };
-                let Ok(Action::Move(a, b)) = next.parse_action(&format!("move {squares}")) else {
-                    return Err(format!("promote phase: squares '{squares}'"));
-                };
-                Phase::Promote(mode, a, b)
-            }
-            p => {
-                return Err(format!(
-                    "phase '{p}': expected piece, target, snap-piece, snap-target, mode, tie-piece, tie-target or over"
-                ));
-            }
-        };
-        match next.phase {
-            Phase::Piece | Phase::Over => need(0)?,
-            Phase::Target => {
-                if next.marks.0.is_none() || next.marks.1.is_some() {
-                    return Err("phase target needs the piece mark only".into());
-                }
-            }
-            _ => need(2)?,
-        }
-        let has_move = !legal(&mut next.pos).is_empty();
-        if let Some((winner, reason)) = board_end(&next.pos, has_move, next.draws) {
-            next.end = Some(team_outcome(2, winner, reason));
-            next.phase = Phase::Over;
-        } else if next.phase == Phase::Over {
-            return Err("phase over, but the game on the board goes on".into());
-        }
-        if !next.legal_actions_consistent() {
-            return Err(format!("phase {} does not fit the marks", words[7]));
-        }
-        *self = next;
+        *self = self.read_state(text, None)?;
+        Ok(())
+    }
+
+    fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
+        *self = self.read_state(text, Some(end))?;
         Ok(())
     }
 

@@ -84,6 +84,102 @@ fn mover_of(predictor: usize) -> usize {
 }
 
 impl Telepathy {
+    /// The game set to the state `text`; `end` is the outcome a finished game's text carries.
+    fn read_state(&self, text: &str, end: Option<&Outcome>) -> Result<Telepathy, String> {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        if w.len() != 12 {
+            return Err("expected 'FEN(6 fields) MARKER FACEW,FACEB HANDW,HANDB PREDW,PREDB PENDING PHASE'".into());
+        }
+        let pos = Position::from_fen_exposed(Arc::clone(&self.game), &w[..6].join(" ")).map_err(|e| e.to_string())?;
+        let mut next = self.clone();
+        next.pos = pos;
+        next.end = None;
+        // A set state starts its own count of plies and statistics.
+        next.plies = 0;
+        next.predictions.clear();
+        next.removals = 0;
+        next.last_removal = None;
+        next.marker = match w[6] {
+            "-1" => -1,
+            "0" => 0,
+            "1" => 1,
+            m => return Err(format!("marker '{m}': expected -1, 0 or 1")),
+        };
+        let pair = |x: &str, what: &str| -> Result<(String, String), String> {
+            x.split_once(',')
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .ok_or(format!("{what}: expected WHITE,BLACK"))
+        };
+        let (fw, fb) = pair(w[7], "face-up cards")?;
+        let (hw, hb) = pair(w[8], "hands")?;
+        let (pw, pb) = pair(w[9], "predictors")?;
+        let card = |s: &str| -> Result<char, String> {
+            let c = s.chars().next().unwrap_or(' ');
+            if s.len() == 1 && CARDS.contains(&c) && c != 'C' {
+                Ok(c)
+            } else {
+                Err(format!("face-up card '{s}': a piece type P N B R Q K"))
+            }
+        };
+        next.face_up = [card(&fw)?, card(&fb)?];
+        next.pending = match w[10] {
+            "-" => None,
+            c if c.len() == 1 && CARDS.contains(&c.chars().next().unwrap()) => c.chars().next(),
+            c => return Err(format!("face-down card '{c}'")),
+        };
+        next.phase = match w[11] {
+            "predict" => Phase::Predict,
+            "move" => Phase::Move,
+            "remove-white" => Phase::Remove(Color::White),
+            "remove-black" => Phase::Remove(Color::Black),
+            "over" if end.is_some() => Phase::Over,
+            p => {
+                return Err(format!(
+                    "phase '{p}': expected predict, move, remove-white or remove-black (over: with the result after it)"
+                ));
+            }
+        };
+        if let Some(end) = end {
+            if next.phase != Phase::Over || end.scores.len() != 4 {
+                return Err("a finished game's state has phase over and four scores".into());
+            }
+            next.end = Some(end.clone());
+        }
+        if (next.phase == Phase::Move) != next.pending.is_some() {
+            return Err("a card lies face down exactly in the move phase".into());
+        }
+        for (i, h) in [hw, hb].iter().enumerate() {
+            let cards: Vec<char> = h.chars().collect();
+            let mut all: Vec<char> = cards.clone();
+            all.push(next.face_up[i]);
+            if i == next.pos.side_to_move().index() {
+                all.extend(next.pending);
+            }
+            all.sort();
+            let mut want = CARDS.to_vec();
+            want.sort();
+            if all != want {
+                return Err(format!(
+                    "hand '{h}' with its face-up card (and a face-down one) must be the seven cards PNBRQKC"
+                ));
+            }
+            next.hands[i] = cards;
+        }
+        let seat = |s: &str, lo: usize| -> Result<usize, String> {
+            s.parse::<usize>()
+                .ok()
+                .filter(|&x| x == lo || x == lo + 1)
+                .ok_or(format!("predictor '{s}'"))
+        };
+        next.predictor = [seat(&pw, 0)?, seat(&pb, 2)?];
+        // A king is taken or removed only as the game ends.
+        crate::kit::chess::check_kings(&next.pos, [1, 1], next.phase == Phase::Over)?;
+        if next.phase == Phase::Predict {
+            next.check_board_end();
+        }
+        Ok(next)
+    }
+
     /// A game at the chess start. Settings: `white_first=0|1` and `black_first=0|1` (which
     /// seat of each team predicts first, counted inside the team: each team chooses), `draws=off|on` (threefold repetition and the 50-move
     /// rule; the proposal leaves them off), `limit=0|200|400|600|1000` (plies after which the game is drawn,
@@ -453,90 +549,12 @@ impl TableGame for Telepathy {
     }
 
     fn set_state(&mut self, text: &str) -> Result<(), String> {
-        let w: Vec<&str> = text.split_whitespace().collect();
-        if w.len() != 12 {
-            return Err("expected 'FEN(6 fields) MARKER FACEW,FACEB HANDW,HANDB PREDW,PREDB PENDING PHASE'".into());
-        }
-        let pos = Position::from_fen_exposed(Arc::clone(&self.game), &w[..6].join(" ")).map_err(|e| e.to_string())?;
-        let mut next = self.clone();
-        next.pos = pos;
-        next.end = None;
-        // A set state starts its own count of plies and statistics.
-        next.plies = 0;
-        next.predictions.clear();
-        next.removals = 0;
-        next.last_removal = None;
-        next.marker = match w[6] {
-            "-1" => -1,
-            "0" => 0,
-            "1" => 1,
-            m => return Err(format!("marker '{m}': expected -1, 0 or 1")),
-        };
-        let pair = |x: &str, what: &str| -> Result<(String, String), String> {
-            x.split_once(',')
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .ok_or(format!("{what}: expected WHITE,BLACK"))
-        };
-        let (fw, fb) = pair(w[7], "face-up cards")?;
-        let (hw, hb) = pair(w[8], "hands")?;
-        let (pw, pb) = pair(w[9], "predictors")?;
-        let card = |s: &str| -> Result<char, String> {
-            let c = s.chars().next().unwrap_or(' ');
-            if s.len() == 1 && CARDS.contains(&c) && c != 'C' {
-                Ok(c)
-            } else {
-                Err(format!("face-up card '{s}': a piece type P N B R Q K"))
-            }
-        };
-        next.face_up = [card(&fw)?, card(&fb)?];
-        next.pending = match w[10] {
-            "-" => None,
-            c if c.len() == 1 && CARDS.contains(&c.chars().next().unwrap()) => c.chars().next(),
-            c => return Err(format!("face-down card '{c}'")),
-        };
-        next.phase = match w[11] {
-            "predict" => Phase::Predict,
-            "move" => Phase::Move,
-            "remove-white" => Phase::Remove(Color::White),
-            "remove-black" => Phase::Remove(Color::Black),
-            p => {
-                return Err(format!(
-                    "phase '{p}': expected predict, move, remove-white or remove-black"
-                ));
-            }
-        };
-        if (next.phase == Phase::Move) != next.pending.is_some() {
-            return Err("a card lies face down exactly in the move phase".into());
-        }
-        for (i, h) in [hw, hb].iter().enumerate() {
-            let mut cards: Vec<char> = h.chars().collect();
-            let mut all: Vec<char> = cards.clone();
-            all.push(next.face_up[i]);
-            if i == next.pos.side_to_move().index() {
-                all.extend(next.pending);
-            }
-            all.sort();
-            let mut want = CARDS.to_vec();
-            want.sort();
-            if all != want {
-                return Err(format!(
-                    "hand '{h}' with its face-up card (and a face-down one) must be the seven cards PNBRQKC"
-                ));
-            }
-            cards.sort();
-            next.hands[i] = cards;
-        }
-        let seat = |s: &str, lo: usize| -> Result<usize, String> {
-            s.parse::<usize>()
-                .ok()
-                .filter(|&x| x == lo || x == lo + 1)
-                .ok_or(format!("predictor '{s}'"))
-        };
-        next.predictor = [seat(&pw, 0)?, seat(&pb, 2)?];
-        if next.phase == Phase::Predict {
-            next.check_board_end();
-        }
-        *self = next;
+        *self = self.read_state(text, None)?;
+        Ok(())
+    }
+
+    fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
+        *self = self.read_state(text, Some(end))?;
         Ok(())
     }
 

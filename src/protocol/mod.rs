@@ -8,8 +8,9 @@ pub mod uci;
 
 use crate::engine::{Session, new_session};
 use crate::games::Catalog;
+use crate::lines;
 use crate::search::Searcher;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -125,13 +126,18 @@ pub fn run(set: Catalog, random: bool) -> i32 {
     };
     // Pick the protocol from the first meaningful line.
     let stdin = std::io::stdin();
-    let mut first = String::new();
     let protocol = loop {
-        first.clear();
-        match stdin.lock().read_line(&mut first) {
-            Ok(0) | Err(_) => return 0,
-            Ok(_) => {}
-        }
+        let first = match lines::read_line(&mut stdin.lock(), lines::MAX_LINE) {
+            Ok(Some(l)) => l,
+            Ok(None) | Err(_) => return 0,
+        };
+        let first = match first.text(lines::MAX_LINE) {
+            Ok(t) => t,
+            Err((why, text)) => {
+                send(&format!("Error ({why}): {}", text.trim()));
+                continue;
+            }
+        };
         match first.trim() {
             "" => continue,
             "uci" => break Protocol::Uci,
@@ -225,19 +231,31 @@ fn apply_urgent(shared: &Shared, uci: bool, cmd: &str, queued_before: bool) -> b
 
 fn reader(tx: mpsc::Sender<String>, shared: Arc<Shared>, uci: bool) {
     let stdin = std::io::stdin();
-    let mut line = String::new();
     loop {
-        line.clear();
-        match stdin.lock().read_line(&mut line) {
-            Ok(0) | Err(_) => {
+        let line = match lines::read_line(&mut stdin.lock(), lines::MAX_LINE) {
+            Ok(Some(l)) => l,
+            Ok(None) | Err(_) => {
                 let _gate = shared.gate.lock().unwrap_or_else(|e| e.into_inner());
                 shared.stop.store(true, Ordering::SeqCst);
                 shared.discard.store(true, Ordering::SeqCst);
                 let _ = tx.send("quit".to_string());
                 return;
             }
-            Ok(_) => {}
-        }
+        };
+        // A line that is not UTF-8 (or has no end in sight) is answered in the protocol's own
+        // form and dropped; the loop and any search go on.
+        let line = match line.text(lines::MAX_LINE) {
+            Ok(t) => t,
+            Err((why, text)) => {
+                let text = text.trim();
+                send(&if uci {
+                    format!("info string {why}: {text}")
+                } else {
+                    format!("Error ({why}): {text}")
+                });
+                continue;
+            }
+        };
         let cmd = line.trim().to_string();
         if cmd.is_empty() {
             continue;

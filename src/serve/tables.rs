@@ -7,7 +7,7 @@ use super::http::Reply;
 use crate::kit;
 use crate::table::json::Json;
 use crate::table::referee;
-use crate::table::seats::{Seat, seat_seed};
+use crate::table::seats::{Answer, Seat, seat_seed};
 use crate::table::{Outcome, Settings, Table};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -131,7 +131,7 @@ impl Seat for PageSeat {
             None => Ok(()),
         }
     }
-    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<String, String> {
+    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<Answer, String> {
         let i = self.index;
         let person = self.engine.is_none();
         self.with_room(|r| {
@@ -147,7 +147,7 @@ impl Seat for PageSeat {
         let answers = self.answers.as_ref().ok_or("no page for this seat")?;
         loop {
             match answers.recv_timeout(Duration::from_secs(1)) {
-                Ok(a) => return Ok(a),
+                Ok(a) => return Ok(Answer::Action(a)),
                 Err(RecvTimeoutError::Timeout) if self.room.strong_count() > 0 => {}
                 Err(_) => return Err("the game was closed".into()),
             }
@@ -498,6 +498,9 @@ impl Hint {
         for o in &self.observations {
             e.see(o)?;
         }
-        e.ask(0, &self.kind, ENGINE_SECONDS, &self.legal)
+        match e.ask(0, &self.kind, ENGINE_SECONDS, &self.legal)? {
+            Answer::Action(a) => Ok(a),
+            Answer::Garbage { why, .. } => Err(why),
+        }
     }
 }

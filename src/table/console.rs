@@ -2,6 +2,7 @@
 //! each (`../shared/protocol.md` §5). Errors are `Error (reason): COMMAND` and change nothing.
 
 use super::{Actor, Table};
+use crate::lines;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::io::{BufRead, Write};
@@ -55,9 +56,12 @@ pub fn reply(table: &mut dyn Table, rng: &mut StdRng, line: &str) -> Option<Stri
 /// Runs the console on `input` and `out` until `quit` or the end of input.
 pub fn run(table: &mut dyn Table, seed: u64, input: impl BufRead, mut out: impl Write) {
     let mut rng = StdRng::seed_from_u64(seed);
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        match reply(table, &mut rng, &line) {
+    for line in lines::lines(input, lines::MAX_LINE) {
+        let reply = match line.text(lines::MAX_LINE) {
+            Ok(line) => reply(table, &mut rng, &line),
+            Err((why, text)) => Some(format!("Error ({why}): {}", text.trim())),
+        };
+        match reply {
             Some(r) => {
                 if writeln!(out, "{r}").and_then(|_| out.flush()).is_err() {
                     break;

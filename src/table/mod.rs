@@ -8,6 +8,7 @@
 pub mod console;
 pub mod json;
 pub mod playtest;
+pub mod record;
 pub mod referee;
 pub mod seats;
 
@@ -56,6 +57,35 @@ impl fmt::Display for Outcome {
             self.reason
         )
     }
+}
+
+/// A finished game's state text cut into the game's state and its outcome (`STATE result R
+/// scores S,S {REASON}`); `None` when the text has no outcome at its end.
+pub fn split_outcome(text: &str) -> Option<(&str, Outcome)> {
+    let text = text.trim_end();
+    if !text.ends_with('}') {
+        return None;
+    }
+    let open = text.find(" {")?;
+    let head = &text[..open];
+    let reason = &text[open + 2..text.len() - 1];
+    let i = head.rfind(" result ")?;
+    let w: Vec<&str> = head[i + 1..].split(' ').collect();
+    let ["result", result, "scores", scores] = w.as_slice() else {
+        return None;
+    };
+    let scores = scores
+        .split(',')
+        .map(|s| s.parse::<f64>().ok().filter(|x| x.is_finite()))
+        .collect::<Option<Vec<f64>>>()?;
+    Some((
+        &head[..i],
+        Outcome {
+            scores,
+            result: result.to_string(),
+            reason: reason.to_string(),
+        },
+    ))
 }
 
 /// Scores as `1,0,1,0`.
@@ -118,6 +148,21 @@ pub trait TableGame: Clone + Send + 'static {
     fn state_text(&self) -> String;
     /// Sets the state from its text; the state is untouched on error.
     fn set_state(&mut self, text: &str) -> Result<(), String>;
+    /// Sets a finished game: `text` its state (phase over) and `end` how it ended, as
+    /// [`Table::state_text`] prints them. The default serves games whose end follows from the
+    /// text alone: it must come out the same.
+    fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
+        let mut next = self.clone();
+        next.set_state(text)?;
+        match next.outcome() {
+            Some(o) if o == *end => {
+                *self = next;
+                Ok(())
+            }
+            Some(o) => Err(format!("the state ends as {o}, not as {end}")),
+            None => Err("the state's game is not over".into()),
+        }
+    }
     /// The end, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
     /// The outcome when `seat` forfeits (a seat program that died or answered garbage).
@@ -177,9 +222,10 @@ pub trait Table: Send {
     fn deal_optimum(&self, budget: u64) -> Option<Optimum>;
     /// What `seat` may know now.
     fn observe(&self, seat: usize) -> String;
-    /// The whole true state.
+    /// The whole true state; a finished game's ends with its outcome (`... result white scores
+    /// 1,0 {checkmate}`), which the state alone may not tell (a repetition, a ply limit).
     fn state_text(&self) -> String;
-    /// Sets the state; untouched on error.
+    /// Sets the state (a text [`Table::state_text`] printed); untouched on error.
     fn set_state(&mut self, text: &str) -> Result<(), String>;
     /// The end, once over.
     fn outcome(&self) -> Option<Outcome>;
@@ -275,10 +321,17 @@ impl<G: TableGame> Table for G {
         TableGame::observe(self, seat)
     }
     fn state_text(&self) -> String {
-        TableGame::state_text(self)
+        let text = TableGame::state_text(self);
+        match TableGame::outcome(self) {
+            Some(o) => format!("{text} {o}"),
+            None => text,
+        }
     }
     fn set_state(&mut self, text: &str) -> Result<(), String> {
-        TableGame::set_state(self, text)
+        match split_outcome(text) {
+            Some((state, end)) => TableGame::set_finished(self, state, &end),
+            None => TableGame::set_state(self, text),
+        }
     }
     fn outcome(&self) -> Option<Outcome> {
         TableGame::outcome(self)

@@ -3,7 +3,7 @@
 //! see (only [`super::Table::observe`]) and the public events, and writes the game record.
 
 use super::json::Json;
-use super::seats::Seat;
+use super::seats::{Answer, Seat};
 use super::{Actor, Outcome, Settings, Table};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -22,9 +22,24 @@ pub struct Played {
     pub outcome: Outcome,
     /// Actions applied (chance included).
     pub steps: usize,
+    /// The seat that forfeited, if one did.
+    pub forfeit: Option<usize>,
     /// The record, one JSON object a line (empty unless asked for).
     pub record: Vec<String>,
 }
+
+/// A game stopped before its end by whoever takes its record (a replay that reached the end of
+/// a record cut short, or a record file that cannot be written): the steps played and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Halt {
+    /// Actions applied before the halt.
+    pub steps: usize,
+    /// Why, in words.
+    pub why: String,
+}
+
+/// Where a game's record lines go, one at a time as they happen; an `Err` halts the game.
+pub type RecordSink = Box<dyn FnMut(&str) -> Result<(), String> + Send>;
 
 /// The record's first line: game, seed, seats and settings.
 pub fn header(game: &str, seed: u64, seats: &[String], settings: &Settings) -> String {
@@ -62,8 +77,23 @@ pub fn step_line(seat: Option<usize>, action: &str, event: &str) -> String {
     .text()
 }
 
-/// The record's last line.
-pub fn result_line(o: &Outcome, forfeit: Option<usize>) -> String {
+/// The record line of a refused answer: the rules refused it (`garbage` false) or it was no
+/// answer at all (a line the seat program sent that is not `kit-act` for the question).
+pub fn refusal_line(seat: usize, answer: &str, reason: &str, garbage: bool) -> String {
+    let mut kv = vec![
+        ("seat".into(), Json::Num(seat as f64)),
+        ("refused".into(), Json::Str(answer.into())),
+        ("reason".into(), Json::Str(reason.into())),
+    ];
+    if garbage {
+        kv.push(("garbage".into(), Json::Bool(true)));
+    }
+    Json::Obj(kv).text()
+}
+
+/// The record's last line: the outcome, the steps played and, for a forfeit, the seat and what
+/// it did.
+pub fn result_line(o: &Outcome, steps: usize, forfeit: Option<(usize, &str)>) -> String {
     let mut kv = vec![
         ("result".into(), Json::Str(o.result.clone())),
         (
@@ -71,11 +101,18 @@ pub fn result_line(o: &Outcome, forfeit: Option<usize>) -> String {
             Json::Arr(o.scores.iter().map(|&s| Json::Num(s)).collect()),
         ),
         ("reason".into(), Json::Str(o.reason.clone())),
+        ("steps".into(), Json::Num(steps as f64)),
     ];
-    if let Some(s) = forfeit {
+    if let Some((s, why)) = forfeit {
         kv.push(("forfeit".into(), Json::Num(s as f64)));
+        kv.push(("why".into(), Json::Str(why.into())));
     }
     Json::Obj(kv).text()
+}
+
+/// The forfeit reason the referee gives a seat that answered badly too often.
+pub fn bad_answers(count: usize, last: &str, why: &str) -> String {
+    format!("{count} bad answers, the last: {last} ({why})")
 }
 
 /// Plays `table`'s chance steps up to the first seat's action, drawing them as [`play`] does
@@ -99,25 +136,72 @@ pub fn play(
     keep_record: bool,
     move_seconds: f64,
 ) -> Played {
-    let mut record = Vec::new();
-    if keep_record {
-        record.push(header(table.name(), seed, seat_names, settings));
+    let mut lines = Vec::new();
+    let mut keep = |l: &str| {
+        if keep_record {
+            lines.push(l.to_string());
+        }
+        Ok(())
+    };
+    let mut p = play_recorded(table, seats, seed, seat_names, settings, move_seconds, &mut keep)
+        .unwrap_or_else(|h| unreachable!("a record kept in memory never halts: {}", h.why));
+    p.record = lines;
+    p
+}
+
+/// The end of a game: its result line, then every seat is told.
+fn finish(
+    record: &mut dyn FnMut(&str) -> Result<(), String>,
+    seats: &mut [Box<dyn Seat>],
+    outcome: Outcome,
+    forfeit: Option<(usize, &str)>,
+    steps: usize,
+) -> Result<Played, Halt> {
+    record(&result_line(&outcome, steps, forfeit)).map_err(|why| Halt { steps, why })?;
+    for s in seats.iter_mut() {
+        s.end(&outcome);
     }
+    Ok(Played {
+        outcome,
+        steps,
+        forfeit: forfeit.map(|f| f.0),
+        record: Vec::new(),
+    })
+}
+
+/// [`play`], giving every record line to `record` as it happens (the header first, the result
+/// last). An `Err` from `record` halts the game there.
+pub fn play_recorded(
+    table: &mut dyn Table,
+    seats: &mut [Box<dyn Seat>],
+    seed: u64,
+    seat_names: &[String],
+    settings: &Settings,
+    move_seconds: f64,
+    record: &mut dyn FnMut(&str) -> Result<(), String>,
+) -> Result<Played, Halt> {
+    record(&header(table.name(), seed, seat_names, settings)).map_err(|why| Halt { steps: 0, why })?;
     let mut rng = StdRng::seed_from_u64(seed);
     let n = table.seats();
-    let finish = |seats: &mut [Box<dyn Seat>], outcome: Outcome, forfeit, steps, mut record: Vec<String>| {
-        for s in seats.iter_mut() {
-            s.end(&outcome);
-        }
-        if keep_record {
-            record.push(result_line(&outcome, forfeit));
-        }
-        Played { outcome, steps, record }
-    };
+    // A record line, or the game halts.
+    macro_rules! line {
+        ($steps:expr, $text:expr) => {
+            if let Err(why) = record(&$text) {
+                for s in seats.iter_mut() {
+                    s.end(&Outcome {
+                        scores: vec![0.5; n],
+                        result: "unfinished".into(),
+                        reason: why.clone(),
+                    });
+                }
+                return Err(Halt { steps: $steps, why });
+            }
+        };
+    }
     for (i, s) in seats.iter_mut().enumerate() {
         if let Err(e) = s.start(table.name(), i, n, &table.roles(i), settings) {
             let o = table.forfeit(i, &e);
-            return finish(seats, o, Some(i), 0, record);
+            return finish(record, seats, o, Some((i, &e)), 0);
         }
     }
     let mut seen: Vec<String> = vec![String::new(); n];
@@ -134,7 +218,7 @@ pub fn play(
                     && !over
                 {
                     let o = table.forfeit(i, &e);
-                    return finish(seats, o, Some(i), steps, record);
+                    return finish(record, seats, o, Some((i, &e)), steps);
                 }
                 seen[i] = obs;
             }
@@ -146,7 +230,7 @@ pub fn play(
                     result: "draw".into(),
                     reason: "no outcome".into(),
                 });
-                return finish(seats, o, None, steps, record);
+                return finish(record, seats, o, None, steps);
             }
             Actor::Chance => match table.draw_chance(&mut rng) {
                 Ok((a, e)) => (None, a, e),
@@ -156,7 +240,7 @@ pub fn play(
                         result: "draw".into(),
                         reason: format!("referee: {e}"),
                     };
-                    return finish(seats, o, None, steps, record);
+                    return finish(record, seats, o, None, steps);
                 }
             },
             Actor::Seat(seat, kind) => {
@@ -168,32 +252,36 @@ pub fn play(
                         Ok(a) => a,
                         Err(e) => {
                             let o = table.forfeit(seat, &e);
-                            return finish(seats, o, Some(seat), steps, record);
+                            return finish(record, seats, o, Some((seat, &e)), steps);
                         }
                     };
-                    match table.act(&answer) {
-                        Ok(event) => break (Some(seat), answer, event),
-                        Err(reason) => {
-                            bad += 1;
-                            let msg = format!("Error ({reason}): {answer}");
-                            let gone = seats[seat].refused(&msg).err();
-                            if gone.is_some() || (!seats[seat].patient() && bad >= MAX_BAD_ANSWERS) {
-                                let why = gone.unwrap_or(format!("{bad} bad answers, the last: {answer}"));
-                                let o = table.forfeit(seat, &why);
-                                return finish(seats, o, Some(seat), steps, record);
-                            }
-                        }
+                    let (answer, reason, garbage) = match answer {
+                        Answer::Action(a) => match table.act(&a) {
+                            Ok(event) => break (Some(seat), a, event),
+                            Err(reason) => (a, reason, false),
+                        },
+                        Answer::Garbage { line, why } => (line, why, true),
+                    };
+                    bad += 1;
+                    line!(steps, refusal_line(seat, &answer, &reason, garbage));
+                    let msg = format!("Error ({reason}): {answer}");
+                    if let Err(e) = seats[seat].refused(&msg) {
+                        let o = table.forfeit(seat, &e);
+                        return finish(record, seats, o, Some((seat, &e)), steps);
+                    }
+                    if !seats[seat].patient() && bad >= MAX_BAD_ANSWERS {
+                        let why = bad_answers(bad, &answer, &reason);
+                        let o = table.forfeit(seat, &why);
+                        return finish(record, seats, o, Some((seat, &why)), steps);
                     }
                 }
             }
         };
-        if keep_record {
-            record.push(step_line(who, &action, &event));
-        }
+        line!(steps, step_line(who, &action, &event));
         for (i, s) in seats.iter_mut().enumerate() {
             if let Err(e) = s.event(&event) {
                 let o = table.forfeit(i, &e);
-                return finish(seats, o, Some(i), steps + 1, record);
+                return finish(record, seats, o, Some((i, &e)), steps + 1);
             }
         }
     }
@@ -202,61 +290,5 @@ pub fn play(
         result: "draw".into(),
         reason: format!("referee: no end after {MAX_STEPS} steps"),
     };
-    finish(seats, o, None, MAX_STEPS, record)
-}
-
-/// Replays a record on `table` (a fresh game with the record's settings): every action and
-/// chance outcome is applied again and every event and the result must come out the same.
-/// Returns the outcome.
-pub fn replay(table: &mut dyn Table, lines: &[String]) -> Result<Outcome, String> {
-    for (i, line) in lines.iter().enumerate().skip(1) {
-        let at = |m: String| format!("record line {}: {m}", i + 1);
-        let v = Json::parse(line).map_err(at)?;
-        if let Some(result) = v.get("result") {
-            let reason = v.get("reason").and_then(Json::as_str).unwrap_or("");
-            let scores: Vec<f64> = match v.get("scores") {
-                Some(Json::Arr(a)) => a.iter().filter_map(Json::as_f64).collect(),
-                _ => Vec::new(),
-            };
-            let o = match v.get("forfeit").and_then(Json::as_f64) {
-                Some(seat) => {
-                    let seat = seat as usize;
-                    let why = reason
-                        .strip_prefix(&format!("seat {seat} forfeits: "))
-                        .unwrap_or(reason);
-                    table.forfeit(seat, why)
-                }
-                None => table
-                    .outcome()
-                    .ok_or_else(|| at("the record ends but the game does not".into()))?,
-            };
-            if Some(o.result.as_str()) != result.as_str() || o.reason != reason || o.scores != scores {
-                return Err(at(format!(
-                    "the record says {result:?} {scores:?} {reason:?}, the replay {o}"
-                )));
-            }
-            return Ok(o);
-        }
-        let action = v
-            .get("action")
-            .and_then(Json::as_str)
-            .ok_or_else(|| at("no action".into()))?;
-        let event = v.get("event").and_then(Json::as_str).unwrap_or("");
-        let got = match v.get("seat") {
-            Some(Json::Str(s)) if s == "chance" => table.act_chance(action),
-            Some(Json::Num(s)) => {
-                let seat = *s as usize;
-                match table.actor() {
-                    Actor::Seat(a, _) if a == seat => table.act(action),
-                    other => Err(format!("the record has seat {seat} act, the game asks {other}")),
-                }
-            }
-            _ => Err("no seat".into()),
-        }
-        .map_err(|e| at(format!("{e}: {action}")))?;
-        if got != event {
-            return Err(at(format!("event {got:?}, the record says {event:?}")));
-        }
-    }
-    Err("the record has no result line".into())
+    finish(record, seats, o, None, MAX_STEPS)
 }

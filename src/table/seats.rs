@@ -4,12 +4,39 @@
 //! (a program that died, stayed silent or kept answering garbage).
 
 use super::{Outcome, Settings, Table, parse_settings, scores_text};
+use crate::lines::{self, Line};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// A seat's answer to a question.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// An action's text, to be checked by the rules.
+    Action(String),
+    /// A line that is no answer to this question (not UTF-8, another question's id, not a
+    /// `kit-act` line): a bad answer, with why.
+    Garbage {
+        /// The line as received (invalid bytes replaced).
+        line: String,
+        /// Why it is no answer, in a few words.
+        why: String,
+    },
+}
+
+/// Longest line a seat program may send; a longer one loses the seat at once.
+pub const MAX_SEAT_LINE: usize = 64 * 1024;
+
+/// Lines a seat program may have sent ahead of the referee's reading (with [`MAX_SEAT_LINE`],
+/// what a flooding program can make the referee hold).
+const SEAT_LINES_AHEAD: usize = 8;
+
+/// Lines the referee may have queued for a seat program that does not read them yet; past
+/// that the program has stopped reading its input and loses the seat.
+const SEAT_LINES_BEHIND: usize = 4096;
 
 /// One seat's player.
 pub trait Seat: Send {
@@ -26,8 +53,9 @@ pub trait Seat: Send {
     fn see(&mut self, observation: &str) -> Result<(), String>;
     /// A public happening.
     fn event(&mut self, text: &str) -> Result<(), String>;
-    /// Asks for one action of `kind`; `legal` are the seat's legal actions.
-    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<String, String>;
+    /// Asks for one action of `kind`; `legal` are the seat's legal actions. `Err` loses the
+    /// seat; an [`Answer::Garbage`] counts as a bad answer.
+    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<Answer, String>;
     /// The last answer was refused with this one-line message; the same question follows.
     fn refused(&mut self, message: &str) -> Result<(), String>;
     /// The end of the game.
@@ -62,8 +90,8 @@ impl<P: Player> Seat for PlayerSeat<P> {
     fn event(&mut self, _: &str) -> Result<(), String> {
         Ok(())
     }
-    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<String, String> {
-        self.0.decide(legal)
+    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<Answer, String> {
+        self.0.decide(legal).map(Answer::Action)
     }
     fn refused(&mut self, message: &str) -> Result<(), String> {
         Err(format!("engine seat refused: {message}"))
@@ -115,11 +143,11 @@ impl Seat for RandomSeat {
     fn event(&mut self, _: &str) -> Result<(), String> {
         Ok(())
     }
-    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<String, String> {
+    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<Answer, String> {
         if legal.is_empty() {
             return Err("no legal action".into());
         }
-        Ok(legal[self.rng.random_range(0..legal.len())].clone())
+        Ok(Answer::Action(legal[self.rng.random_range(0..legal.len())].clone()))
     }
     fn refused(&mut self, message: &str) -> Result<(), String> {
         Err(format!("random seat refused: {message}"))
@@ -177,17 +205,19 @@ impl Seat for HumanSeat {
     fn event(&mut self, text: &str) -> Result<(), String> {
         self.say(&format!("[seat {}] event: {text}", self.seat))
     }
-    fn ask(&mut self, _: u64, kind: &str, _: f64, legal: &[String]) -> Result<String, String> {
+    fn ask(&mut self, _: u64, kind: &str, _: f64, legal: &[String]) -> Result<Answer, String> {
         self.say(&format!("[seat {}] legal: {}", self.seat, legal.join(", ")))?;
         self.say(&format!("[seat {}] your {kind}?", self.seat))?;
-        let mut line = String::new();
         let read = match self.input.as_mut() {
-            Some(input) => input.read_line(&mut line),
-            None => std::io::stdin().read_line(&mut line),
+            Some(input) => lines::read_line(input, lines::MAX_LINE),
+            None => lines::read_line(&mut std::io::stdin().lock(), lines::MAX_LINE),
         };
         match read {
-            Ok(0) => Err("the terminal closed".into()),
-            Ok(_) => Ok(line.trim().to_string()),
+            Ok(None) => Err("the terminal closed".into()),
+            Ok(Some(line)) => Ok(match line.text(lines::MAX_LINE) {
+                Ok(t) => Answer::Action(t.trim().to_string()),
+                Err((why, line)) => Answer::Garbage { line, why },
+            }),
             Err(e) => Err(format!("terminal: {e}")),
         }
     }
@@ -202,11 +232,16 @@ impl Seat for HumanSeat {
     }
 }
 
-/// A child process speaking the seat lines on its standard input and output.
+/// A child process speaking the seat lines on its standard input and output, in a process
+/// group of its own that ends with the seat. What it may cost the referee is bounded: lines of
+/// at most [`MAX_SEAT_LINE`] bytes, a few read ahead, each question answered within the
+/// seat's time by one line.
 pub struct CmdSeat {
     child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<String>,
+    /// Lines to the program, written by a thread of their own (a program that does not read
+    /// cannot block the referee).
+    to: Option<mpsc::SyncSender<String>>,
+    from: mpsc::Receiver<Line>,
     /// Longest wait for one answer.
     pub timeout: Duration,
 }
@@ -216,38 +251,94 @@ impl CmdSeat {
     pub fn spawn(command: &str, timeout: Duration) -> Result<CmdSeat, String> {
         let mut words = command.split_whitespace();
         let program = words.next().ok_or("cmd: needs a program")?;
-        let mut child = Command::new(program)
-            .args(words)
+        let mut cmd = Command::new(program);
+        cmd.args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("cannot start '{program}': {e}"))?;
+            .stderr(Stdio::inherit());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd.spawn().map_err(|e| format!("cannot start '{program}': {e}"))?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let (tx, rx) = mpsc::channel();
+        let mut stdin = child.stdin.take().ok_or("no stdin")?;
+        let (tx, from) = mpsc::sync_channel(SEAT_LINES_AHEAD);
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(l) = line else { break };
-                if tx.send(l).is_err() {
+            let mut input = BufReader::new(stdout);
+            while let Ok(Some(line)) = lines::read_line_or_give_up(&mut input, MAX_SEAT_LINE) {
+                let long = matches!(line, Line::TooLong(_));
+                if tx.send(line).is_err() || long {
+                    break;
+                }
+            }
+        });
+        let (to, lines_out) = mpsc::sync_channel::<String>(SEAT_LINES_BEHIND);
+        std::thread::spawn(move || {
+            for line in lines_out {
+                if writeln!(stdin, "{line}").and_then(|_| stdin.flush()).is_err() {
                     break;
                 }
             }
         });
         Ok(CmdSeat {
             child,
-            stdin: Some(stdin),
-            lines: rx,
+            to: Some(to),
+            from,
             timeout,
         })
     }
 
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        let stdin = self.stdin.as_mut().ok_or("the seat is closed")?;
-        writeln!(stdin, "{line}")
-            .and_then(|_| stdin.flush())
-            .map_err(|_| "the seat program has exited".to_string())
+    /// Why the program is gone, in words: its exit status when it has one.
+    fn gone(&mut self) -> String {
+        for _ in 0..20 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return format!("the seat program has exited ({status})");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        "the seat program closed its output".into()
     }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        let to = self.to.as_ref().ok_or("the seat is closed")?;
+        match to.try_send(line.to_string()) {
+            Ok(()) => Ok(()),
+            Err(mpsc::TrySendError::Full(_)) => Err(format!(
+                "the seat program stopped reading its input ({SEAT_LINES_BEHIND} lines unread)"
+            )),
+            Err(mpsc::TrySendError::Disconnected(_)) => Err(self.gone()),
+        }
+    }
+}
+
+/// Reads one answer line: `kit-act ID ACTION` for question `id`, anything else garbage.
+fn answer_of(line: Line, id: u64) -> Result<Answer, String> {
+    let text = match line {
+        Line::Text(t) => t,
+        Line::NotUtf8(line) => {
+            return Ok(Answer::Garbage {
+                line,
+                why: "not UTF-8".into(),
+            });
+        }
+        Line::TooLong(n) => return Err(format!("sent a line of more than {n} bytes (at most {MAX_SEAT_LINE})")),
+    };
+    let garbage = |why: String| Answer::Garbage {
+        line: text.clone(),
+        why,
+    };
+    let Some(rest) = text.strip_prefix("kit-act ") else {
+        return Ok(garbage(format!("not 'kit-act {id} ACTION'")));
+    };
+    let (n, action) = rest.trim_start().split_once(' ').unwrap_or((rest.trim(), ""));
+    Ok(match n.parse::<u64>() {
+        Ok(n) if n == id => Answer::Action(action.trim().to_string()),
+        Ok(n) if n < id => garbage(format!("a stale answer to question {n}; this is question {id}")),
+        Ok(n) => garbage(format!("an answer to question {n}, never asked; this is question {id}")),
+        Err(_) => garbage(format!("'{n}' is no question id; this is question {id}")),
+    })
 }
 
 impl Seat for CmdSeat {
@@ -271,36 +362,21 @@ impl Seat for CmdSeat {
     fn event(&mut self, text: &str) -> Result<(), String> {
         self.send(&format!("kit-event {text}"))
     }
-    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<String, String> {
+    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<Answer, String> {
         // Our extension (docs/table-games.md): the legal actions, one `|`-separated line, so
         // that a seat program need not know the rules to answer.
         self.send(&format!("kit-legal {}", legal.join("|")))?;
         self.send(&format!("kit-ask {id} {kind} {seconds_left:.1}"))?;
-        let line = match self.lines.recv_timeout(self.timeout) {
-            Ok(l) => l,
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                return Err(format!("no answer in {} s", self.timeout.as_secs_f64()));
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => return Err("the seat program has exited".into()),
-        };
-        // `kit-act ID ACTION`. A `kit-act` for an earlier question is stale and skipped; any
-        // other line is answered as a bad action (three lose the seat).
-        let prefix = format!("kit-act {id} ");
-        let mut line = line;
-        let deadline = std::time::Instant::now() + self.timeout;
-        while line.starts_with("kit-act ") && !line.starts_with(&prefix) {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            line = match self.lines.recv_timeout(left) {
-                Ok(l) => l,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    return Err(format!("no answer in {} s", self.timeout.as_secs_f64()));
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => return Err("the seat program has exited".into()),
-            };
+        // One line answers: the next one the program sends, within its time.
+        let deadline = Instant::now() + self.timeout;
+        match self
+            .from
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            Ok(line) => answer_of(line, id),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(format!("no answer in {} s", self.timeout.as_secs_f64())),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(self.gone()),
         }
-        Ok(line
-            .strip_prefix(&prefix)
-            .map_or(line.clone(), |a| a.trim().to_string()))
     }
     fn refused(&mut self, message: &str) -> Result<(), String> {
         self.send(message)
@@ -315,15 +391,31 @@ impl Seat for CmdSeat {
     }
 }
 
+#[cfg(unix)]
+unsafe extern "C" {
+    /// POSIX `kill(2)`: a negative pid signals the whole process group.
+    fn kill(pid: i32, sig: i32) -> i32;
+}
+
 impl Drop for CmdSeat {
     fn drop(&mut self) {
-        // Closing stdin asks the program to end; it gets a moment, then it is killed.
-        drop(self.stdin.take());
+        // Closing its input asks the program to end; it gets a moment, then its whole process
+        // group (anything it started) is killed.
+        drop(self.to.take());
         for _ in 0..20 {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(10));
+        }
+        #[cfg(unix)]
+        if let Ok(pgid) = i32::try_from(self.child.id()) {
+            const SIGKILL: i32 = 9;
+            // SAFETY: kill(2) takes plain integers and touches no memory of ours; the group
+            // is the one this seat's program leads.
+            unsafe {
+                kill(-pgid, SIGKILL);
+            }
         }
         let _ = self.child.kill();
         let _ = self.child.wait();

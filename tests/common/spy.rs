@@ -2,7 +2,7 @@
 
 use menagerie::kit::new_table;
 use menagerie::table::referee::{self, Played};
-use menagerie::table::seats::{RandomSeat, Seat};
+use menagerie::table::seats::{Answer, RandomSeat, Seat};
 use menagerie::table::{Outcome, Settings};
 use std::sync::{Arc, Mutex};
 
@@ -26,7 +26,7 @@ impl Seat for Spy {
         self.log.lock().unwrap().push((self.seat, format!("event {e}")));
         Ok(())
     }
-    fn ask(&mut self, id: u64, kind: &str, s: f64, legal: &[String]) -> Result<String, String> {
+    fn ask(&mut self, id: u64, kind: &str, s: f64, legal: &[String]) -> Result<Answer, String> {
         self.inner.ask(id, kind, s, legal)
     }
     fn refused(&mut self, m: &str) -> Result<(), String> {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A seat program for tests that answers every question twice: the second answer arrives as
-# a stale line before the next question's and must be skipped.
+# a stale line before the next question's, a bad answer that the referee counts.
 legal=""
 while IFS= read -r line; do
     case "$line" in

@@ -369,8 +369,15 @@ pub fn serve_referee(variant: &Variant, input: impl std::io::BufRead, mut out: i
         }
     };
     let mut referee = Referee::new(Position::startpos(std::sync::Arc::clone(&game)));
-    for line in input.lines() {
-        let Ok(line) = line else { break };
+    for line in crate::lines::lines(input, crate::lines::MAX_LINE) {
+        let line = match line.text(crate::lines::MAX_LINE) {
+            Ok(line) => line,
+            Err((why, text)) => {
+                let _ = writeln!(out, "error {why}: {}", text.trim());
+                let _ = out.flush();
+                continue;
+            }
+        };
         let line = line.trim();
         let (cmd, arg) = line.split_once(' ').unwrap_or((line, ""));
         let reply = match (cmd, arg.trim()) {

@@ -226,7 +226,7 @@ fn card_is(card: char, c: Color) -> bool {
 
 impl Player for Engine {
     fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.view = super::state::parse(&self.view, observation, true)?;
+        self.view = super::state::parse(&self.view, observation, true, None)?;
         Ok(())
     }
 

@@ -805,7 +805,12 @@ impl TableGame for Booster {
     }
 
     fn set_state(&mut self, text: &str) -> Result<(), String> {
-        *self = state::parse(self, text, false)?;
+        *self = state::parse(self, text, false, None)?;
+        Ok(())
+    }
+
+    fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
+        *self = state::parse(self, text, false, Some(end))?;
         Ok(())
     }
 

@@ -5,13 +5,14 @@
 use super::{Booster, CHESS_CARDS, Phase, Piece};
 use crate::Color;
 use crate::kit::grid::{name, parse_sq, read_placement};
+use crate::table::Outcome;
 
 const FIELDS: &str =
     "PLACEMENT SIDE CASTLING EP CHECKERS RESERVEW,RESERVEB HANDW,HANDB PILE DISCARD HALFMOVE PLIES PHASE RETURNED";
 
 /// The game `base` (its settings kept) set to the state `text`. A seat's `view` may hold
 /// what the text does not give (`?` cards, `#N` piles, `C` pieces); the true state may not.
-pub fn parse(base: &Booster, text: &str, view: bool) -> Result<Booster, String> {
+pub fn parse(base: &Booster, text: &str, view: bool, end: Option<&Outcome>) -> Result<Booster, String> {
     let w: Vec<&str> = text.split_whitespace().collect();
     if w.len() != 13 {
         return Err(format!("expected 13 fields: {FIELDS}"));
@@ -164,6 +165,7 @@ pub fn parse(base: &Booster, text: &str, view: bool) -> Result<Booster, String> 
         "deal-1" => Phase::Deal(1),
         "move" => Phase::Move,
         "add" => Phase::Add,
+        "over" if end.is_some() => Phase::Over,
         "refill-0" if g.side == Color::White => Phase::Refill(0),
         "refill-1" if g.side == Color::Black => Phase::Refill(1),
         p => match p.strip_prefix("boost-").and_then(parse_sq) {
@@ -184,6 +186,12 @@ pub fn parse(base: &Booster, text: &str, view: bool) -> Result<Booster, String> 
     }
     g.end = None;
     g.ending = "";
+    if let Some(end) = end {
+        if g.phase != Phase::Over || end.scores.len() != 2 {
+            return Err("a finished game's state has phase over and 2 scores".to_string());
+        }
+        g.end = Some(end.clone());
+    }
     g.stats = Default::default();
     if g.phase == Phase::Move && g.moves().is_empty() {
         if super::in_check(&g.board, g.side) {

@@ -327,7 +327,7 @@ fn with_types(view: &Cloak, c: Color, arr: &[char; 8]) -> Cloak {
 
 impl Player for Engine {
     fn see(&mut self, observation: &str) -> Result<(), String> {
-        let now = state::parse(&self.base, observation, true)?;
+        let now = state::parse(&self.base, observation, true, None)?;
         let prev = self.view.take();
         self.learn(prev.as_ref(), &now);
         self.view = Some(now);

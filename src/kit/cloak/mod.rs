@@ -745,8 +745,13 @@ impl TableGame for Cloak {
     }
 
     fn set_state(&mut self, text: &str) -> Result<(), String> {
-        let next = state::parse(self, text, false)?;
+        let next = state::parse(self, text, false, None)?;
         *self = next;
+        Ok(())
+    }
+
+    fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
+        *self = state::parse(self, text, false, Some(end))?;
         Ok(())
     }
 

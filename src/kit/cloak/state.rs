@@ -4,12 +4,13 @@
 use super::{Cloak, Fact, Phase, Piece, name, parse_sq};
 use crate::Color;
 use crate::kit::grid::read_placement;
+use crate::table::Outcome;
 
 const FIELDS: &str = "PLACEMENT SIDE PHASE CLOAKS UNMOVED EP HALFMOVE PLIES TAKENW,TAKENB GUESS FACTS LAST REFUSED";
 
 /// The game `base` (its settings kept) set to the state `text`. A seat's `view` may hold
 /// what the text does not give (`?` cards, `#N` piles, `C` pieces); the true state may not.
-pub fn parse(base: &Cloak, text: &str, view: bool) -> Result<Cloak, String> {
+pub fn parse(base: &Cloak, text: &str, view: bool, end: Option<&Outcome>) -> Result<Cloak, String> {
     let w: Vec<&str> = text.split_whitespace().collect();
     if w.len() != 13 {
         return Err(format!("expected 13 fields: {FIELDS}"));
@@ -181,8 +182,15 @@ pub fn parse(base: &Cloak, text: &str, view: bool) -> Result<Cloak, String> {
     g.stats = Default::default();
     g.end = None;
     g.how = "";
+    if let Some(end) = end {
+        if g.phase != Phase::Over || end.scores.len() != 2 {
+            return Err("a finished game's state has phase over and 2 scores".into());
+        }
+        g.end = Some(end.clone());
+        return Ok(g);
+    }
     if g.phase == Phase::Over {
-        return Err("a finished game cannot be set (its end is not in the text)".into());
+        return Err("a finished game's state ends with its result".into());
     }
     if g.phase == Phase::Guess {
         g.start_turn();

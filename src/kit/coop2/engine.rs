@@ -178,7 +178,7 @@ impl Engine {
 
 impl Player for Engine {
     fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.view = super::state::parse(&self.view, observation, true)?;
+        self.view = super::state::parse(&self.view, observation, true, None)?;
         Ok(())
     }
 

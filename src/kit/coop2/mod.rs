@@ -261,10 +261,17 @@ impl Coop2 {
         let c = self.turn();
         let mut out = Vec::new();
         let kings = (0..p.variant().pieces.len()).filter(|&k| p.variant().pieces[k].is_royal());
+        let g = &p.variant().geometry;
+        let last = if c == Color::White { g.ranks() - 1 } else { 0 };
         for k in kings {
             for ksq in p.pieces(!c, k) {
                 for from in p.attackers_to(ksq, c, p.occupied()) {
-                    out.push((from, ksq));
+                    // A pawn reaches the last rank only by promoting: the move generator's
+                    // promotion captures carry that, with its cards.
+                    let pawn = card_of(p, p.piece_at(from)).eq_ignore_ascii_case(&'P');
+                    if !(pawn && g.rank_of(ksq) == last) {
+                        out.push((from, ksq));
+                    }
                 }
             }
         }
@@ -682,16 +689,32 @@ impl TableGame for Coop2 {
                 let card = next.line.get(x - 1).copied().ok_or("no such line card")?;
                 next.captures += 1;
                 if card.eq_ignore_ascii_case(&'K') {
-                    next.line.remove(x - 1);
-                    next.discard.push(card);
                     // The capturer takes the king's square (rules §4: a capture); the game
                     // ends at once, so its own king may be left attacked.
                     let g = next.pos.variant().geometry.clone();
-                    let (from, ksq) = m.split_at(m.len() / 2);
-                    let from = g.parse(from).ok_or("bad square")?;
-                    let ksq = g.parse(ksq).ok_or("bad square")?;
+                    let from = m.get(0..2).and_then(|t| g.parse(t)).ok_or("bad square")?;
+                    let ksq = m.get(2..4).and_then(|t| g.parse(t)).ok_or("bad square")?;
                     next.pos.take_off(ksq);
-                    let capturer = next.pos.take_off(from);
+                    let mut capturer = next.pos.take_off(from);
+                    match pr {
+                        // A pawn taking the king on the last rank promotes as any capture does.
+                        Some(pr) => {
+                            let kind = m.chars().nth(4).ok_or("a promotion names its piece")?;
+                            next.apply_promo(c, kind, *pr, Some(*x))?;
+                            let k = next
+                                .pos
+                                .variant()
+                                .pieces
+                                .iter()
+                                .position(|p| p.letter.eq_ignore_ascii_case(&kind))
+                                .ok_or("no such piece")?;
+                            capturer = Piece::new(k, c);
+                        }
+                        None => {
+                            next.line.remove(x - 1);
+                            next.discard.push(card);
+                        }
+                    }
                     next.pos.put_piece(capturer, ksq);
                     next.finish(true);
                     *self = next;
@@ -735,7 +758,22 @@ impl TableGame for Coop2 {
     }
 
     fn set_state(&mut self, text: &str) -> Result<(), String> {
-        *self = state::parse(self, text, false)?;
+        *self = state::parse(self, text, false, None)?;
+        Ok(())
+    }
+
+    fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
+        let mut next = state::parse(self, text, false, Some(end))?;
+        // The end follows from the state: a king gone is a capture, else the cards ran out.
+        let king_taken = Color::ALL.iter().any(|&c| next.pos.royals(c).is_empty());
+        next.finish(king_taken);
+        if next.end.as_ref() != Some(end) {
+            return Err(format!(
+                "the state ends as {}, not as {end}",
+                next.end.as_ref().map_or(String::new(), |o| o.to_string())
+            ));
+        }
+        *self = next;
         Ok(())
     }
 

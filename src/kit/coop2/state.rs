@@ -5,13 +5,14 @@
 use super::{Coop2, DECK, Phase};
 use crate::Color;
 use crate::position::Position;
+use crate::table::Outcome;
 use std::sync::Arc;
 
 const FIELDS: &str = "FEN(6 fields) LINE DISCARD HANDW,HANDB DECK CAPTURES TURNS PHASE";
 
 /// The game `base` (its settings kept) set to the state `text`. A seat's `view` may hold
 /// what the text does not give (`?` cards, `#N` piles, `C` pieces); the true state may not.
-pub fn parse(base: &Coop2, text: &str, view: bool) -> Result<Coop2, String> {
+pub fn parse(base: &Coop2, text: &str, view: bool, end: Option<&Outcome>) -> Result<Coop2, String> {
     let w: Vec<&str> = text.split_whitespace().collect();
     if w.len() != 13 {
         return Err(format!("expected 13 fields: {FIELDS}"));
@@ -68,6 +69,7 @@ pub fn parse(base: &Coop2, text: &str, view: bool) -> Result<Coop2, String> {
         "play" => Phase::Play,
         "quiet" => Phase::Quiet,
         "capture" => Phase::Capture,
+        "over" if end.is_some() => Phase::Over,
         p => return Err(format!("phase '{p}'")),
     };
     // Every card is somewhere, once.
@@ -115,7 +117,15 @@ pub fn parse(base: &Coop2, text: &str, view: bool) -> Result<Coop2, String> {
     if !g.rules.solitaire && g.phase == Phase::DrawLine {
         return Err("only the solitaire draws to the line".into());
     }
+    // A king is taken only as the game ends.
+    crate::kit::chess::check_kings(&g.pos, [1, 1], g.phase == Phase::Over)?;
     g.end = None;
     g.ending = "";
+    if let Some(end) = end {
+        if g.phase != Phase::Over || end.scores.len() != crate::table::TableGame::seats(&g) {
+            return Err("a finished game's state has phase over and a score a seat".into());
+        }
+        g.end = Some(end.clone());
+    }
     Ok(g)
 }
