@@ -97,6 +97,24 @@ fn strings(v: Option<&Json>) -> Vec<String> {
     }
 }
 
+/// A new table's person-seat tokens in seat order: the creator's own, then each invitation
+/// opened (once) as its player would.
+fn seat_tokens(s: &Server, t: &Json) -> Vec<String> {
+    let id = text(t, "id");
+    let mut out = vec![(num(t, "seat") as usize, text(t, "token"))];
+    let Some(Json::Arr(inv)) = t.get("invitations") else {
+        panic!("{t:?}")
+    };
+    for i in inv {
+        let (st, r) = post(s, &format!("/api/tables/{id}/invite/{}", text(i, "code")), "{}");
+        assert_eq!(st, 200, "{r:?}");
+        assert_eq!(num(&r, "seat"), num(i, "seat"));
+        out.push((num(i, "seat") as usize, text(&r, "token")));
+    }
+    out.sort();
+    out.into_iter().map(|x| x.1).collect()
+}
+
 #[test]
 fn a_board_game_against_the_engine_takes_moves_refuses_bad_ones_and_takes_back() {
     let s = start();
@@ -107,28 +125,29 @@ fn a_board_game_against_the_engine_takes_moves_refuses_bad_ones_and_takes_back()
     );
     assert_eq!(st, 200, "{b:?}");
     let id = text(&b, "id");
+    let me = format!("/api/boards/{id}/{}", text(&b, "token"));
     let (_, v) = get(&s, &format!("/api/boards/{id}"));
     assert_eq!(strings(v.get("legal")).len(), 20);
     // An illegal move changes nothing.
-    let (st, e) = post(&s, &format!("/api/boards/{id}/move"), r#"{"move":"e2e5"}"#);
+    let (st, e) = post(&s, &format!("{me}/move"), r#"{"move":"e2e5"}"#);
     assert_eq!(st, 400);
     assert!(text(&e, "error").contains("e2e5"), "{e:?}");
     let (_, same) = get(&s, &format!("/api/boards/{id}"));
     assert_eq!(num(&same, "version"), num(&v, "version"));
     assert_eq!(text(&same, "fen"), text(&v, "fen"));
     // A legal move; the engine answers.
-    let (st, _) = post(&s, &format!("/api/boards/{id}/move"), r#"{"move":"e2e4"}"#);
+    let (st, _) = post(&s, &format!("{me}/move"), r#"{"move":"e2e4"}"#);
     assert_eq!(st, 200);
     let (_, after) = get(&s, &format!("/api/boards/{id}?since=2"));
     assert_eq!(strings(after.get("moves")).len(), 2, "{after:?}");
     assert_eq!(text(&after, "side"), "white");
     // A broken FEN is refused and the game stays.
-    let (st, _) = post(&s, &format!("/api/boards/{id}/fen"), r#"{"fen":"not a fen"}"#);
+    let (st, _) = post(&s, &format!("{me}/fen"), r#"{"fen":"not a fen"}"#);
     assert_eq!(st, 400);
     let (_, still) = get(&s, &format!("/api/boards/{id}"));
     assert_eq!(strings(still.get("moves")).len(), 2);
     // Take-back returns to the person's turn at the start.
-    let (st, back) = post(&s, &format!("/api/boards/{id}/undo"), "{}");
+    let (st, back) = post(&s, &format!("{me}/undo"), r#"{"confirm":true}"#);
     assert_eq!(st, 200);
     assert!(strings(back.get("moves")).is_empty(), "{back:?}");
     assert!(text(&back, "fen").starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"));
@@ -139,10 +158,15 @@ fn special_moves_reach_the_page_as_mmn() {
     let s = start();
     let (_, b) = post(&s, "/api/boards", r#"{"variant":"tensor"}"#);
     let id = text(&b, "id");
+    let tensor_id = id.clone();
     let (_, v) = get(&s, &format!("/api/boards/{id}"));
     // The swap-like propel of the start position (protocol.md section 3).
     assert!(strings(v.get("legal")).contains(&"a1b1>a1".to_string()));
-    let (st, after) = post(&s, &format!("/api/boards/{id}/move"), r#"{"move":"a1b1>a1"}"#);
+    let (st, after) = post(
+        &s,
+        &format!("/api/boards/{id}/{}/move", text(&b, "token")),
+        r#"{"move":"a1b1>a1"}"#,
+    );
     assert_eq!(st, 200, "{after:?}");
     // The swap: the beast on a1, the rook on b1 (protocol.md section 3), Black to move.
     let fen = text(&after, "fen");
@@ -183,7 +207,7 @@ fn special_moves_reach_the_page_as_mmn() {
         .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
         .collect();
     assert_eq!(shown, want);
-    let (_, tensor) = get(&s, "/api/boards/b1");
+    let (_, tensor) = get(&s, &format!("/api/boards/{tensor_id}"));
     assert_eq!(
         tensor.get("holdings"),
         Some(&Json::Arr(Vec::new())),
@@ -238,13 +262,15 @@ fn bad_requests_get_one_line_errors() {
 }
 
 #[test]
-fn games_in_memory_are_bounded() {
+fn games_in_memory_are_bounded_and_games_nobody_holds_make_room() {
     let s = start();
+    let mut first = None;
     for i in 0..64 {
         let (st, b) = post(&s, "/api/boards", r#"{"variant":"losalamos"}"#);
         assert_eq!(st, 200, "game {i}: {b:?}");
+        first.get_or_insert(format!("/api/boards/{}/{}", text(&b, "id"), text(&b, "token")));
     }
-    // None has been idle for ten minutes: the next one is refused, the others stay.
+    // Every game is new (its players have a few seconds to open it): the next one is refused.
     let (st, e) = post(&s, "/api/boards", r#"{"variant":"losalamos"}"#);
     assert_eq!(st, 503);
     assert!(text(&e, "error").contains("64 games"), "{e:?}");
@@ -252,7 +278,16 @@ fn games_in_memory_are_bounded() {
         post(&s, "/api/tables", r#"{"game":"parade","seats":["person"]}"#).0,
         503
     );
-    assert_eq!(get(&s, "/api/boards/b1").0, 200);
+    // The first game's player opens it; nobody opens the others, which then make room.
+    let first = first.unwrap();
+    assert_eq!(get(&s, &first).0, 200);
+    std::thread::sleep(Duration::from_millis(5500));
+    assert_eq!(get(&s, &first).0, 200);
+    for i in 0..10 {
+        let (st, b) = post(&s, "/api/boards", r#"{"variant":"losalamos"}"#);
+        assert_eq!(st, 200, "game {i}: {b:?}");
+    }
+    assert_eq!(get(&s, &first).0, 200, "a game someone holds stays");
 }
 
 #[test]
@@ -264,10 +299,7 @@ fn a_seat_link_opens_only_its_seat_and_one_window_plays_it() {
         r#"{"game":"rbc","seats":["person","person"],"seed":5}"#,
     );
     let id = text(&t, "id");
-    let Some(Json::Arr(links)) = t.get("links") else {
-        panic!()
-    };
-    let tok: Vec<String> = links.iter().map(|l| text(l, "token")).collect();
+    let tok = seat_tokens(&s, &t);
     assert_eq!(get(&s, &format!("/api/tables/{id}/seat/{}", "0".repeat(32))).0, 403);
     assert_eq!(get(&s, &format!("/api/tables/{id}/seat/")).0, 404);
     let wait_ask = || {
@@ -442,16 +474,13 @@ fn every_seat_gets_its_observation_and_nothing_more() {
         let (st, t) = post(
             &s,
             "/api/tables",
-            &format!(r#"{{"game":"{game}","seats":[{seats}],"seed":{seed}}}"#),
+            &format!(r#"{{"game":"{game}","seats":[{seats}],"seed":{seed},"hints":true}}"#),
         );
         assert_eq!(st, 200, "{game}: {t:?}");
         let id = text(&t, "id");
-        let Some(Json::Arr(links)) = t.get("links") else {
-            panic!()
-        };
-        let paths: Vec<String> = links
+        let paths: Vec<String> = seat_tokens(&s, &t)
             .iter()
-            .map(|l| format!("/api/tables/{id}/seat/{}", text(l, "token")))
+            .map(|tok| format!("/api/tables/{id}/seat/{tok}"))
             .collect();
         let mut rng = StdRng::seed_from_u64(seed);
         let mut events = Vec::new();
@@ -508,4 +537,190 @@ fn a_playtest_runs_in_the_background_and_reports_each_game() {
         panic!()
     };
     assert_eq!(values.len(), 4);
+}
+
+/// Sends a request and returns the whole reply: status line, headers and body.
+fn raw_reply(s: &Server, req: &str) -> String {
+    let mut c = TcpStream::connect(&s.addr).unwrap();
+    c.write_all(req.as_bytes()).unwrap();
+    let mut out = String::new();
+    c.read_to_string(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn the_creator_gets_one_seat_and_each_invitation_opens_its_seat_once() {
+    let s = start();
+    let (st, t) = post(&s, "/api/tables", r#"{"game":"rbc","seats":["person","person"]}"#);
+    assert_eq!(st, 200, "{t:?}");
+    let id = text(&t, "id");
+    // The creator's own seat and one invitation: no other seat's token in the reply.
+    assert_eq!(num(&t, "seat"), 0.0);
+    assert!(t.get("links").is_none(), "{t:?}");
+    let Some(Json::Arr(inv)) = t.get("invitations") else {
+        panic!("{t:?}")
+    };
+    assert_eq!(inv.len(), 1);
+    assert_eq!(num(&inv[0], "seat"), 1.0);
+    let code = text(&inv[0], "code");
+    assert_eq!(
+        get(&s, &format!("/api/tables/{id}/seat/{code}")).0,
+        403,
+        "a code is no token"
+    );
+    let mine = text(&t, "token");
+    let (_, v) = get(&s, &format!("/api/tables/{id}/seat/{mine}"));
+    assert_eq!(num(&v, "seat"), 0.0);
+    // The invitation gives seat 1's token once; then it is spent.
+    let (st, r) = post(&s, &format!("/api/tables/{id}/invite/{code}"), "{}");
+    assert_eq!(st, 200, "{r:?}");
+    let theirs = text(&r, "token");
+    assert_ne!(theirs, mine);
+    let (st, again) = post(&s, &format!("/api/tables/{id}/invite/{code}"), "{}");
+    assert_eq!(st, 410, "{again:?}");
+    assert!(text(&again, "error").contains("used"), "{again:?}");
+    let (_, v) = get(&s, &format!("/api/tables/{id}/seat/{theirs}"));
+    assert_eq!(num(&v, "seat"), 1.0);
+    assert_eq!(
+        post(&s, &format!("/api/tables/{id}/invite/{}", "0".repeat(32)), "{}").0,
+        410
+    );
+    // With several people hints are off unless the creator turns them on.
+    assert_eq!(v.get("hint"), Some(&Json::Bool(false)));
+    let (st, e) = post(&s, &format!("/api/tables/{id}/seat/{mine}/hint"), "{}");
+    assert_eq!(st, 400);
+    assert!(text(&e, "error").contains("hints are off"), "{e:?}");
+    let (_, t) = post(
+        &s,
+        "/api/tables",
+        r#"{"game":"rbc","seats":["person","person"],"hints":true}"#,
+    );
+    let (_, v) = get(
+        &s,
+        &format!("/api/tables/{}/seat/{}", text(&t, "id"), text(&t, "token")),
+    );
+    assert_eq!(v.get("hint"), Some(&Json::Bool(true)));
+    let (_, t) = post(&s, "/api/tables", r#"{"game":"rbc","seats":["person","engine"]}"#);
+    let (_, v) = get(
+        &s,
+        &format!("/api/tables/{}/seat/{}", text(&t, "id"), text(&t, "token")),
+    );
+    assert_eq!(v.get("hint"), Some(&Json::Bool(true)), "one person: hints on");
+}
+
+#[test]
+fn a_board_has_a_secret_link_per_side_and_a_spectators_link() {
+    let s = start();
+    let (_, b) = post(
+        &s,
+        "/api/boards",
+        r#"{"variant":"chess","white":"person","black":"person"}"#,
+    );
+    let id = text(&b, "id");
+    assert_eq!(text(&b, "side"), "white");
+    assert!(
+        id.len() == 17 && id.starts_with('b'),
+        "an id not guessed from the last: {id}"
+    );
+    let white = format!("/api/boards/{id}/{}", text(&b, "token"));
+    let Some(Json::Arr(inv)) = b.get("invitations") else {
+        panic!("{b:?}")
+    };
+    assert_eq!(text(&inv[0], "side"), "black");
+    // The plain link watches: no moves, no take-back, no resign, no FEN.
+    let (_, v) = get(&s, &format!("/api/boards/{id}"));
+    assert_eq!(v.get("you"), Some(&Json::Null));
+    for op in ["move", "undo", "resign", "fen"] {
+        assert_eq!(
+            post(&s, &format!("/api/boards/{id}/{op}"), r#"{"move":"e2e4"}"#).0,
+            404,
+            "{op}"
+        );
+    }
+    assert_eq!(
+        post(
+            &s,
+            &format!("/api/boards/{id}/{}/move", "0".repeat(32)),
+            r#"{"move":"e2e4"}"#
+        )
+        .0,
+        403
+    );
+    let (st, black) = post(&s, &format!("/api/boards/{id}/invite/{}", text(&inv[0], "code")), "{}");
+    assert_eq!(st, 200);
+    let black = format!("/api/boards/{id}/{}", text(&black, "token"));
+    assert_eq!(get(&s, &black).1.get("you"), Some(&Json::Str("black".into())));
+    // Each side moves only itself.
+    assert_eq!(post(&s, &format!("{black}/move"), r#"{"move":"e7e5"}"#).0, 400);
+    assert_eq!(post(&s, &format!("{white}/move"), r#"{"move":"e2e4"}"#).0, 200);
+    assert_eq!(post(&s, &format!("{white}/move"), r#"{"move":"d2d4"}"#).0, 400);
+    assert_eq!(post(&s, &format!("{black}/move"), r#"{"move":"e7e5"}"#).0, 200);
+    // A take-back is confirmed, asked of the other person, and done when they agree.
+    assert_eq!(post(&s, &format!("{black}/undo"), "{}").0, 400);
+    let (st, v) = post(&s, &format!("{black}/undo"), r#"{"confirm":true}"#);
+    assert_eq!(st, 200);
+    assert_eq!(v.get("takeback"), Some(&Json::Str("black".into())));
+    assert_eq!(strings(v.get("moves")).len(), 2, "not yet");
+    let (st, v) = post(&s, &format!("{white}/undo"), r#"{"confirm":true}"#);
+    assert_eq!(st, 200, "{v:?}");
+    assert_eq!(strings(v.get("moves")), vec!["e2e4".to_string()]);
+    // A new position with a person opposite is refused; so is resigning unconfirmed.
+    assert_eq!(
+        post(&s, &format!("{white}/fen"), r#"{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1"}"#).0,
+        400
+    );
+    assert_eq!(post(&s, &format!("{white}/resign"), "{}").0, 400);
+    let (st, v) = post(&s, &format!("{white}/resign"), r#"{"confirm":true}"#);
+    assert_eq!(st, 200);
+    assert_eq!(text(v.get("result").unwrap(), "reason"), "White resigned");
+    // After the end, no take-back.
+    let (st, e) = post(&s, &format!("{black}/undo"), r#"{"confirm":true}"#);
+    assert_eq!(st, 400);
+    assert!(text(&e, "error").contains("no take-back"), "{e:?}");
+}
+
+#[test]
+fn pages_cannot_be_framed_and_foreign_pages_cannot_post() {
+    let s = start();
+    let page = raw_reply(&s, &format!("GET / HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr));
+    assert!(
+        page.contains("\r\nContent-Security-Policy: frame-ancestors 'none'\r\n"),
+        "{page}"
+    );
+    assert!(page.contains("\r\nX-Frame-Options: DENY\r\n"), "{page}");
+    let post_from = |origin: &str| {
+        raw_reply(
+            &s,
+            &format!(
+                "POST /api/boards HTTP/1.1\r\nHost: {}\r\nOrigin: {origin}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{{}}",
+                s.addr
+            ),
+        )
+    };
+    let evil = post_from("http://evil.example");
+    assert!(evil.starts_with("HTTP/1.1 403"), "{evil}");
+    assert!(evil.contains("another origin"), "{evil}");
+    let ours = post_from(&format!("http://{}", s.addr));
+    assert!(ours.starts_with("HTTP/1.1 200"), "{ours}");
+}
+
+#[test]
+fn slow_clients_do_not_keep_a_normal_one_out() {
+    let s = start();
+    // A hundred connections that send half a request head and then nothing.
+    let mut slow = Vec::new();
+    for _ in 0..100 {
+        let mut c = TcpStream::connect(&s.addr).unwrap();
+        let _ = c.write_all(b"GET /api/catalog HTTP/1.1\r\nHost: ");
+        slow.push(c);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    for round in 0..3 {
+        let t = Instant::now();
+        let (st, _) = get(&s, "/api/catalog");
+        let took = t.elapsed();
+        assert_eq!(st, 200, "round {round}");
+        assert!(took < Duration::from_secs(1), "round {round}: {took:?}");
+    }
+    drop(slow);
 }

@@ -16,6 +16,9 @@ use std::time::{Duration, Instant};
 /// Longest time the engine may be given per move.
 pub const MAX_ENGINE_MS: u64 = 60_000;
 
+/// The creator's own side and token, and an invitation code per other person side.
+pub type HandedOut = (Option<(Color, String)>, Vec<(Color, String)>);
+
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
@@ -69,6 +72,13 @@ pub struct Board {
     result: Option<(String, String)>,
     /// The version the engine is searching for (`None`: not searching).
     thinking: Option<u64>,
+    /// Each person side's secret token (its player's link), and the invitation that hands it
+    /// out once (`None`: spent, or the creator's own side).
+    tokens: [Option<String>; 2],
+    invitations: [Option<String>; 2],
+    /// A side's request to take back, made when the game had this many moves: the other
+    /// person's take-back carries it out; any move drops it.
+    takeback: Option<(Color, usize)>,
 }
 
 impl Board {
@@ -127,6 +137,9 @@ impl Board {
             version: 1,
             result: None,
             thinking: None,
+            tokens: [None, None],
+            invitations: [None, None],
+            takeback: None,
         };
         if let Some(fen) = req.get("fen").and_then(Json::as_str).filter(|f| !f.trim().is_empty()) {
             b.set_fen(fen)?;
@@ -190,24 +203,105 @@ impl Board {
             c.since = Instant::now();
         }
         self.moves.push(text.trim().to_string());
+        self.takeback = None;
         self.version += 1;
         self.check_end();
         Ok(())
     }
 
-    /// A person's move from the page.
-    pub fn person_move(&mut self, text: &str) -> Result<(), String> {
+    /// Makes a secret token for each person side: the creator's own (the first person side)
+    /// and an invitation for the other, which hands its token out once.
+    pub fn hand_out(&mut self) -> HandedOut {
+        let mut own = None;
+        let mut invitations = Vec::new();
+        for c in Color::ALL {
+            if self.players[c.index()] != Player::Person {
+                continue;
+            }
+            let token = super::tables::token();
+            self.tokens[c.index()] = Some(token.clone());
+            if own.is_none() {
+                own = Some((c, token));
+            } else {
+                let code = super::tables::token();
+                self.invitations[c.index()] = Some(code.clone());
+                invitations.push((c, code));
+            }
+        }
+        (own, invitations)
+    }
+
+    /// The side whose secret token this is.
+    pub fn side_of(&self, token: &str) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|c| self.tokens[c.index()].as_deref() == Some(token))
+    }
+
+    /// Opens an invitation: the side and its token, once; then the invitation is spent.
+    pub fn redeem(&mut self, code: &str) -> Result<(Color, String), Reply> {
+        for c in Color::ALL {
+            if self.invitations[c.index()].as_deref() == Some(code) {
+                self.invitations[c.index()] = None;
+                let token = self.tokens[c.index()].clone().ok_or_else(wrong_token)?;
+                self.version += 1;
+                return Ok((c, token));
+            }
+        }
+        Err(Reply::error(
+            410,
+            "this invitation has been used (or never was): ask the game's creator",
+        ))
+    }
+
+    /// `side`'s person moves from the page.
+    pub fn person_move(&mut self, side: Color, text: &str) -> Result<(), String> {
         if text.len() > 64 {
             return Err("a move is at most 64 characters".into());
         }
-        if self.players[self.session.side_to_move().index()] != Player::Person {
-            return Err("it is the engine's turn".into());
+        if self.session.side_to_move() != side {
+            return Err(format!("it is {}'s turn", self.session.side_to_move().name()));
         }
         self.play(text)
     }
 
-    /// Takes back to the last position where a person was to move.
-    pub fn undo(&mut self) -> Result<(), String> {
+    /// `side` asks to take back its last move (confirmed on the page). Against the engine it is
+    /// done at once, back to the person's last turn; against a person it waits for the other's
+    /// take-back, which carries it out. Refused once the game is over.
+    pub fn take_back(&mut self, side: Color, confirmed: bool) -> Result<(), String> {
+        self.tick();
+        if !confirmed {
+            return Err("a take-back asks for confirmation ('confirm': true)".into());
+        }
+        if let Some((r, why)) = &self.result {
+            return Err(format!("the game is over ({r}, {why}): no take-back"));
+        }
+        let other = !side;
+        if self.players[other.index()] == Player::Person {
+            match self.takeback {
+                Some((asker, at)) if asker == other && at == self.moves.len() => {
+                    // The other side asked; this side agrees: back to the asker's last turn.
+                    self.takeback = None;
+                    return self.undo_to(asker);
+                }
+                Some((asker, at)) if asker == side && at == self.moves.len() => {
+                    return Err("your take-back waits for the other player's answer".into());
+                }
+                _ => {
+                    if self.moves.is_empty() {
+                        return Err("no move to take back".into());
+                    }
+                    self.takeback = Some((side, self.moves.len()));
+                    self.version += 1;
+                    return Ok(());
+                }
+            }
+        }
+        self.undo_to(side)
+    }
+
+    /// Takes moves back until `side` is to move again, at least one.
+    fn undo_to(&mut self, side: Color) -> Result<(), String> {
         if self.moves.is_empty() {
             return Err("no move to take back".into());
         }
@@ -215,7 +309,7 @@ impl Board {
         while n < self.moves.len() {
             self.session.undo();
             n += 1;
-            if self.players[self.session.side_to_move().index()] == Player::Person {
+            if self.session.side_to_move() == side {
                 break;
             }
         }
@@ -230,28 +324,33 @@ impl Board {
         Ok(())
     }
 
-    /// The side to move resigns (a person's side).
-    pub fn resign(&mut self) -> Result<(), String> {
+    /// `side`'s person resigns (confirmed on the page), on either turn.
+    pub fn resign(&mut self, side: Color, confirmed: bool) -> Result<(), String> {
         self.tick();
+        if !confirmed {
+            return Err("resigning asks for confirmation ('confirm': true)".into());
+        }
         if self.result.is_some() {
             return Err("the game is over".into());
         }
-        let side = self.session.side_to_move();
-        if self.players[side.index()] != Player::Person {
-            return Err("only a person resigns, on their turn".into());
-        }
         let res = if side == Color::White { "0-1" } else { "1-0" };
         self.result = Some((res.into(), format!("{} resigned", side.name())));
+        self.takeback = None;
         self.version += 1;
         Ok(())
     }
 
-    /// Sets up a FEN from the page.
-    pub fn new_fen(&mut self, fen: &str) -> Result<(), String> {
+    /// A new game from a FEN, set up by `side`'s person: only against the engine (another person
+    /// would lose the game they are playing).
+    pub fn new_fen(&mut self, side: Color, fen: &str) -> Result<(), String> {
         if fen.len() > 512 {
             return Err("a FEN is at most 512 characters".into());
         }
+        if self.players[(!side).index()] == Player::Person {
+            return Err("with two people, a new position is a new game: start one from the lobby".into());
+        }
         self.set_fen(fen)?;
+        self.takeback = None;
         self.version += 1;
         Ok(())
     }
@@ -346,8 +445,8 @@ impl Board {
         self.version
     }
 
-    /// The board `id` as the page gets it.
-    pub fn view(&mut self, id: &str) -> Json {
+    /// The board `id` as the page gets it: a spectator's (`you` `None`) or a side's.
+    pub fn view(&mut self, id: &str, you: Option<Color>) -> Json {
         self.tick();
         let v = self.game.variant();
         let g = &v.geometry;
@@ -422,6 +521,19 @@ impl Board {
             ),
             ("thinking".into(), Json::Bool(self.thinking.is_some())),
             (
+                "you".into(),
+                you.map_or(Json::Null, |c| Json::Str(c.name().to_lowercase())),
+            ),
+            (
+                "takeback".into(),
+                match self.takeback {
+                    Some((c, at)) if at == self.moves.len() && self.result.is_none() => {
+                        Json::Str(c.name().to_lowercase())
+                    }
+                    _ => Json::Null,
+                },
+            ),
+            (
                 "result".into(),
                 match &self.result {
                     None => Json::Null,
@@ -438,4 +550,9 @@ impl Board {
 /// The reply for a board operation that failed.
 pub fn refused(e: String) -> Reply {
     Reply::error(400, &e)
+}
+
+/// The reply to a token that opens no side of the board.
+pub fn wrong_token() -> Reply {
+    Reply::error(403, "wrong player link: the board's plain link is a spectator's")
 }

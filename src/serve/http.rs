@@ -141,7 +141,7 @@ pub fn refuse(stream: &mut TcpStream, reply: &Reply) {
 
 fn write_reply(stream: &mut TcpStream, reply: &Reply) {
     let head = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: {}; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {} {}\r\nContent-Type: {}; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: frame-ancestors 'none'\r\nX-Frame-Options: DENY\r\nConnection: close\r\n\r\n",
         reply.status,
         reason(reply.status),
         reply.kind,

@@ -25,8 +25,14 @@ use tables::Room;
 
 /// Most games (boards and tables) held in memory.
 pub const MAX_GAMES: usize = 64;
-/// A game idle this long may make room for a new one.
-pub const IDLE: Duration = Duration::from_secs(600);
+/// A game is held while a page with one of its secret tokens asks for it; this long after the
+/// last such request nobody holds it, and it may make room for a new one.
+pub const HOLD: Duration = Duration::from_secs(60);
+/// A new game is held this long before any page has opened it.
+pub const GRACE: Duration = Duration::from_secs(5);
+/// Connections still sending their request, from one address, before the oldest of them is
+/// cut: a client that sends slowly cannot keep others out.
+pub const MAX_SLOW_PER_ADDRESS: usize = 8;
 /// Most connections served at once. Past half of it, polls answer at once instead of waiting,
 /// so that open pages cannot crowd out moves.
 pub const MAX_CONNECTIONS: usize = 64;
@@ -52,7 +58,8 @@ enum Game {
 
 struct Entry {
     game: Game,
-    used: Instant,
+    /// Until when someone holds it (see [`HOLD`]).
+    held: Instant,
 }
 
 /// Everything the server holds.
@@ -60,7 +67,6 @@ struct Server {
     catalog: Catalog,
     games: Mutex<HashMap<String, Entry>>,
     playtest: Mutex<Option<(String, Arc<Mutex<Playtest>>)>>,
-    next_id: AtomicUsize,
     engine: Engine,
     /// Notified on every change, so that polling requests wake.
     pulse: Arc<(Mutex<u64>, Condvar)>,
@@ -71,6 +77,18 @@ struct Server {
     host: String,
     /// Table games take a seed from the page even with several person seats (tests).
     any_seed: bool,
+    /// Connections still reading their request: their address, since when, and a handle to
+    /// cut them.
+    reading: Mutex<Vec<Reading>>,
+    next_conn: AtomicUsize,
+}
+
+/// A connection still reading its request.
+struct Reading {
+    id: usize,
+    addr: std::net::IpAddr,
+    since: Instant,
+    stream: TcpStream,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -122,16 +140,21 @@ pub fn run(catalog: &Catalog, args: &[String]) -> Result<(), String> {
         catalog: catalog.clone(),
         games: Mutex::new(HashMap::new()),
         playtest: Mutex::new(None),
-        next_id: AtomicUsize::new(1),
         engine: Engine::start(),
         pulse: Arc::new((Mutex::new(0), Condvar::new())),
         open: Arc::clone(&open),
         port: addr.port(),
         host: host.clone(),
         any_seed,
+        reading: Mutex::new(Vec::new()),
+        next_conn: AtomicUsize::new(1),
     });
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
+        let addr = stream
+            .peer_addr()
+            .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |a| a.ip());
+        make_room(&server, addr);
         if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
             http::refuse(&mut stream, &Reply::error(503, "too many connections; try again"));
             continue;
@@ -150,8 +173,49 @@ pub fn run(catalog: &Catalog, args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Before a new connection from `addr`: cuts the oldest connection of that address still
+/// sending its request when it has [`MAX_SLOW_PER_ADDRESS`] of them, and when the server is full
+/// the oldest one of anyone's that has been at it for a second. A request sent whole takes a
+/// few milliseconds, so only slow senders are cut.
+fn make_room(server: &Server, addr: std::net::IpAddr) {
+    let mut reading = lock(&server.reading);
+    let cut = |pick: Option<usize>, reading: &mut Vec<Reading>| {
+        if let Some(i) = pick {
+            let r = reading.swap_remove(i);
+            let _ = r.stream.shutdown(std::net::Shutdown::Both);
+        }
+    };
+    let oldest_of = |reading: &Vec<Reading>, f: &dyn Fn(&Reading) -> bool| {
+        reading
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| f(r))
+            .min_by_key(|(_, r)| r.since)
+            .map(|(i, _)| i)
+    };
+    if reading.iter().filter(|r| r.addr == addr).count() >= MAX_SLOW_PER_ADDRESS {
+        let i = oldest_of(&reading, &|r| r.addr == addr);
+        cut(i, &mut reading);
+    }
+    if server.open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+        let i = oldest_of(&reading, &|r| r.since.elapsed() >= Duration::from_secs(1));
+        cut(i, &mut reading);
+    }
+}
+
 fn serve_one(server: &Arc<Server>, mut stream: TcpStream) {
-    let reply = match http::read_request(&stream) {
+    let id = server.next_conn.fetch_add(1, Ordering::SeqCst);
+    if let (Ok(addr), Ok(handle)) = (stream.peer_addr(), stream.try_clone()) {
+        lock(&server.reading).push(Reading {
+            id,
+            addr: addr.ip(),
+            since: Instant::now(),
+            stream: handle,
+        });
+    }
+    let request = http::read_request(&stream);
+    lock(&server.reading).retain(|r| r.id != id);
+    let reply = match request {
         Ok(req) => {
             // A panic in a handler is a bug; the page gets an error, the server goes on.
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(server, &req)))
@@ -194,6 +258,13 @@ fn foreign(server: &Server, req: &Request) -> Option<Reply> {
     {
         return Some(Reply::error(415, "POST bodies must be Content-Type: application/json"));
     }
+    // A browser names the page that sends a POST: only this server's own pages may.
+    if req.method == "POST"
+        && let Some(origin) = req.header("origin")
+        && !origin.eq_ignore_ascii_case(&format!("http://{host}"))
+    {
+        return Some(Reply::error(403, "a POST from another origin is refused"));
+    }
     None
 }
 
@@ -214,8 +285,10 @@ fn route(server: &Arc<Server>, req: &Request) -> Reply {
         (true, ["api", "catalog"]) => Ok(catalog(server)),
         (true, ["api", "table-info"]) => table_info(req),
         (false, ["api", "boards"]) => new_board(server, req),
-        (true, ["api", "boards", id]) => board_view(server, id, req),
-        (false, ["api", "boards", id, op]) => board_op(server, id, op, req),
+        (true, ["api", "boards", id]) => board_view(server, id, None, req),
+        (true, ["api", "boards", id, token]) => board_view(server, id, Some(token), req),
+        (false, ["api", "boards" | "tables", id, "invite", code]) => redeem(server, id, code),
+        (false, ["api", "boards", id, token, op]) => board_op(server, id, token, op, req),
         (false, ["api", "tables"]) => new_table(server, req),
         (true, ["api", "tables", id, "seat", token]) => seat_view(server, id, token, req),
         (false, ["api", "tables", id, "seat", token, op]) => seat_op(server, id, token, op, req),
@@ -293,32 +366,62 @@ fn table_info(req: &Request) -> Result<Reply, Reply> {
     ])))
 }
 
-/// Makes room for one more game: refused when full of games used in the last [`IDLE`].
+/// Makes room for one more game: when full, the game nobody has held longest goes (no page with
+/// one of its tokens has asked for it within [`HOLD`]); refused when every game is held.
 fn admit(games: &mut HashMap<String, Entry>) -> Result<(), Reply> {
     if games.len() < MAX_GAMES {
         return Ok(());
     }
-    let oldest = games
+    let now = Instant::now();
+    let loose = games
         .iter()
-        .min_by_key(|(_, e)| e.used)
-        .map(|(k, e)| (k.clone(), e.used));
-    match oldest {
-        Some((k, used)) if used.elapsed() >= IDLE => {
+        .filter(|(_, e)| e.held <= now)
+        .min_by_key(|(_, e)| e.held)
+        .map(|(k, _)| k.clone());
+    match loose {
+        Some(k) => {
             games.remove(&k);
             Ok(())
         }
-        _ => Err(Reply::error(
+        None => Err(Reply::error(
             503,
             &format!(
-                "{MAX_GAMES} games are open; try again when one has been idle for {} minutes",
-                IDLE.as_secs() / 60
+                "{MAX_GAMES} games are being played; try again when one is left for {} s",
+                HOLD.as_secs()
             ),
         )),
     }
 }
 
-fn new_id(server: &Server, prefix: &str) -> String {
-    format!("{prefix}{}", server.next_id.fetch_add(1, Ordering::SeqCst))
+/// A game's id: its kind's letter and 64 random bits (ids are not guessed one from another).
+fn new_id(prefix: &str) -> String {
+    format!("{prefix}{}", &tables::token()[..16])
+}
+
+/// The reply to a new game: its id, the creator's own place and token, and one invitation
+/// per other person place.
+fn created_reply(id: &str, own: Option<(Json, String)>, invitations: Vec<(Json, String)>, key: &str) -> Reply {
+    let mut kv = vec![("id".into(), Json::Str(id.into()))];
+    match own {
+        Some((place, token)) => {
+            kv.push((key.into(), place));
+            kv.push(("token".into(), Json::Str(token)));
+        }
+        None => {
+            kv.push((key.into(), Json::Null));
+            kv.push(("token".into(), Json::Null));
+        }
+    }
+    kv.push((
+        "invitations".into(),
+        Json::Arr(
+            invitations
+                .into_iter()
+                .map(|(place, code)| Json::Obj(vec![(key.into(), place), ("code".into(), Json::Str(code))]))
+                .collect(),
+        ),
+    ));
+    Reply::json(&Json::Obj(kv))
 }
 
 fn new_board(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
@@ -334,8 +437,9 @@ fn new_board(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
             &format!("{name} hides the board: start it as a table game"),
         ));
     }
-    let board = Board::new(game, &body).map_err(|e| Reply::error(400, &e))?;
-    let id = new_id(server, "b");
+    let mut board = Board::new(game, &body).map_err(|e| Reply::error(400, &e))?;
+    let (own, invitations) = board.hand_out();
+    let id = new_id("b");
     let board = Arc::new(Mutex::new(board));
     {
         let mut games = lock(&server.games);
@@ -344,12 +448,18 @@ fn new_board(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
             id.clone(),
             Entry {
                 game: Game::Board(Arc::clone(&board)),
-                used: Instant::now(),
+                held: Instant::now() + GRACE,
             },
         );
     }
     start_engine(server, &board);
-    Ok(Reply::json(&Json::Obj(vec![("id".into(), Json::Str(id))])))
+    let side = |c: crate::Color| Json::Str(c.name().to_lowercase());
+    Ok(created_reply(
+        &id,
+        own.map(|(c, t)| (side(c), t)),
+        invitations.into_iter().map(|(c, code)| (side(c), code)).collect(),
+        "side",
+    ))
 }
 
 fn start_engine(server: &Arc<Server>, board: &Arc<Mutex<Board>>) {
@@ -362,17 +472,27 @@ fn start_engine(server: &Arc<Server>, board: &Arc<Mutex<Board>>) {
     });
 }
 
-fn find_board(server: &Server, id: &str) -> Result<Arc<Mutex<Board>>, Reply> {
+/// The game `id`; `hold` marks it held (a page with one of its tokens asked).
+fn find_game(server: &Server, id: &str, hold: bool) -> Result<Game, Reply> {
     let mut games = lock(&server.games);
     match games.get_mut(id) {
         Some(e) => {
-            e.used = Instant::now();
-            match &e.game {
-                Game::Board(b) => Ok(Arc::clone(b)),
-                Game::Table(_) => Err(Reply::error(404, "no such board")),
+            if hold {
+                e.held = e.held.max(Instant::now() + HOLD);
             }
+            Ok(match &e.game {
+                Game::Board(b) => Game::Board(Arc::clone(b)),
+                Game::Table(t) => Game::Table(Arc::clone(t)),
+            })
         }
         None => Err(Reply::error(404, "no such game (it may have ended and been cleared)")),
+    }
+}
+
+fn find_board(server: &Server, id: &str, hold: bool) -> Result<Arc<Mutex<Board>>, Reply> {
+    match find_game(server, id, hold)? {
+        Game::Board(b) => Ok(b),
+        Game::Table(_) => Err(Reply::error(404, "no such board")),
     }
 }
 
@@ -407,83 +527,97 @@ fn since(req: &Request) -> Result<Option<u64>, Reply> {
         .transpose()
 }
 
-fn board_view(server: &Arc<Server>, id: &str, req: &Request) -> Result<Reply, Reply> {
-    let board = find_board(server, id)?;
+/// A board as a spectator (`token` `None`) or one side's player sees it.
+fn board_view(server: &Arc<Server>, id: &str, token: Option<&str>, req: &Request) -> Result<Reply, Reply> {
+    let board = find_board(server, id, token.is_some())?;
+    let side = match token {
+        Some(t) => Some(lock(&board).side_of(t).ok_or_else(boards::wrong_token)?),
+        None => None,
+    };
     wait_for(server, since(req)?, || lock(&board).poll_version());
-    let v = lock(&board).view(id);
+    let v = lock(&board).view(id, side);
     Ok(Reply::json(&v))
 }
 
-fn board_op(server: &Arc<Server>, id: &str, op: &str, req: &Request) -> Result<Reply, Reply> {
-    let board = find_board(server, id)?;
+fn board_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request) -> Result<Reply, Reply> {
+    let board = find_board(server, id, true)?;
     let body = req.json()?;
     let text = |k: &str| body.get(k).and_then(Json::as_str).unwrap_or("").to_string();
+    let confirmed = body.get("confirm") == Some(&Json::Bool(true));
     let done = {
         let mut b = lock(&board);
+        let side = b.side_of(token).ok_or_else(boards::wrong_token)?;
         match op {
-            "move" => b.person_move(&text("move")),
-            "undo" => b.undo(),
-            "resign" => b.resign(),
-            "fen" => b.new_fen(&text("fen")),
+            "move" => b.person_move(side, &text("move")),
+            "undo" => b.take_back(side, confirmed),
+            "resign" => b.resign(side, confirmed),
+            "fen" => b.new_fen(side, &text("fen")),
             _ => return Err(Reply::error(404, "board operations: move, undo, resign, fen")),
         }
+        .map(|_| side)
     };
-    done.map_err(boards::refused)?;
+    let side = done.map_err(boards::refused)?;
     wake(&server.pulse);
     start_engine(server, &board);
-    let v = lock(&board).view(id);
+    let v = lock(&board).view(id, Some(side));
     Ok(Reply::json(&v))
+}
+
+/// Opens an invitation to a board or a table: the first time, the place's secret token; then
+/// it is spent.
+fn redeem(server: &Arc<Server>, id: &str, code: &str) -> Result<Reply, Reply> {
+    let game = find_game(server, id, true)?;
+    let (key, place, token) = match game {
+        Game::Board(b) => {
+            let (side, token) = lock(&b).redeem(code)?;
+            ("side", Json::Str(side.name().to_lowercase()), token)
+        }
+        Game::Table(t) => {
+            let (seat, token) = lock(&t).redeem(code)?;
+            ("seat", Json::Num(seat as f64), token)
+        }
+    };
+    wake(&server.pulse);
+    Ok(Reply::json(&Json::Obj(vec![
+        (key.into(), place),
+        ("token".into(), Json::Str(token)),
+    ])))
 }
 
 fn new_table(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
     let body = req.json()?;
     let pulse = Arc::clone(&server.pulse);
-    let (room, tokens) =
+    let (room, own, invitations) =
         tables::create(&body, server.any_seed, Arc::new(move || wake(&pulse))).map_err(|e| Reply::error(400, &e))?;
-    let id = new_id(server, "t");
+    let id = new_id("t");
     let mut games = lock(&server.games);
     admit(&mut games)?;
     games.insert(
         id.clone(),
         Entry {
             game: Game::Table(room),
-            used: Instant::now(),
+            held: Instant::now() + GRACE,
         },
     );
     drop(games);
-    let links = tokens
-        .into_iter()
-        .enumerate()
-        .map(|(i, t)| {
-            Json::Obj(vec![
-                ("seat".into(), Json::Num(i as f64)),
-                ("token".into(), t.map_or(Json::Null, Json::Str)),
-            ])
-        })
-        .collect();
-    Ok(Reply::json(&Json::Obj(vec![
-        ("id".into(), Json::Str(id)),
-        ("links".into(), Json::Arr(links)),
-    ])))
+    let seat = |i: usize| Json::Num(i as f64);
+    Ok(created_reply(
+        &id,
+        own.map(|(i, t)| (seat(i), t)),
+        invitations.into_iter().map(|(i, c)| (seat(i), c)).collect(),
+        "seat",
+    ))
 }
 
 /// The room and the seat a token opens; a wrong token reveals nothing about the game.
 fn find_seat(server: &Server, id: &str, token: &str) -> Result<(Arc<Mutex<Room>>, usize), Reply> {
-    let wrong = || Reply::error(403, "wrong seat link: ask the game's creator for your seat's link");
-    let room = {
-        let mut games = lock(&server.games);
-        match games.get_mut(id) {
-            Some(Entry {
-                game: Game::Table(r),
-                used,
-            }) => {
-                *used = Instant::now();
-                Arc::clone(r)
-            }
-            _ => return Err(Reply::error(404, "no such game (it may have ended and been cleared)")),
-        }
+    let wrong = || Reply::error(403, "wrong seat link: ask the game's creator for an invitation");
+    let room = match find_game(server, id, false)? {
+        Game::Table(r) => r,
+        Game::Board(_) => return Err(Reply::error(404, "no such game (it may have ended and been cleared)")),
     };
     let seat = lock(&room).seat_of(token).ok_or_else(wrong)?;
+    find_game(server, id, true)?;
     Ok((room, seat))
 }
 
@@ -514,6 +648,12 @@ fn seat_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request)
         "hint" => {
             let hint = {
                 let mut r = lock(&room);
+                if !r.hints() {
+                    return Err(Reply::error(
+                        400,
+                        "hints are off at this table (its creator may turn them on for several people)",
+                    ));
+                }
                 let hint = r
                     .hint_input(seat)
                     .ok_or_else(|| Reply::error(400, "a hint is for the seat that must act now"))?;
@@ -562,7 +702,7 @@ fn new_playtest(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
         return Err(Reply::error(503, "a playtest is running; stop it or wait for it"));
     }
     let pt = playtests::start(&body).map_err(|e| Reply::error(400, &e))?;
-    let id = new_id(server, "p");
+    let id = new_id("p");
     *current = Some((id.clone(), pt));
     Ok(Reply::json(&Json::Obj(vec![("id".into(), Json::Str(id))])))
 }

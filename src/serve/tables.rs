@@ -26,6 +26,8 @@ const ENGINE_SECONDS: f64 = 10.0;
 /// What one person seat has been told, and the page's channel to the referee.
 struct SeatView {
     token: String,
+    /// The invitation that hands the token out once (`None`: spent, or the creator's seat).
+    invite: Option<String>,
     observation: String,
     /// Every observation so far, in order (up to [`MAX_SEEN`]): what an engine in this seat
     /// would have seen, for hints.
@@ -55,6 +57,8 @@ pub struct Room {
     events: VecDeque<String>,
     actor: String,
     outcome: Option<Outcome>,
+    /// Engine hints offered to the seats (off with several people unless the creator asks).
+    hints: bool,
 }
 
 /// The room as the referee thread's seats hold it: gone once the server drops the game.
@@ -185,12 +189,15 @@ pub fn token() -> String {
     (0..4).map(|_| format!("{:08x}", rng.random::<u32>())).collect()
 }
 
-/// A started game: its room and, per seat, the seat's token (`None`: an engine's seat).
-pub type Created = (Arc<Mutex<Room>>, Vec<Option<String>>);
+/// A started game: its room, the creator's seat and token (none when every seat is an
+/// engine's), and an invitation code for each other person seat.
+pub type Created = (Arc<Mutex<Room>>, Option<(usize, String)>, Vec<(usize, String)>);
 
-/// Starts a table game from the page's request: the room and, per seat, its token (`None`
-/// for an engine's seat). The deal's seed is secret (64 bits from the system) unless the page
-/// gives one with at most one person seat, or `any_seed` (tests that replay a game).
+/// Starts a table game from the page's request. The creator gets its own seat's token (the
+/// seat `creator`, or the first person seat) and one invitation per other person seat, never
+/// another seat's token. The deal's seed is secret (64 bits from the system) unless the page
+/// gives one with at most one person seat, or `any_seed` (tests that replay a game). Hints are
+/// on with at most one person, and with several only when `hints` is true.
 pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, String> {
     let name = req.get("game").and_then(Json::as_str).ok_or("no game given")?;
     let settings = super::settings_of(req.get("settings").and_then(Json::as_str).unwrap_or(""))?;
@@ -204,6 +211,20 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
         return Err(format!("{name} has {n} seats here, {} given", specs.len()));
     }
     let persons = specs.iter().filter(|s| *s == "person").count();
+    let creator = match req.get("creator") {
+        None | Some(Json::Null) => specs.iter().position(|s| s == "person"),
+        Some(v) => match v.as_f64() {
+            Some(i) if i.fract() == 0.0 && i >= 0.0 && specs.get(i as usize).is_some_and(|s| s == "person") => {
+                Some(i as usize)
+            }
+            _ => return Err("creator: the number of a person seat".into()),
+        },
+    };
+    let hints = match req.get("hints") {
+        None | Some(Json::Null) => persons <= 1,
+        Some(Json::Bool(b)) => *b,
+        Some(_) => return Err("hints: true or false".into()),
+    };
     let seed = match super::seed_of(req)? {
         None => rand::random::<u64>(),
         Some(_) if persons > 1 && !any_seed => {
@@ -217,21 +238,30 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
     let mut engines = Vec::new();
     let mut seat_views = Vec::new();
     let mut receivers = Vec::new();
-    let mut tokens = Vec::new();
+    let mut own = None;
+    let mut invitations = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         match spec.as_str() {
             "engine" => {
                 engines.push(Some(table.engine_seat(i, &Vec::new(), seat_seed(seed, i))?));
                 seat_views.push(None);
                 receivers.push(None);
-                tokens.push(None);
             }
             "person" => {
                 let (tx, rx) = channel();
                 let t = token();
+                let invite = if creator == Some(i) {
+                    own = Some((i, t.clone()));
+                    None
+                } else {
+                    let code = token();
+                    invitations.push((i, code.clone()));
+                    Some(code)
+                };
                 engines.push(None);
                 seat_views.push(Some(SeatView {
-                    token: t.clone(),
+                    token: t,
+                    invite,
                     observation: table.observe(i),
                     seen: Vec::new(),
                     ask: None,
@@ -242,7 +272,6 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
                     hinting: false,
                 }));
                 receivers.push(Some(rx));
-                tokens.push(Some(t));
             }
             other => return Err(format!("seat {i}: '{other}' is not 'person' or 'engine'")),
         }
@@ -263,6 +292,7 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
         events: VecDeque::new(),
         actor: "chance".into(),
         outcome: None,
+        hints,
     }));
     let weak = Arc::downgrade(&room);
     let mut seats: Vec<Box<dyn Seat>> = Vec::new();
@@ -302,7 +332,7 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
             }
         })
         .map_err(|e| format!("cannot start the game: {e}"))?;
-    Ok((room, tokens))
+    Ok((room, own, invitations))
 }
 
 impl Room {
@@ -326,6 +356,27 @@ impl Room {
     /// The version of what `seat` may see.
     pub fn version(&self, seat: usize) -> u64 {
         self.seats[seat].as_ref().map_or(0, |s| s.version)
+    }
+
+    /// True when the seats may ask the engine for a hint.
+    pub fn hints(&self) -> bool {
+        self.hints
+    }
+
+    /// Opens an invitation: the seat and its token, once; then the invitation is spent.
+    pub fn redeem(&mut self, code: &str) -> Result<(usize, String), Reply> {
+        for (i, s) in self.seats.iter_mut().enumerate() {
+            if let Some(s) = s
+                && s.invite.as_deref() == Some(code)
+            {
+                s.invite = None;
+                return Ok((i, s.token.clone()));
+            }
+        }
+        Err(Reply::error(
+            410,
+            "this invitation has been used (or never was): ask the game's creator",
+        ))
     }
 
     /// The seat whose token this is.
@@ -391,7 +442,7 @@ impl Room {
                     ]),
                 },
             ),
-            ("hint".into(), Json::Bool(self.outcome.is_none())),
+            ("hint".into(), Json::Bool(self.hints && self.outcome.is_none())),
         ])
     }
 

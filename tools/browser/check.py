@@ -3,7 +3,9 @@
 chromedriver through PyPI selenium (no download at run time). It plays a legal chess game
 against the engine to its end, a Tensor propel and a beast's hop capture, Chess 911's
 Rendezvous, Remote Sensing's bins, an RBC sense and move, two windows on one seat (the second
-is told, then takes over), a round of every table game, and a playtest's pictures. Screenshots go to the output folder.
+is told, then takes over), two people on one board (an invitation, a take-back asked and
+accepted, a resignation, each confirmed), a round of every table game, and a playtest's
+pictures. Screenshots go to the output folder.
 
 The API (docs/serve.md) is read only to choose what to click and to check the result; every
 move and action goes through the page.
@@ -155,6 +157,51 @@ class Check:
         print(f"chess against the engine: {b['result']['result']} {b['result']['reason']} "
               f"after {len(b['moves'])} plies; the page says: {text!r}")
         self.shot("chess-game-end")
+
+    def invitation(self):
+        """Two people on one board: the creator plays White and sees Black's invitation; the
+        invitation opens Black's side once; a take-back asked by Black and accepted by White,
+        each confirmed in the browser's dialog; a resignation confirmed; the plain link only
+        watches."""
+        bid = self.new_board("chess", "person", "person")
+        board_id, white_token = bid.split("/")
+        invite = self.wait("the invitation", lambda: self.find("#invitations a.invite-link"))[0].get_attribute("href")
+        self.play_clicks("e2e4")
+        self.wait("e2e4", lambda: self.api(f"/api/boards/{bid}")["moves"] == ["e2e4"])
+        self.d.get(invite)
+        self.wait("Black's page", lambda: "#/board/" in self.d.current_url and self.find("#you")
+                  and "black" in self.find("#you")[0].text)
+        black = self.d.current_url.split("#/board/")[1]
+        assert black.split("/")[1] != white_token
+        self.play_clicks("e7e5")
+        self.wait("e7e5", lambda: self.api(f"/api/boards/{bid}")["moves"] == ["e2e4", "e7e5"])
+        # The invitation is spent.
+        self.d.get(invite)
+        self.wait("the spent invitation", lambda: self.find("#error") and "used" in self.find("#error")[0].text)
+        # Black asks to take back (confirmed), White accepts (confirmed).
+        self.d.get(self.url + "/#/board/" + black)
+        self.wait("Black's board", lambda: self.find("#undo"))
+        self.click("#undo")
+        self.d.switch_to.alert.accept()
+        self.wait("the request", lambda: self.api(f"/api/boards/{bid}")["takeback"] == "black")
+        self.d.get(self.url + "/#/board/" + bid)
+        self.click("#accept-takeback")
+        self.d.switch_to.alert.accept()
+        self.wait("the take-back", lambda: self.api(f"/api/boards/{bid}")["moves"] == ["e2e4"])
+        # A resignation dismissed does nothing; confirmed, it ends the game.
+        self.click("#resign")
+        self.d.switch_to.alert.dismiss()
+        time.sleep(0.3)
+        assert self.api(f"/api/boards/{bid}")["result"] is None
+        self.click("#resign")
+        self.d.switch_to.alert.accept()
+        self.wait("the resignation", lambda: self.api(f"/api/boards/{bid}")["result"])
+        # The plain link watches: no move input, no buttons of a player.
+        self.d.get(self.url + "/#/board/" + board_id)
+        self.wait("the spectator's page", lambda: self.find("#you") and "watching" in self.find("#you")[0].text)
+        assert not self.find("#undo")[0].is_displayed()
+        self.shot("board-spectator")
+        print("invitation: Black joined by its link once; take-back asked and accepted; resigned; spectator watches")
 
     def tensor_propel(self):
         bid = self.new_board("tensor", "person", "person")
@@ -316,7 +363,7 @@ def main():
         tables = [t["name"] for t in c.api("/api/catalog")["tables"] if t["name"] != "rbc"]
         scenarios = [("tensor", c.tensor_propel), ("hop", c.tensor_hop), ("rendezvous", c.rendezvous),
                      ("bins", c.bins), ("rbc", c.rbc), ("windows", c.two_windows),
-                     ("chess", c.chess_game), ("playtest", c.playtest)]
+                     ("invitation", c.invitation), ("chess", c.chess_game), ("playtest", c.playtest)]
         scenarios += [(t, (lambda t=t: c.table_round(t))) for t in tables]
         only = [s for s in a.only.split(",") if s]
         for name, run in scenarios:

@@ -1,10 +1,11 @@
-// The two-player board page (#/board/ID): the board, clocks, moves, typed moves, take back,
-// resign, flip and a new game from a FEN.
+// The two-player board page (#/board/ID/TOKEN for a side's player, #/board/ID for a
+// spectator): the board, clocks, moves, typed moves, take back (asked of the other person),
+// resign (both confirmed), flip and a new game from a FEN.
 
 /* ================================================================ two-player board */
 
-function showBoard(r, view, id) {
-  const base = `/api/boards/${encodeURIComponent(id)}`;
+function showBoard(r, view, id, token) {
+  const base = `/api/boards/${encodeURIComponent(id)}${token ? `/${encodeURIComponent(token)}` : ''}`;
   const st = { data: null, flipped: false, picker: null, choice: null, clockAt: 0 };
   const error = el('div', { id: 'error', class: 'error' });
   const setError = (text) => { error.textContent = text || ''; };
@@ -33,8 +34,15 @@ function showBoard(r, view, id) {
 
   const canMove = () => {
     const d = st.data;
-    return d && !d.result && !d.thinking && d.players && d.players[d.side] === 'person';
+    return d && !d.result && !d.thinking && d.you && d.you === d.side;
   };
+  const takeBack = () => {
+    const d = st.data;
+    const accept = d && d.takeback && d.takeback !== d.you;
+    if (!window.confirm(accept ? 'Accept the take-back?' : 'Take back your last move?')) return;
+    post('undo', { confirm: true });
+  };
+  const resign = () => { if (window.confirm('Resign this game?')) post('resign', { confirm: true }); };
 
   const onSquare = (sq) => {
     if (!canMove()) return;
@@ -73,11 +81,21 @@ function showBoard(r, view, id) {
   const moves = el('div', { id: 'moves', class: 'moves' });
   const fenNow = el('div', { id: 'fen', class: 'fen' });
   const title = el('h2', {});
+  const who = el('div', { id: 'you', class: 'players' });
+  const offer = el('div', { id: 'takeback', class: 'note' });
+  const invites = el('ul', { id: 'invitations', class: 'links' });
+  const mine = el('div', { class: 'mine' });
 
   const render = () => {
     const d = st.data;
     if (!d) return;
     title.textContent = `${d.variant} \u00b7 ${d.id || id}`;
+    who.textContent = d.you ? `You play ${d.you}` : 'You are watching (the players have their own links)';
+    mine.hidden = !d.you;
+    fill(offer, d.takeback && !d.result ? (d.takeback === d.you
+      ? 'You asked to take back; waiting for the other player.'
+      : [`${capital(d.takeback)} asks to take back. `, el('button', { id: 'accept-takeback', type: 'button', onclick: takeBack }, 'Accept')]) : null);
+    fill(invites, keptInvitations(id, 'board').map((inv) => invitationItem('board', id, inv.side, `${capital(inv.side)}'s player`, inv.code)));
     drawArea();
     renderStatus(status, d);
     renderClocks(clocks, d, st.clockAt);
@@ -102,18 +120,21 @@ function showBoard(r, view, id) {
   view.append(el('div', { class: 'game' },
     el('div', { class: 'game-board' }, area),
     el('div', { class: 'game-side card' },
-      title, status, clocks, result, error,
+      title, who, status, clocks, result, error, offer, invites,
       el('h3', { text: 'Moves' }), moves,
-      el('div', { class: 'row' }, moveInput, el('button', { id: 'move-send', type: 'button', onclick: sendTyped }, 'Move')),
+      mine,
       el('div', { class: 'row buttons' },
-        el('button', { id: 'undo', type: 'button', onclick: () => post('undo', {}) }, 'Take back'),
-        el('button', { id: 'resign', type: 'button', onclick: () => post('resign', {}) }, 'Resign'),
         el('button', { id: 'flip', type: 'button', onclick: flip }, 'Flip')),
-      el('h3', { text: 'Position' }), fenNow,
-      el('div', { class: 'row' }, fenInput, el('button', {
-        id: 'fen-send', type: 'button',
-        onclick: () => { const fen = fenInput.value.trim(); if (fen) post('fen', { fen }); },
-      }, 'New game from FEN')))));
+      el('h3', { text: 'Position' }), fenNow)));
+  mine.append(
+    el('div', { class: 'row' }, moveInput, el('button', { id: 'move-send', type: 'button', onclick: sendTyped }, 'Move')),
+    el('div', { class: 'row buttons' },
+      el('button', { id: 'undo', type: 'button', onclick: takeBack }, 'Take back'),
+      el('button', { id: 'resign', type: 'button', onclick: resign }, 'Resign')),
+    el('div', { class: 'row' }, fenInput, el('button', {
+      id: 'fen-send', type: 'button',
+      onclick: () => { const fen = fenInput.value.trim(); if (fen) post('fen', { fen }); },
+    }, 'New game from FEN')));
 
   // Clocks count down locally between polls.
   r.timers.push(setInterval(() => { if (st.data) renderClocks(clocks, st.data, st.clockAt); }, 250));

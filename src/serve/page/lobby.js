@@ -53,7 +53,12 @@ function newBoardForm() {
       fen: $('#new-fen').value.trim(), clock, engine_ms: Number($('#new-engine-ms').value || 1000),
     };
     const reply = await postOrReport('/api/boards', body, lobbyError);
-    if (reply) location.hash = `#/board/${encodeURIComponent(reply.id)}`;
+    if (!reply) return;
+    // The other person's invitation is shown on the board page, to this window only.
+    keepInvitations(reply.id, 'board', reply.invitations || []);
+    location.hash = reply.token
+      ? `#/board/${encodeURIComponent(reply.id)}/${encodeURIComponent(reply.token)}`
+      : `#/board/${encodeURIComponent(reply.id)}`;
   };
   return el('section', { class: 'card', id: 'lobby-board' },
     el('h2', { text: 'New game' }),
@@ -114,6 +119,8 @@ function newTableForm(r) {
       seats: Array.from(seats.querySelectorAll('select'), (s) => s.value),
       // Empty: the server picks a secret seed. It takes one from here only with at most one person.
       seed: seed === '' ? null : Number(seed),
+      // With several people hints are off unless asked for (with one person they are on).
+      hints: $('#table-hints').checked ? true : null,
     };
     const reply = await postOrReport('/api/tables', body, lobbyError);
     if (reply) showSeatLinks(links, reply);
@@ -128,24 +135,55 @@ function newTableForm(r) {
     el('p', { id: 'table-seed-note', class: 'note',
       text: "Only with at most one person seat: with several people a given seed would let them rebuild each other's cards." }),
     seats,
+    el('label', { class: 'check' }, el('input', { id: 'table-hints', type: 'checkbox' }),
+      ' engine hints for every person seat (with several people they are off unless ticked)'),
     el('button', { id: 'new-table', type: 'button', class: 'primary', onclick: create }, 'Create table'),
     links);
 }
 
-/** After creating a table: every person seat's link (the only way in) and "open here". */
+/** After creating a table: the creator's own seat (its secret link) and one invitation link
+ * per other person seat, each good for one person once. */
 function showSeatLinks(box, reply) {
-  const rows = (reply.links || []).map((link) => {
-    if (!link.token) return el('li', { class: 'engine-seat', text: `Seat ${link.seat}: engine` });
-    const hash = `#/table/${encodeURIComponent(reply.id)}/${encodeURIComponent(link.token)}`;
+  const rows = [];
+  if (reply.token) {
+    const hash = `#/table/${encodeURIComponent(reply.id)}/${encodeURIComponent(reply.token)}`;
     const url = `${location.origin}/${hash}`;
-    return el('li', {},
-      `Seat ${link.seat}: `,
-      el('a', { class: 'seat-link', href: url, target: '_blank', rel: 'noopener', dataset: { seat: link.seat }, text: url }),
+    rows.push(el('li', {},
+      `Your seat, ${reply.seat}: `,
+      el('a', { class: 'seat-link', href: url, target: '_blank', rel: 'noopener', dataset: { seat: reply.seat }, text: 'your secret link' }),
       ' \u00b7 ',
-      el('a', { class: 'open-seat', href: hash, dataset: { seat: link.seat }, text: `open seat ${link.seat} here` }));
-  });
-  fill(box, el('p', { text: `Table ${reply.id}: each link is the only way into its seat; give each player theirs.` }),
+      el('a', { class: 'open-seat', href: hash, dataset: { seat: reply.seat }, text: `open seat ${reply.seat} here` })));
+  }
+  for (const inv of reply.invitations || []) rows.push(invitationItem('table', reply.id, inv.seat, `Seat ${inv.seat}`, inv.code));
+  fill(box, el('p', { text: `Table ${reply.id}: your link is yours alone; send each invitation to one player. An invitation opens its seat once.` }),
     el('ul', {}, rows));
+}
+
+/** One invitation link, for a board side or a table seat. */
+function invitationItem(kind, id, place, label, code) {
+  const url = `${location.origin}/#/join/${kind}/${encodeURIComponent(id)}/${encodeURIComponent(code)}`;
+  return el('li', {}, `${label}: invitation `,
+    el('a', { class: 'invite-link', href: url, target: '_blank', rel: 'noopener', dataset: { place: String(place) }, text: url }));
+}
+
+/** Keeps a new game's invitations for this tab's page of the game (they are shown there). */
+function keepInvitations(id, kind, invitations) {
+  try { sessionStorage.setItem(`menagerie-invitations-${kind}-${id}`, JSON.stringify(invitations)); } catch (e) { /* private mode */ }
+}
+
+function keptInvitations(id, kind) {
+  try { return JSON.parse(sessionStorage.getItem(`menagerie-invitations-${kind}-${id}`) || '[]'); } catch (e) { return []; }
+}
+
+/** #/join/KIND/ID/CODE: opens an invitation (once) and goes to the place it gives. */
+async function showJoin(r, view, kind, id, code) {
+  const box = el('div', { class: 'card' }, el('p', { text: 'Opening the invitation\u2026' }));
+  view.append(box);
+  const path = `/api/${kind === 'board' ? 'boards' : 'tables'}/${encodeURIComponent(id)}/invite/${encodeURIComponent(code)}`;
+  const data = await postOrReport(path, {}, (e) => { if (e) fill(box, el('p', { id: 'error', class: 'error', text: e })); });
+  if (!data || r !== current) return;
+  const where = kind === 'board' ? 'board' : 'table';
+  location.replace(`#/${where}/${encodeURIComponent(id)}/${encodeURIComponent(data.token)}`);
 }
 
 /** (c) A new playtest. */
