@@ -140,7 +140,8 @@ fn play_one(
 /// keeps every step made.
 fn line_writer(mut file: std::fs::File, name: String) -> impl FnMut(&str) -> Result<(), String> + Send {
     move |line: &str| {
-        writeln!(file, "{line}")
+        // One write a line: a line cut short by the end of the program is its last.
+        file.write_all(format!("{line}\n").as_bytes())
             .and_then(|_| file.flush())
             .map_err(|e| format!("--record {name}: {e}"))
     }
@@ -356,11 +357,14 @@ fn resume(file: &str, move_seconds: f64) -> Result<(), CliError> {
     if g.finished {
         return Err(err(format!("game {k}, its last, is finished: nothing to resume")));
     }
-    // Keep the whole lines of the file; a last line cut in the middle goes.
-    let keep: usize = match text.rfind('\n') {
-        Some(i) if !text.ends_with('\n') => i + 1,
-        Some(_) => text.len(),
-        None => 0,
+    // Keep the whole lines of the file; a last line cut in the middle goes (one that is whole
+    // but lacks its newline stays, and gets it).
+    let tail_start = text.rfind('\n').map_or(0, |i| i + 1);
+    let tail = &text[tail_start..];
+    let keep = if tail.trim().is_empty() || crate::table::json::Json::parse(tail).is_ok() {
+        text.len()
+    } else {
+        tail_start
     };
     let f = std::fs::OpenOptions::new()
         .write(true)
@@ -371,7 +375,7 @@ fn resume(file: &str, move_seconds: f64) -> Result<(), CliError> {
         .append(true)
         .open(file)
         .map_err(|e| err(e.to_string()))?;
-    if keep > 0 && !text[..keep].ends_with('\n') {
+    if keep > 0 && !text[..keep].trim_end_matches([' ', '\t', '\r']).ends_with('\n') {
         writeln!(f).map_err(|e| err(e.to_string()))?;
     }
     eprintln!(

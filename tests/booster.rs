@@ -433,3 +433,17 @@ fn attacks_follow_captures_by_steps_and_by_hobbled_pieces() {
     assert!(check("4k3/8/8/8/5n2/4N3/3K4/8 w - -", "f4=w1,e3=b2", "5,4"));
     assert!(!check("4k3/8/8/8/5n2/4N3/3K4/8 w - -", "f4=w1", "5,6"));
 }
+
+/// A victim's checkers are taken over once: a piece that steps off the square it captured on
+/// and back finds it empty, so its reach stays bounded.
+#[test]
+fn a_capture_gives_its_checkers_once() {
+    let check = |board: &str| {
+        let mut g = Booster::new(&Vec::new()).unwrap();
+        TableGame::set_state(&mut g, &state(board, "h1=w1,h3=w3", "2,6", ("", ""), "move")).unwrap();
+        in_check(g.board(), Color::Black)
+    };
+    // Rxh3 with four steps: e5 is two away, a8 seven.
+    assert!(check("8/8/8/4k3/8/7n/8/K6R b - -"));
+    assert!(!check("k7/8/8/8/8/7n/8/K6R b - -"));
+}

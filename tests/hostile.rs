@@ -183,6 +183,37 @@ fn a_lost_seat_takes_its_whole_process_group_with_it() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(!alive(pid), "the seat's sleep {pid} outlived the game");
+    // Ctrl-C (SIGINT) on the referee while it waits for a program: the program's group ends
+    // too, though a group of its own does not get the terminal's signal.
+    std::fs::remove_file(&pidfile).unwrap();
+    let seats = format!(
+        "random,cmd:sh tests/seats/spawns_and_waits.sh {},random,random",
+        pidfile.display()
+    );
+    let mut child = Command::new(BIN)
+        .args(["play", "telepathy", "--seats", &seats, "--move-seconds", "60"])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !pidfile.exists() && t.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let pid: u32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    assert!(alive(pid));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let t = Instant::now();
+    while alive(pid) && t.elapsed() < Duration::from_secs(2) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!alive(pid), "the seat's sleep {pid} outlived the referee's Ctrl-C");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -227,6 +258,9 @@ fn a_record_cut_short_replays_as_unfinished_and_resumes_to_the_same_game() {
     child.wait().unwrap();
     let kept = lines_in(&cut);
     assert!(kept >= 12, "{kept} lines");
+    // The last line whole but without its newline (the program ended between the two) is kept.
+    let t = std::fs::read_to_string(&cut).unwrap();
+    std::fs::write(&cut, t.trim_end_matches('\n')).unwrap();
     let out = run(&["play", "--replay", cut.to_str().unwrap()], b"");
     let o = text(&out.stdout);
     assert!(out.status.success(), "{o}{}", text(&out.stderr));
@@ -323,6 +357,17 @@ fn forged_records_are_refused_with_the_line_that_differs() {
             "the record has ",
         ),
         ("empty", String::new(), "no game in the record"),
+        (
+            "two people at one terminal",
+            good.replacen("\"seats\":[\"random\"", "\"seats\":[\"human\"", 1)
+                .replacen("\"cmd:sh tests/seats/garbage.sh\"", "\"human\"", 1),
+            "one human seat per terminal",
+        ),
+        (
+            "a program without a name",
+            good.replacen("\"cmd:sh tests/seats/garbage.sh\"", "\"cmd:\"", 1),
+            "seat 1: 'cmd:' is not",
+        ),
     ] {
         std::fs::write(&file, &forged).unwrap();
         let out = run(&["play", "--replay", f], b"");

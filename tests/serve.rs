@@ -265,10 +265,12 @@ fn bad_requests_get_one_line_errors() {
 fn games_in_memory_are_bounded_and_games_nobody_holds_make_room() {
     let s = start();
     let mut first = None;
+    let mut ids = Vec::new();
     for i in 0..64 {
         let (st, b) = post(&s, "/api/boards", r#"{"variant":"losalamos"}"#);
         assert_eq!(st, 200, "game {i}: {b:?}");
         first.get_or_insert(format!("/api/boards/{}/{}", text(&b, "id"), text(&b, "token")));
+        ids.push(text(&b, "id"));
     }
     // Every game is new (its players have a few seconds to open it): the next one is refused.
     let (st, e) = post(&s, "/api/boards", r#"{"variant":"losalamos"}"#);
@@ -279,15 +281,22 @@ fn games_in_memory_are_bounded_and_games_nobody_holds_make_room() {
         503
     );
     // The first game's player opens it; nobody opens the others, which then make room.
+    // A wrong token, a junk invitation and the spectator's link hold nothing.
     let first = first.unwrap();
     assert_eq!(get(&s, &first).0, 200);
+    let second = &ids[1];
+    assert_eq!(get(&s, &format!("/api/boards/{second}/{}", "0".repeat(32))).0, 403);
+    assert_eq!(post(&s, &format!("/api/boards/{second}/invite/junk"), "{}").0, 410);
+    assert_eq!(get(&s, &format!("/api/boards/{second}")).0, 200);
     std::thread::sleep(Duration::from_millis(5500));
     assert_eq!(get(&s, &first).0, 200);
-    for i in 0..10 {
+    for i in 0..63 {
         let (st, b) = post(&s, "/api/boards", r#"{"variant":"losalamos"}"#);
         assert_eq!(st, 200, "game {i}: {b:?}");
     }
     assert_eq!(get(&s, &first).0, 200, "a game someone holds stays");
+    assert_eq!(get(&s, &format!("/api/boards/{second}")).0, 404, "nobody held it");
+    assert_eq!(post(&s, "/api/boards", r#"{"variant":"losalamos"}"#).0, 503);
 }
 
 #[test]

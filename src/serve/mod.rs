@@ -529,9 +529,14 @@ fn since(req: &Request) -> Result<Option<u64>, Reply> {
 
 /// A board as a spectator (`token` `None`) or one side's player sees it.
 fn board_view(server: &Arc<Server>, id: &str, token: Option<&str>, req: &Request) -> Result<Reply, Reply> {
-    let board = find_board(server, id, token.is_some())?;
+    let board = find_board(server, id, false)?;
     let side = match token {
-        Some(t) => Some(lock(&board).side_of(t).ok_or_else(boards::wrong_token)?),
+        Some(t) => {
+            let side = lock(&board).side_of(t).ok_or_else(boards::wrong_token)?;
+            // Only a player's own link holds the game.
+            find_game(server, id, true)?;
+            Some(side)
+        }
         None => None,
     };
     wait_for(server, since(req)?, || lock(&board).poll_version());
@@ -540,7 +545,9 @@ fn board_view(server: &Arc<Server>, id: &str, token: Option<&str>, req: &Request
 }
 
 fn board_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request) -> Result<Reply, Reply> {
-    let board = find_board(server, id, true)?;
+    let board = find_board(server, id, false)?;
+    lock(&board).side_of(token).ok_or_else(boards::wrong_token)?;
+    find_game(server, id, true)?;
     let body = req.json()?;
     let text = |k: &str| body.get(k).and_then(Json::as_str).unwrap_or("").to_string();
     let confirmed = body.get("confirm") == Some(&Json::Bool(true));
@@ -566,7 +573,7 @@ fn board_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request
 /// Opens an invitation to a board or a table: the first time, the place's secret token; then
 /// it is spent.
 fn redeem(server: &Arc<Server>, id: &str, code: &str) -> Result<Reply, Reply> {
-    let game = find_game(server, id, true)?;
+    let game = find_game(server, id, false)?;
     let (key, place, token) = match game {
         Game::Board(b) => {
             let (side, token) = lock(&b).redeem(code)?;
@@ -577,6 +584,7 @@ fn redeem(server: &Arc<Server>, id: &str, code: &str) -> Result<Reply, Reply> {
             ("seat", Json::Num(seat as f64), token)
         }
     };
+    find_game(server, id, true)?;
     wake(&server.pulse);
     Ok(Reply::json(&Json::Obj(vec![
         (key.into(), place),

@@ -7,7 +7,7 @@
 
 use super::json::Json;
 use super::referee::{self, Halt, Played, RecordSink};
-use super::seats::{Answer, Seat, make_seats};
+use super::seats::{Answer, Seat, check_specs, make_seats};
 use super::{Outcome, Settings, Table};
 use std::sync::{Arc, Mutex};
 
@@ -326,6 +326,7 @@ pub fn replay(g: &GameRecord, move_seconds: f64, append: Option<RecordSink>) -> 
         append: None,
     }));
     let live = append.is_some();
+    check_specs(table.as_ref(), &h.seats)?;
     let mut seats: Vec<Box<dyn Seat>> = Vec::new();
     for (i, spec) in h.seats.iter().enumerate() {
         let kind = spec.split(':').next().unwrap_or("");

@@ -262,6 +262,10 @@ impl CmdSeat {
             cmd.process_group(0);
         }
         let mut child = cmd.spawn().map_err(|e| format!("cannot start '{program}': {e}"))?;
+        #[cfg(unix)]
+        if let Ok(pgid) = i32::try_from(child.id()) {
+            groups::add(pgid);
+        }
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let mut stdin = child.stdin.take().ok_or("no stdin")?;
         let (tx, from) = mpsc::sync_channel(SEAT_LINES_AHEAD);
@@ -301,14 +305,27 @@ impl CmdSeat {
         "the seat program closed its output".into()
     }
 
+    /// Queues a line for the program; when the queue is full, waits up to the seat's time for
+    /// the program to read on.
     fn send(&mut self, line: &str) -> Result<(), String> {
         let to = self.to.as_ref().ok_or("the seat is closed")?;
-        match to.try_send(line.to_string()) {
-            Ok(()) => Ok(()),
-            Err(mpsc::TrySendError::Full(_)) => Err(format!(
-                "the seat program stopped reading its input ({SEAT_LINES_BEHIND} lines unread)"
-            )),
-            Err(mpsc::TrySendError::Disconnected(_)) => Err(self.gone()),
+        let deadline = Instant::now() + self.timeout;
+        let mut line = line.to_string();
+        loop {
+            match to.try_send(line) {
+                Ok(()) => return Ok(()),
+                Err(mpsc::TrySendError::Full(back)) if Instant::now() < deadline => {
+                    line = back;
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                Err(mpsc::TrySendError::Full(_)) => {
+                    return Err(format!(
+                        "the seat program stopped reading its input ({SEAT_LINES_BEHIND} lines unread for {} s)",
+                        self.timeout.as_secs_f64()
+                    ));
+                }
+                Err(mpsc::TrySendError::Disconnected(_)) => return Err(self.gone()),
+            }
         }
     }
 }
@@ -391,10 +408,71 @@ impl Seat for CmdSeat {
     }
 }
 
+/// The process groups of the seat programs running now, ended with their seats and, since a
+/// group of its own does not get the terminal's Ctrl-C, by the referee's SIGINT, SIGTERM or
+/// SIGHUP too (the record is already on disk, line by line).
 #[cfg(unix)]
-unsafe extern "C" {
-    /// POSIX `kill(2)`: a negative pid signals the whole process group.
-    fn kill(pid: i32, sig: i32) -> i32;
+mod groups {
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    const SLOTS: usize = 64;
+    static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+    static HANDLER: Once = Once::new();
+
+    unsafe extern "C" {
+        /// POSIX `kill(2)`: a negative pid signals the whole process group.
+        fn kill(pid: i32, sig: i32) -> i32;
+        /// POSIX `signal(2)`.
+        fn signal(sig: i32, handler: extern "C" fn(i32)) -> usize;
+        /// POSIX `_exit(2)`.
+        fn _exit(code: i32) -> !;
+    }
+
+    const SIGKILL: i32 = 9;
+
+    /// Kills every seat program's group, then ends the referee as the signal would have.
+    extern "C" fn on_signal(sig: i32) {
+        for g in &GROUPS {
+            let pgid = g.load(Ordering::SeqCst);
+            if pgid > 0 {
+                // SAFETY: kill(2) and _exit(2) are async-signal-safe and take plain integers.
+                unsafe {
+                    kill(-pgid, SIGKILL);
+                }
+            }
+        }
+        // SAFETY: as above.
+        unsafe { _exit(128 + sig) }
+    }
+
+    /// Notes a seat program's group (and, the first time, takes over the ending signals).
+    pub fn add(pgid: i32) {
+        HANDLER.call_once(|| {
+            for sig in [1, 2, 15] {
+                // SAFETY: the handler only calls async-signal-safe functions.
+                unsafe {
+                    signal(sig, on_signal);
+                }
+            }
+        });
+        for g in &GROUPS {
+            if g.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
+                return;
+            }
+        }
+    }
+
+    /// Kills a seat program's group and forgets it.
+    pub fn end(pgid: i32) {
+        // SAFETY: kill(2) takes plain integers and touches no memory of ours.
+        unsafe {
+            kill(-pgid, SIGKILL);
+        }
+        for g in &GROUPS {
+            let _ = g.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
 }
 
 impl Drop for CmdSeat {
@@ -410,12 +488,7 @@ impl Drop for CmdSeat {
         }
         #[cfg(unix)]
         if let Ok(pgid) = i32::try_from(self.child.id()) {
-            const SIGKILL: i32 = 9;
-            // SAFETY: kill(2) takes plain integers and touches no memory of ours; the group
-            // is the one this seat's program leads.
-            unsafe {
-                kill(-pgid, SIGKILL);
-            }
+            groups::end(pgid);
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -427,14 +500,9 @@ pub fn seat_seed(seed: u64, i: usize) -> u64 {
     seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(i as u64 + 1)
 }
 
-/// Makes the seats of one game from their specs (`engine[:K=V...]`, `random`, `human`,
-/// `cmd:PROGRAM`), each seeded by [`seat_seed`].
-pub fn make_seats(
-    table: &dyn Table,
-    specs: &[String],
-    seed: u64,
-    move_seconds: f64,
-) -> Result<Vec<Box<dyn Seat>>, String> {
+/// Checks seat specs for `table` without starting anything: one a seat, each `engine[:K=V...]`,
+/// `random`, `human` or `cmd:PROGRAM`, at most one `human`.
+pub fn check_specs(table: &dyn Table, specs: &[String]) -> Result<(), String> {
     if specs.len() != table.seats() {
         return Err(format!(
             "{} has {} seats, --seats gives {}",
@@ -446,6 +514,34 @@ pub fn make_seats(
     if specs.iter().filter(|s| *s == "human").count() > 1 {
         return Err("one human seat per terminal: a second person would read the first one's secrets there".into());
     }
+    for (i, spec) in specs.iter().enumerate() {
+        let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+        let ok = match kind {
+            "engine" => {
+                rest.is_empty() || parse_settings(&rest.split(':').map(String::from).collect::<Vec<_>>()).is_ok()
+            }
+            "random" | "human" => rest.is_empty(),
+            "cmd" => !rest.trim().is_empty(),
+            _ => false,
+        };
+        if !ok {
+            return Err(format!(
+                "seat {i}: '{spec}' is not engine[:KEY=VALUE...], random, human or cmd:PROGRAM"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Makes the seats of one game from their specs (`engine[:K=V...]`, `random`, `human`,
+/// `cmd:PROGRAM`), each seeded by [`seat_seed`].
+pub fn make_seats(
+    table: &dyn Table,
+    specs: &[String],
+    seed: u64,
+    move_seconds: f64,
+) -> Result<Vec<Box<dyn Seat>>, String> {
+    check_specs(table, specs)?;
     let mut out: Vec<Box<dyn Seat>> = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         let seat_seed = seat_seed(seed, i);

@@ -190,47 +190,62 @@ pub fn attacks_from(board: &Board, s: Sq) -> u64 {
         }
     }
     // Booster steps left at each place the piece may stand (-1: not reached). A capture, by
-    // the normal move or by a step, first takes over the victim's checkers, then cancels.
+    // the normal move or by a step, first takes over the victim's checkers, then cancels. A
+    // victim that gives steps (it carries more of the mover's checkers than the other's) gives
+    // them once on a path: the state is the square and the set of such victims taken.
     let own = p.color.index();
-    let after = |mine: u8, theirs: u8, v: Option<Piece>| -> i32 {
-        let mut ch = [0u8; 2];
-        ch[own] = mine;
-        ch[1 - own] = theirs;
+    let after = |mine: u32, theirs: u32, v: Option<Piece>| -> i32 {
+        let (mut a, mut b) = (mine, theirs);
         if let Some(v) = v {
-            ch[0] += v.checkers[0];
-            ch[1] += v.checkers[1];
+            a += u32::from(v.checkers[own]);
+            b += u32::from(v.checkers[1 - own]);
         }
-        i32::from(ch[own].saturating_sub(ch[1 - own]))
+        a.saturating_sub(b) as i32
     };
-    let mut left = [-1i32; 64];
-    let mut todo: Vec<Sq> = Vec::new();
-    for (t, _) in normal_moves(board, s) {
-        let k = after(p.checkers[own], p.checkers[1 - own], board[t]);
-        if k > left[t] {
-            left[t] = k;
-            todo.push(t);
+    let gainful: Vec<Sq> = (0..64)
+        .filter(|&t| {
+            board[t].is_some_and(|v| v.color != p.color && v.kind != 'K' && v.checkers[own] > v.checkers[1 - own])
+        })
+        .take(6)
+        .collect();
+    let index = |t: Sq| gainful.iter().position(|&x| x == t);
+    let mut left = vec![-1i32; 64 << gainful.len()];
+    let mut todo: Vec<(Sq, usize)> = Vec::new();
+    let reach = |t: Sq, mask: usize, k: i32, left: &mut Vec<i32>, todo: &mut Vec<(Sq, usize)>| {
+        let slot = &mut left[(mask << 6) | t];
+        if k > *slot {
+            *slot = k;
+            todo.push((t, mask));
         }
+    };
+    for (t, _) in normal_moves(board, s) {
+        let k = after(u32::from(p.checkers[own]), u32::from(p.checkers[1 - own]), board[t]);
+        let mask = index(t).map_or(0, |i| 1 << i);
+        reach(t, mask, k, &mut left, &mut todo);
     }
     let mut empty_board = *board;
     empty_board[s] = None;
-    while let Some(from) = todo.pop() {
-        let r = left[from];
+    while let Some((from, mask)) = todo.pop() {
+        let r = left[(mask << 6) | from];
         if r < 1 {
             continue;
         }
+        let steps = (r - 1) as u32;
         for d in KING {
             let Some(t) = offset(from, d.0, d.1) else { continue };
             att |= bit(t);
-            let k = match empty_board[t] {
-                None => r - 1,
+            let (k, m) = match empty_board[t] {
+                None => (r - 1, mask),
                 // Kings are mated, never taken; own pieces block.
-                Some(v) if v.color != p.color && v.kind != 'K' => after((r - 1) as u8, 0, Some(v)),
+                Some(v) if v.color != p.color && v.kind != 'K' => match index(t) {
+                    Some(i) if mask & (1 << i) == 0 => (after(steps, 0, Some(v)), mask | (1 << i)),
+                    // Taken before on this path: the square is empty now.
+                    Some(_) => (r - 1, mask),
+                    None => (after(steps, 0, Some(v)).min(r - 1), mask),
+                },
                 Some(_) => continue,
             };
-            if k > left[t] {
-                left[t] = k;
-                todo.push(t);
-            }
+            reach(t, m, k, &mut left, &mut todo);
         }
     }
     att
