@@ -208,6 +208,10 @@ pub fn attacks_from(board: &Board, s: Sq) -> u64 {
         })
         .take(6)
         .collect();
+    // Without own checkers and with no victim to give some, no booster step follows.
+    if p.boost() == 0 && gainful.is_empty() {
+        return att;
+    }
     let index = |t: Sq| gainful.iter().position(|&x| x == t);
     let mut left = vec![-1i32; 64 << gainful.len()];
     let mut todo: Vec<(Sq, usize)> = Vec::new();
