@@ -1,10 +1,12 @@
 //! Single-threaded alpha-beta search, generic over the game's rules: iterative deepening,
 //! principal variation search with aspiration windows, a transposition table, quiescence
-//! search, move ordering (TT move, MVV-LVA, killers, history), null-move pruning where the
+//! search (captures that lose the exchange skipped), move ordering (TT move, MVV-LVA, killers,
+//! history; captures that lose the exchange after the quiet moves), null-move pruning where the
 //! variant allows it, late-move reductions, check extensions, repetition and move-rule draws,
 //! and mate scores. Everything is allocated when the `Searcher` is built; `go` allocates
 //! nothing.
 
+mod see;
 mod time;
 mod tt;
 
@@ -324,7 +326,13 @@ impl Searcher {
                 let mover = pos.piece_at(m.from());
                 let mk = if mover.is_some() { mover.kind() } else { 0 };
                 if victim.is_some() {
-                    2_000_000 + 16 * Self::victim_value(pos, victim) - eval.value[mk] / 16
+                    let mvv = 16 * Self::victim_value(pos, victim) - eval.value[mk] / 16;
+                    // A capture that loses material in the exchange comes after the quiet moves.
+                    if see::see(pos, m).is_some_and(|g| g < 0) {
+                        -1_500_000 + mvv
+                    } else {
+                        2_000_000 + mvv
+                    }
                 } else if m.kind() == MoveKind::Promotion {
                     1_900_000 + eval.value[m.extra()]
                 } else if m == killers[0] {
@@ -634,14 +642,21 @@ impl Searcher {
                 continue; // delta pruning
             }
             let mover = pos.piece_at(m.from());
-            // A capture by a more valuable piece onto a defended square loses material: skip.
-            if !in_check
-                && capture
-                && mover.is_some()
-                && eval.value[mover.kind()] > gain + 50
-                && pos.is_attacked(m.to(), !pos.side_to_move())
-            {
-                continue;
+            // A capture that loses material in the exchange is skipped (where the variant's
+            // attacks are a rules module's own: a capture by a more valuable piece onto a
+            // defended square).
+            if !in_check && capture {
+                let losing = match see::see(pos, m) {
+                    Some(g) => g < 0,
+                    None => {
+                        mover.is_some()
+                            && eval.value[mover.kind()] > gain + 50
+                            && pos.is_attacked(m.to(), !pos.side_to_move())
+                    }
+                };
+                if losing {
+                    continue;
+                }
             }
             frame.moves[kept] = m;
             frame.scores[kept] = 16 * gain

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# An SPRT of the working tree's engine against an earlier commit (issue 26): both built in
+# release mode (the base in its own worktree and target folder), then cutechess-cli from
+# ../shared/peers plays them from the balanced openings in tools/openings/ (each opening twice,
+# colours swapped) until the SPRT decides. Progress and the result go to target/sprt/NAME.log,
+# the games to target/sprt/NAME.pgn.
+#
+# usage: tools/sprt.sh BASE_REV [VARIANT] [TC] [ELO0] [ELO1] [CONCURRENCY]
+#   VARIANT: chess (default), losalamos or capablanca; TC: 1+0.01 (default); ELO0 0, ELO1 10;
+#   CONCURRENCY: 2 (two games at once: nothing else may run on this 2-core machine meanwhile).
+# Needs Debian's libqt5core5a for cutechess-cli (apt-get install -y libqt5core5a).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base=${1:?usage: tools/sprt.sh BASE_REV [VARIANT] [TC] [ELO0] [ELO1] [CONCURRENCY]}
+variant=${2:-chess}
+tc=${3:-1+0.01}
+elo0=${4:-0}
+elo1=${5:-10}
+conc=${6:-2}
+case "$variant" in
+    chess) cute=standard ;;
+    losalamos) cute=losalamos ;;
+    capablanca) cute=capablanca ;;
+    *) echo "sprt.sh: variant '$variant': chess, losalamos or capablanca" >&2; exit 2 ;;
+esac
+peers=../shared/peers
+mkdir -p target/sprt
+rev=$(git rev-parse --short "$base")
+src=target/sprt/base-$rev
+if ! [ -x "$src-target/release/menagerie" ]; then
+    rm -rf "$src"
+    git worktree add -f --detach "$src" "$rev" >/dev/null
+    (cd "$src" && CARGO_TARGET_DIR="../base-$rev-target" cargo build --release -q)
+    git worktree remove --force "$src"
+fi
+cargo build --release -q
+cp target/release/menagerie "target/sprt/test-menagerie"
+name="$variant-$(date +%Y%m%d-%H%M%S)-vs-$rev"
+echo "sprt: working tree (on $(git rev-parse --short HEAD)$(git diff --quiet || echo ', changed')) vs $rev, $variant, $tc, elo0=$elo0 elo1=$elo1; log target/sprt/$name.log"
+"$peers/cutechess-cli" \
+    -engine cmd=target/sprt/test-menagerie proto=uci name=test option.Hash=16 \
+    -engine cmd="$src-target/release/menagerie" proto=uci name=base option.Hash=16 \
+    -each tc="$tc" -variant "$cute" \
+    -openings file="tools/openings/$variant.epd" format=epd order=random \
+    -games 2 -rounds 20000 -repeat -recover -concurrency "$conc" \
+    -sprt elo0="$elo0" elo1="$elo1" alpha=0.05 beta=0.05 \
+    -ratinginterval 20 -pgnout "target/sprt/$name.pgn" \
+    >"target/sprt/$name.log" 2>&1
+grep -E "^(Score of|Elo difference|SPRT)" "target/sprt/$name.log" | tail -3
