@@ -155,18 +155,35 @@ pub fn run(catalog: &Catalog, args: &[String]) -> Result<(), String> {
             .peer_addr()
             .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |a| a.ip());
         make_room(&server, addr);
+        // Connections just cut end within moments: give them that before refusing.
+        let full_since = Instant::now();
+        while open.load(Ordering::SeqCst) >= MAX_CONNECTIONS && full_since.elapsed() < Duration::from_millis(200) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
             http::refuse(&mut stream, &Reply::error(503, "too many connections; try again"));
             continue;
         }
+        // Noted as reading here, before its thread starts, so that the next connection's
+        // `make_room` counts it.
+        let id = server.next_conn.fetch_add(1, Ordering::SeqCst);
+        if let Ok(handle) = stream.try_clone() {
+            lock(&server.reading).push(Reading {
+                id,
+                addr,
+                since: Instant::now(),
+                stream: handle,
+            });
+        }
         open.fetch_add(1, Ordering::SeqCst);
-        let server = Arc::clone(&server);
+        let server2 = Arc::clone(&server);
         let open2 = Arc::clone(&open);
         let spawned = std::thread::Builder::new().name("http".into()).spawn(move || {
-            serve_one(&server, stream);
+            serve_one(&server2, stream, id);
             open2.fetch_sub(1, Ordering::SeqCst);
         });
         if spawned.is_err() {
+            lock(&server.reading).retain(|r| r.id != id);
             open.fetch_sub(1, Ordering::SeqCst);
         }
     }
@@ -203,16 +220,8 @@ fn make_room(server: &Server, addr: std::net::IpAddr) {
     }
 }
 
-fn serve_one(server: &Arc<Server>, mut stream: TcpStream) {
-    let id = server.next_conn.fetch_add(1, Ordering::SeqCst);
-    if let (Ok(addr), Ok(handle)) = (stream.peer_addr(), stream.try_clone()) {
-        lock(&server.reading).push(Reading {
-            id,
-            addr: addr.ip(),
-            since: Instant::now(),
-            stream: handle,
-        });
-    }
+/// Serves connection `id` (noted as reading by the acceptor): reads its request, answers it.
+fn serve_one(server: &Arc<Server>, mut stream: TcpStream, id: usize) {
     let request = http::read_request(&stream);
     lock(&server.reading).retain(|r| r.id != id);
     let reply = match request {
