@@ -226,7 +226,7 @@ fn a_record_cut_short_replays_as_unfinished_and_resumes_to_the_same_game() {
     let dir = temp_dir("resume");
     let whole = dir.join("whole.jsonl");
     let cut = dir.join("cut.jsonl");
-    let seats = "cmd:sh tests/seats/slow_first_legal.sh,random,engine,random";
+    let seats = "cmd:sh tests/seats/first_legal.sh 0.05,random,engine,random";
     let args = |f: &Path| -> Vec<String> {
         [
             "play",

@@ -328,7 +328,7 @@ impl Searcher {
                 if victim.is_some() {
                     let mvv = 16 * Self::victim_value(pos, victim) - eval.value[mk] / 16;
                     // A capture that loses material in the exchange comes after the quiet moves.
-                    if see::see(pos, m).is_some_and(|g| g < 0) {
+                    if see::loses(pos, m) == Some(true) {
                         -1_500_000 + mvv
                     } else {
                         2_000_000 + mvv
@@ -646,8 +646,8 @@ impl Searcher {
             // attacks are a rules module's own: a capture by a more valuable piece onto a
             // defended square).
             if !in_check && capture {
-                let losing = match see::see(pos, m) {
-                    Some(g) => g < 0,
+                let losing = match see::loses(pos, m) {
+                    Some(l) => l,
                     None => {
                         mover.is_some()
                             && eval.value[mover.kind()] > gain + 50

@@ -76,6 +76,21 @@ pub fn see<R: Rules>(pos: &Position<R>, m: Move) -> Option<i32> {
     Some(gain[0])
 }
 
+/// True when `m` loses material in the exchange on its square; `None` where [`see`] has no
+/// answer. A capture of a piece worth at least the capturer never loses (the capturer can stop
+/// after it), so the exchange is worked out only for the others.
+pub fn loses<R: Rules>(pos: &Position<R>, m: Move) -> Option<bool> {
+    let (victim, mover) = (pos.victim(m), pos.piece_at(m.from()));
+    if victim.is_some()
+        && mover.is_some()
+        && value(pos, victim.kind()) >= value(pos, mover.kind())
+        && !pos.game().caps.contains(Capabilities::CUSTOM_ATTACKS)
+    {
+        return Some(false);
+    }
+    see(pos, m).map(|g| g < 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::see;

@@ -7,8 +7,8 @@
 
 use super::json::Json;
 use super::referee::{self, Halt, Played, RecordSink};
-use super::seats::{Answer, Seat, check_specs, make_seats};
-use super::{Outcome, Settings, Table};
+use super::seats::{Answer, Seat, check_specs, make_seat};
+use super::{Outcome, Settings};
 use std::sync::{Arc, Mutex};
 
 /// A record's first line, checked.
@@ -74,9 +74,10 @@ fn header_of(v: &Json) -> Result<Header, String> {
     })
 }
 
-/// A seat number of a record line: `chance` or an index below `seats`.
-fn seat_of(v: &Json, seats: usize) -> Result<Option<usize>, String> {
-    match v.get("seat") {
+/// A seat number of a record line (its `seat` or `forfeit` value): `chance` or an index below
+/// `seats`.
+fn seat_of(v: Option<&Json>, seats: usize) -> Result<Option<usize>, String> {
+    match v {
         Some(Json::Str(s)) if s == "chance" => Ok(None),
         Some(Json::Num(n)) if n.fract() == 0.0 && *n >= 0.0 && (*n as usize) < seats => Ok(Some(*n as usize)),
         Some(Json::Num(n)) => Err(format!("seat {n} is not a seat (0..{})", seats.saturating_sub(1))),
@@ -136,11 +137,11 @@ pub fn games(text: &str) -> Result<Vec<GameRecord>, String> {
         let seats = g.header.seats.len();
         if v.get("result").is_some() {
             if let Some(f) = v.get("forfeit") {
-                seat_of(&Json::Obj(vec![("seat".into(), f.clone())]), seats).map_err(at)?;
+                seat_of(Some(f), seats).map_err(at)?;
             }
             g.finished = true;
         } else {
-            let seat = seat_of(&v, seats).map_err(at)?;
+            let seat = seat_of(v.get("seat"), seats).map_err(at)?;
             if v.get("refused").is_some() && seat.is_none() {
                 return Err(at("chance is never refused".into()));
             }
@@ -330,20 +331,18 @@ pub fn replay(g: &GameRecord, move_seconds: f64, append: Option<RecordSink>) -> 
     let mut seats: Vec<Box<dyn Seat>> = Vec::new();
     for (i, spec) in h.seats.iter().enumerate() {
         let kind = spec.split(':').next().unwrap_or("");
-        let one = |table: &dyn Table| -> Result<Box<dyn Seat>, String> {
-            // The seat made as `play` makes it: its seed is the seat's own from the game's seed.
-            let mut specs = vec!["random".to_string(); table.seats()];
-            specs[i] = spec.clone();
-            Ok(make_seats(table, &specs, h.seed, move_seconds)?.swap_remove(i))
-        };
         seats.push(match kind {
             "human" | "cmd" => Box::new(ScriptSeat {
                 seat: i,
                 script: Arc::clone(&script),
-                live: if live { Some(one(table.as_ref())?) } else { None },
+                live: if live {
+                    Some(make_seat(table.as_ref(), i, spec, h.seed, move_seconds)?)
+                } else {
+                    None
+                },
                 patient: kind == "human",
             }),
-            _ => one(table.as_ref())?,
+            _ => make_seat(table.as_ref(), i, spec, h.seed, move_seconds)?,
         });
     }
     lock(&script).append = append;

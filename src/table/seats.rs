@@ -542,30 +542,39 @@ pub fn make_seats(
     move_seconds: f64,
 ) -> Result<Vec<Box<dyn Seat>>, String> {
     check_specs(table, specs)?;
-    let mut out: Vec<Box<dyn Seat>> = Vec::new();
-    for (i, spec) in specs.iter().enumerate() {
-        let seat_seed = seat_seed(seed, i);
-        let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
-        out.push(match kind {
-            "engine" => {
-                let options = if rest.is_empty() {
-                    Vec::new()
-                } else {
-                    parse_settings(&rest.split(':').map(String::from).collect::<Vec<_>>())?
-                };
-                table.engine_seat(i, &options, seat_seed)?
-            }
-            "random" if rest.is_empty() => Box::new(RandomSeat::new(seat_seed)),
-            "human" if rest.is_empty() => Box::new(HumanSeat::stdio()),
-            "cmd" if !rest.trim().is_empty() => Box::new(
-                CmdSeat::spawn(rest, Duration::from_secs_f64(move_seconds)).map_err(|e| format!("seat {i}: {e}"))?,
-            ),
-            _ => {
-                return Err(format!(
-                    "seat {i}: '{spec}' is not engine[:KEY=VALUE...], random, human or cmd:PROGRAM"
-                ));
-            }
-        });
-    }
-    Ok(out)
+    (0..specs.len())
+        .map(|i| make_seat(table, i, &specs[i], seed, move_seconds))
+        .collect()
+}
+
+/// Makes seat `i` of a game dealt from `seed` from its spec (checked by [`check_specs`]).
+pub fn make_seat(
+    table: &dyn Table,
+    i: usize,
+    spec: &str,
+    seed: u64,
+    move_seconds: f64,
+) -> Result<Box<dyn Seat>, String> {
+    let seat_seed = seat_seed(seed, i);
+    let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+    Ok(match kind {
+        "engine" => {
+            let options = if rest.is_empty() {
+                Vec::new()
+            } else {
+                parse_settings(&rest.split(':').map(String::from).collect::<Vec<_>>())?
+            };
+            table.engine_seat(i, &options, seat_seed)?
+        }
+        "random" if rest.is_empty() => Box::new(RandomSeat::new(seat_seed)),
+        "human" if rest.is_empty() => Box::new(HumanSeat::stdio()),
+        "cmd" if !rest.trim().is_empty() => {
+            Box::new(CmdSeat::spawn(rest, Duration::from_secs_f64(move_seconds)).map_err(|e| format!("seat {i}: {e}"))?)
+        }
+        _ => {
+            return Err(format!(
+                "seat {i}: '{spec}' is not engine[:KEY=VALUE...], random, human or cmd:PROGRAM"
+            ));
+        }
+    })
 }

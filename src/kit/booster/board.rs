@@ -54,6 +54,7 @@ pub fn forward(c: Color) -> i32 {
     if c == Color::White { 1 } else { -1 }
 }
 
+/// The ray directions of a slider: a queen's are a king's eight steps.
 fn dirs(kind: char) -> &'static [(i32, i32)] {
     match kind {
         'R' => &ROOK,
@@ -111,12 +112,7 @@ pub fn normal_moves(board: &Board, s: Sq) -> Vec<(Sq, bool)> {
             }
         }
         _ => {
-            let all: Vec<(i32, i32)> = if p.kind == 'Q' {
-                ROOK.iter().chain(&BISHOP).copied().collect()
-            } else {
-                dirs(p.kind).to_vec()
-            };
-            for d in all {
+            for &d in dirs(p.kind) {
                 let mut cur = s;
                 while let Some(t) = offset(cur, d.0, d.1) {
                     if free(t) {
@@ -171,12 +167,7 @@ pub fn attacks_from(board: &Board, s: Sq) -> u64 {
                 }
             }
             _ => {
-                let all: Vec<(i32, i32)> = if p.kind == 'Q' {
-                    ROOK.iter().chain(&BISHOP).copied().collect()
-                } else {
-                    dirs(p.kind).to_vec()
-                };
-                for d in all {
+                for &d in dirs(p.kind) {
                     let mut cur = s;
                     while let Some(t) = offset(cur, d.0, d.1) {
                         att |= bit(t);
