@@ -155,9 +155,12 @@ mod belief {
                 RbcPlayer::new(&start, menagerie::Color::White),
                 RbcPlayer::new(&start, menagerie::Color::Black),
             ];
-            players
-                .iter_mut()
-                .for_each(|p| p.budget = std::time::Duration::from_millis(20));
+            // Fixed work: the same decisions on any machine load (a wall-clock budget made the
+            // games, and so the belief sizes, depend on the load).
+            players.iter_mut().for_each(|p| {
+                p.budget = std::time::Duration::from_millis(20);
+                p.fixed_work = smart;
+            });
             let mut last_capture = None;
             for _ in 0..(if smart { 40 } else { 20 }) {
                 if r.end().is_some() {

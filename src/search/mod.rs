@@ -1,9 +1,10 @@
 //! Single-threaded alpha-beta search, generic over the game's rules: iterative deepening,
 //! principal variation search with aspiration windows, a transposition table, quiescence
 //! search (captures that lose the exchange skipped), move ordering (TT move, MVV-LVA, killers,
-//! history; captures that lose the exchange after the quiet moves), null-move pruning where the
-//! variant allows it, late-move reductions, check extensions, repetition and move-rule draws,
-//! and mate scores. Everything is allocated when the `Searcher` is built; `go` allocates
+//! history; captures that lose the exchange after the quiet moves), reverse futility, razoring,
+//! null-move pruning where the variant allows it, internal iterative reduction, late-move,
+//! futility and history pruning, late-move reductions, check extensions, repetition and
+//! move-rule draws, and mate scores. Everything is allocated when the `Searcher` is built; `go` allocates
 //! nothing.
 
 mod see;
@@ -30,6 +31,8 @@ pub const MATE: i32 = 30000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 const INF: i32 = 31000;
+/// Bound of a history score (the gravity formula keeps it inside).
+const HISTORY_MAX: i32 = 16384;
 
 /// What the search reports after each iteration.
 #[derive(Clone, Copy, Debug)]
@@ -98,6 +101,8 @@ pub struct Searcher {
     aborted: bool,
     null_ok: bool,
     noise: u64,
+    /// Static evaluation at each ply of the current line (`-INF` in check), for `improving`.
+    evals: [i32; MAX_PLY + 2],
 }
 
 impl Searcher {
@@ -130,6 +135,7 @@ impl Searcher {
             aborted: false,
             null_ok: true,
             noise: 0,
+            evals: [-INF; MAX_PLY + 2],
         }
     }
 
@@ -187,7 +193,7 @@ impl Searcher {
         self.tt.new_search();
         for side in self.history.iter_mut() {
             for k in side.iter_mut() {
-                k.iter_mut().for_each(|h| *h /= 8);
+                k.iter_mut().for_each(|h| *h /= 2);
             }
         }
         pos.reserve_history(MAX_PLY + 8);
@@ -393,7 +399,7 @@ impl Searcher {
         &mut self,
         pos: &mut Position<R>,
         frames: &mut [Frame],
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
@@ -423,9 +429,11 @@ impl Searcher {
         let key = pos.key();
         let entry = self.tt.probe(key);
         let mut tt_move = Move::NONE;
+        let mut tt_bound = None;
         if let Some(e) = entry {
             tt_move = Move::from_bits(e.mv);
             let s = score_from_tt(e.score as i32, ply);
+            tt_bound = Some((s, e.bound));
             if !pv_node && e.depth as i32 >= depth {
                 let cut = match e.bound {
                     BOUND_EXACT => true,
@@ -438,34 +446,50 @@ impl Searcher {
                 }
             }
         }
-        let (frame, rest) = frames.split_first_mut().expect("at least two frames");
-        frame.moves.clear();
-        pos.legal_moves(&mut frame.moves);
-        if frame.moves.is_empty() {
-            return Self::terminal_score(pos, ply);
-        }
         let in_check = Self::must_answer(pos);
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INF
         } else {
             entry.map_or_else(|| self.static_eval(pos), |e| e.eval as i32)
         };
+        // A stored bound on the true score sharpens the static evaluation.
+        let mut eval = raw_eval;
+        if !in_check
+            && let Some((s, bound)) = tt_bound
+            && s.abs() < MATE_BOUND
+            && (bound == BOUND_EXACT || (bound == BOUND_LOWER && s > eval) || (bound == BOUND_UPPER && s < eval))
+        {
+            eval = s;
+        }
+        self.evals[ply] = raw_eval;
+        // The side to move stands better than two plies ago: prune less, reduce less.
+        let improving = !in_check && ply >= 2 && raw_eval > self.evals[ply - 2];
+
+        // Internal iterative reduction: a node the table knows nothing of is searched less deep.
+        if depth >= 4 && tt_move == Move::NONE {
+            depth -= 1;
+        }
 
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility pruning.
-            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
-                return static_eval;
+            if depth <= 8 && eval - 80 * (depth - i32::from(improving)) >= beta && beta.abs() < MATE_BOUND {
+                return eval;
+            }
+            // Razoring: far below alpha, only captures can save the node.
+            if depth <= 3 && eval + 250 + 150 * depth * depth < alpha {
+                let s = self.qsearch(pos, frames, ply, alpha - 1, alpha);
+                if self.aborted {
+                    return 0;
+                }
+                if s < alpha {
+                    return s;
+                }
             }
             // Null move.
-            if self.null_ok
-                && depth >= 3
-                && static_eval >= beta
-                && pos.state().last_move != Move::NONE
-                && has_pieces(pos)
-            {
-                let r = 3 + depth / 4;
+            if self.null_ok && depth >= 3 && eval >= beta && pos.state().last_move != Move::NONE && has_pieces(pos) {
+                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
                 pos.make_null();
-                let s = -self.negamax(pos, rest, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+                let s = -self.negamax(pos, &mut frames[1..], depth - 1 - r, ply + 1, -beta, -beta + 1, false);
                 pos.unmake_null();
                 if self.aborted {
                     return 0;
@@ -476,6 +500,12 @@ impl Searcher {
             }
         }
 
+        let (frame, rest) = frames.split_first_mut().expect("at least two frames");
+        frame.moves.clear();
+        pos.legal_moves(&mut frame.moves);
+        if frame.moves.is_empty() {
+            return Self::terminal_score(pos, ply);
+        }
         self.order(pos, frame, tt_move, ply);
         let n = frame.moves.len();
         let mut best = -INF;
@@ -483,24 +513,31 @@ impl Searcher {
         let orig_alpha = alpha;
         let us = pos.side_to_move().index();
         let mut quiets_tried: ArrayVec<(usize, usize), 64> = ArrayVec::new();
+        let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
         for i in 0..n {
             let m = Self::pick(frame, i);
+            let order_score = frame.scores[i];
             let quiet = Self::is_quiet(pos, m);
             let mover_kind = pos.piece_at(m.from()).kind();
-            // Futility and late-move pruning of quiet moves near the leaves.
-            let prunable = !pv_node && !in_check && quiet && i > 0 && best > -MATE_BOUND;
-            if prunable && depth <= 3 {
-                if static_eval + 100 + 120 * depth <= alpha {
+            let to = m.to().index() & 127;
+            let hist = if quiet { self.history[us][mover_kind][to] } else { 0 };
+            // Late-move, futility and history pruning of quiet moves.
+            if ply > 0 && !in_check && quiet && i > 0 && best > -MATE_BOUND {
+                if depth <= 8 && quiets_tried.len() as i32 >= lmp_limit {
                     continue;
                 }
-                if quiets_tried.len() >= (4 + 3 * depth * depth) as usize {
+                let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][i.min(63)] as i32).max(0);
+                if lmr_depth <= 6 && eval + 100 + 100 * lmr_depth <= alpha {
+                    continue;
+                }
+                if lmr_depth <= 3 && hist < -4000 * depth {
                     continue;
                 }
             }
             pos.make_move(m);
             let gives_check = Self::must_answer(pos);
             if quiet && !quiets_tried.is_full() {
-                quiets_tried.push((mover_kind, m.to().index() & 127));
+                quiets_tried.push((mover_kind, to));
             }
             let ext = i32::from(gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + ext;
@@ -508,12 +545,16 @@ impl Searcher {
             if i == 0 {
                 score = -self.negamax(pos, rest, new_depth, ply + 1, -beta, -alpha, pv_node);
             } else {
-                let r = if depth >= 3 && i >= 3 && quiet && !in_check && !gives_check {
+                // Late-move reductions: quiet moves and captures that lose the exchange.
+                let losing_capture = !quiet && order_score < -1_000_000;
+                let r = if depth >= 2 && i > 2 * usize::from(pv_node) && (quiet || losing_capture) {
                     let mut r = self.lmr[depth.min(63) as usize][i.min(63)] as i32;
-                    if pv_node {
-                        r -= 1;
-                    }
-                    r.clamp(0, new_depth - 1)
+                    r -= i32::from(pv_node);
+                    r += i32::from(!improving);
+                    r -= i32::from(gives_check);
+                    r -= i32::from(m == frame.killers[0] || m == frame.killers[1]);
+                    r -= hist / 6000;
+                    r.clamp(0, (new_depth - 1).max(0))
                 } else {
                     0
                 };
@@ -540,19 +581,17 @@ impl Searcher {
                     head[ply][1..=child].copy_from_slice(&tail[0][..child]);
                     self.pv_len[ply] = child + 1;
                     if alpha >= beta {
-                        if quiet {
-                            if frame.killers[0] != m {
-                                frame.killers[1] = frame.killers[0];
-                                frame.killers[0] = m;
-                            }
-                            let bonus = depth * depth;
-                            for &(k, to) in &quiets_tried {
-                                let h = &mut self.history[us][k][to];
-                                if (k, to) == (mover_kind, m.to().index() & 127) {
-                                    *h = (*h + bonus).min(1_000_000);
-                                } else {
-                                    *h = (*h - bonus).max(-1_000_000);
-                                }
+                        let bonus = (170 * depth - 70).min(1600);
+                        if quiet && frame.killers[0] != m {
+                            frame.killers[1] = frame.killers[0];
+                            frame.killers[0] = m;
+                        }
+                        for &(k, sq) in &quiets_tried {
+                            let h = &mut self.history[us][k][sq];
+                            if quiet && (k, sq) == (mover_kind, to) {
+                                *h += bonus - *h * bonus / HISTORY_MAX;
+                            } else {
+                                *h -= bonus + *h * bonus / HISTORY_MAX;
                             }
                         }
                         break;
@@ -579,7 +618,7 @@ impl Searcher {
             BOUND_UPPER
         };
         self.tt
-            .store(key, best_move, score_to_tt(best, ply), static_eval, depth, bound);
+            .store(key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
         best
     }
 
