@@ -1,7 +1,8 @@
 //! Single-threaded alpha-beta search, generic over the game's rules: iterative deepening,
 //! principal variation search with aspiration windows, a transposition table, quiescence
 //! search (captures that lose the exchange skipped), move ordering (TT move, MVV-LVA, killers,
-//! history; captures that lose the exchange after the quiet moves), reverse futility, razoring,
+//! countermoves, quiet, capture and continuation histories; captures that lose the exchange
+//! after the quiet moves), reverse futility, razoring,
 //! null-move pruning where the variant allows it, internal iterative reduction, late-move,
 //! futility and history pruning, late-move reductions, check extensions, repetition and
 //! move-rule draws, and mate scores. Everything is allocated when the `Searcher` is built; `go` allocates
@@ -33,6 +34,22 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 const INF: i32 = 31000;
 /// Bound of a history score (the gravity formula keeps it inside).
 const HISTORY_MAX: i32 = 16384;
+/// Number of (piece kind, target square) pairs: the index of a move in the history tables.
+const PIECE_TO: usize = MAX_KINDS * 128;
+/// `moved` entry of a ply where no piece moved (a null move or a pass).
+const NO_PIECE_TO: usize = PIECE_TO;
+
+/// History tables index of a move of a `kind` piece to square index `to`.
+#[inline]
+fn piece_to(kind: usize, to: usize) -> usize {
+    kind * 128 + (to & 127)
+}
+
+/// A history score moved toward `bonus` (negative: a malus), staying inside `HISTORY_MAX`.
+#[inline]
+fn gravity(h: i32, bonus: i32) -> i32 {
+    h + bonus - h * bonus.abs() / HISTORY_MAX
+}
 
 /// What the search reports after each iteration.
 #[derive(Clone, Copy, Debug)]
@@ -88,7 +105,16 @@ struct Frame {
 /// Searcher with all its memory: TT, histories, per-ply move lists and PV table.
 pub struct Searcher {
     tt: TransTable,
-    history: Box<[[[i32; 128]; MAX_KINDS]; 2]>,
+    /// Quiet-move history by side and move.
+    history: Box<[[i32; PIECE_TO]; 2]>,
+    /// Capture history by side, move and captured kind.
+    capture_history: Box<[[[i32; MAX_KINDS]; PIECE_TO]; 2]>,
+    /// Continuation history: by side, plies back (1 or 2), that ply's move and this move.
+    continuation: Box<[i16]>,
+    /// The quiet move that last refuted each move of the opponent, by side.
+    countermoves: Box<[[Move; PIECE_TO]; 2]>,
+    /// The move made at each ply of the current line (`NO_PIECE_TO` for a null move).
+    moved: [usize; MAX_PLY + 2],
     frames: Vec<Frame>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -116,7 +142,14 @@ impl Searcher {
         }
         Searcher {
             tt: TransTable::new(hash_mb),
-            history: Box::new([[[0; 128]; MAX_KINDS]; 2]),
+            history: Box::new([[0; PIECE_TO]; 2]),
+            capture_history: vec![[[0; MAX_KINDS]; PIECE_TO]; 2]
+                .into_boxed_slice()
+                .try_into()
+                .expect("two sides"),
+            continuation: vec![0; 4 * PIECE_TO * PIECE_TO].into_boxed_slice(),
+            countermoves: Box::new([[Move::NONE; PIECE_TO]; 2]),
+            moved: [NO_PIECE_TO; MAX_PLY + 2],
             frames: (0..=MAX_PLY)
                 .map(|_| Frame {
                     moves: MoveList::new(),
@@ -153,11 +186,12 @@ impl Searcher {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.tt.clear();
-        for side in self.history.iter_mut() {
-            for k in side.iter_mut() {
-                k.iter_mut().for_each(|h| *h = 0);
-            }
-        }
+        self.history.iter_mut().for_each(|side| side.fill(0));
+        self.capture_history
+            .iter_mut()
+            .for_each(|side| side.fill([0; MAX_KINDS]));
+        self.continuation.fill(0);
+        self.countermoves.iter_mut().for_each(|side| side.fill(Move::NONE));
         for f in self.frames.iter_mut() {
             f.killers = [Move::NONE; 2];
         }
@@ -191,11 +225,7 @@ impl Searcher {
         self.seldepth = 0;
         self.null_ok = pos.variant().check && !pos.game().caps.contains(Capabilities::NO_NULL_MOVE);
         self.tt.new_search();
-        for side in self.history.iter_mut() {
-            for k in side.iter_mut() {
-                k.iter_mut().for_each(|h| *h /= 2);
-            }
-        }
+        self.history.iter_mut().flatten().for_each(|h| *h /= 2);
         pos.reserve_history(MAX_PLY + 8);
         let mut frames = std::mem::take(&mut self.frames);
         let mut result = SearchResult {
@@ -319,11 +349,51 @@ impl Searcher {
         }
     }
 
+    /// Index into `continuation` of move `cur` after `prev`, made `back` (1 or 2) plies earlier.
+    #[inline]
+    fn cont_index(us: usize, back: usize, prev: usize, cur: usize) -> usize {
+        ((us * 2 + back - 1) * PIECE_TO + prev) * PIECE_TO + cur
+    }
+
+    /// What the histories say of quiet move `pt` of side `us` at `ply`.
+    #[inline]
+    fn quiet_history(&self, us: usize, ply: usize, pt: usize) -> i32 {
+        let mut s = self.history[us][pt];
+        for back in 1..=2 {
+            if ply >= back && self.moved[ply - back] != NO_PIECE_TO {
+                s += self.continuation[Self::cont_index(us, back, self.moved[ply - back], pt)] as i32;
+            }
+        }
+        s
+    }
+
+    /// Rewards (or, with a negative bonus, punishes) quiet move `pt` in every history.
+    fn update_quiet(&mut self, us: usize, ply: usize, pt: usize, bonus: i32) {
+        let h = &mut self.history[us][pt];
+        *h = gravity(*h, bonus);
+        for back in 1..=2 {
+            if ply >= back && self.moved[ply - back] != NO_PIECE_TO {
+                let c = &mut self.continuation[Self::cont_index(us, back, self.moved[ply - back], pt)];
+                *c = gravity(*c as i32, bonus) as i16;
+            }
+        }
+    }
+
+    /// The countermove stored against the opponent's last move.
+    #[inline]
+    fn countermove(&self, us: usize, ply: usize) -> Move {
+        if ply >= 1 && self.moved[ply - 1] != NO_PIECE_TO {
+            self.countermoves[us][self.moved[ply - 1]]
+        } else {
+            Move::NONE
+        }
+    }
+
     fn order<R: Rules>(&self, pos: &Position<R>, frame: &mut Frame, tt_move: Move, ply: usize) {
         let eval = &pos.game().eval;
         let us = pos.side_to_move().index();
         let killers = frame.killers;
-        let _ = ply;
+        let counter = self.countermove(us, ply);
         for (i, &m) in frame.moves.iter().enumerate() {
             let s = if m == tt_move {
                 4_000_000
@@ -331,8 +401,10 @@ impl Searcher {
                 let victim = pos.victim(m);
                 let mover = pos.piece_at(m.from());
                 let mk = if mover.is_some() { mover.kind() } else { 0 };
+                let pt = piece_to(mk, m.to().index());
                 if victim.is_some() {
-                    let mvv = 16 * Self::victim_value(pos, victim) - eval.value[mk] / 16;
+                    let mvv = 16 * Self::victim_value(pos, victim) - eval.value[mk] / 16
+                        + self.capture_history[us][pt][victim.kind()] / 16;
                     // A capture that loses material in the exchange comes after the quiet moves.
                     if see::loses(pos, m) == Some(true) {
                         -1_500_000 + mvv
@@ -345,8 +417,10 @@ impl Searcher {
                     1_500_000
                 } else if m == killers[1] {
                     1_400_000
+                } else if m == counter {
+                    1_300_000
                 } else {
-                    self.history[us][mk][m.to().index() & 127]
+                    self.quiet_history(us, ply, pt)
                 }
             };
             frame.scores[i] = s;
@@ -488,6 +562,7 @@ impl Searcher {
             // Null move.
             if self.null_ok && depth >= 3 && eval >= beta && pos.state().last_move != Move::NONE && has_pieces(pos) {
                 let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                self.moved[ply] = NO_PIECE_TO;
                 pos.make_null();
                 let s = -self.negamax(pos, &mut frames[1..], depth - 1 - r, ply + 1, -beta, -beta + 1, false);
                 pos.unmake_null();
@@ -512,15 +587,17 @@ impl Searcher {
         let mut best_move = Move::NONE;
         let orig_alpha = alpha;
         let us = pos.side_to_move().index();
-        let mut quiets_tried: ArrayVec<(usize, usize), 64> = ArrayVec::new();
+        let mut quiets_tried: ArrayVec<usize, 64> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<(usize, usize), 32> = ArrayVec::new();
         let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
         for i in 0..n {
             let m = Self::pick(frame, i);
             let order_score = frame.scores[i];
             let quiet = Self::is_quiet(pos, m);
             let mover_kind = pos.piece_at(m.from()).kind();
-            let to = m.to().index() & 127;
-            let hist = if quiet { self.history[us][mover_kind][to] } else { 0 };
+            let pt = piece_to(mover_kind, m.to().index());
+            let victim = pos.victim(m);
+            let hist = if quiet { self.quiet_history(us, ply, pt) } else { 0 };
             // Late-move, futility and history pruning of quiet moves.
             if ply > 0 && !in_check && quiet && i > 0 && best > -MATE_BOUND {
                 if depth <= 8 && quiets_tried.len() as i32 >= lmp_limit {
@@ -530,14 +607,17 @@ impl Searcher {
                 if lmr_depth <= 6 && eval + 100 + 100 * lmr_depth <= alpha {
                     continue;
                 }
-                if lmr_depth <= 3 && hist < -4000 * depth {
+                if lmr_depth <= 3 && hist < -6000 * depth {
                     continue;
                 }
             }
+            self.moved[ply] = pt;
             pos.make_move(m);
             let gives_check = Self::must_answer(pos);
             if quiet && !quiets_tried.is_full() {
-                quiets_tried.push((mover_kind, to));
+                quiets_tried.push(pt);
+            } else if victim.is_some() && !captures_tried.is_full() {
+                captures_tried.push((pt, victim.kind()));
             }
             let ext = i32::from(gives_check && ply < MAX_PLY / 2);
             let new_depth = depth - 1 + ext;
@@ -553,7 +633,7 @@ impl Searcher {
                     r += i32::from(!improving);
                     r -= i32::from(gives_check);
                     r -= i32::from(m == frame.killers[0] || m == frame.killers[1]);
-                    r -= hist / 6000;
+                    r -= hist / 12000;
                     r.clamp(0, (new_depth - 1).max(0))
                 } else {
                     0
@@ -582,16 +662,28 @@ impl Searcher {
                     self.pv_len[ply] = child + 1;
                     if alpha >= beta {
                         let bonus = (170 * depth - 70).min(1600);
-                        if quiet && frame.killers[0] != m {
-                            frame.killers[1] = frame.killers[0];
-                            frame.killers[0] = m;
+                        if quiet {
+                            if frame.killers[0] != m {
+                                frame.killers[1] = frame.killers[0];
+                                frame.killers[0] = m;
+                            }
+                            if ply >= 1 && self.moved[ply - 1] != NO_PIECE_TO {
+                                self.countermoves[us][self.moved[ply - 1]] = m;
+                            }
+                            self.update_quiet(us, ply, pt, bonus);
+                        } else if victim.is_some() {
+                            let h = &mut self.capture_history[us][pt][victim.kind()];
+                            *h = gravity(*h, bonus);
                         }
-                        for &(k, sq) in &quiets_tried {
-                            let h = &mut self.history[us][k][sq];
-                            if quiet && (k, sq) == (mover_kind, to) {
-                                *h += bonus - *h * bonus / HISTORY_MAX;
-                            } else {
-                                *h -= bonus + *h * bonus / HISTORY_MAX;
+                        for &q in &quiets_tried {
+                            if !quiet || q != pt {
+                                self.update_quiet(us, ply, q, -bonus);
+                            }
+                        }
+                        for &(c, v) in &captures_tried {
+                            if (c, v) != (pt, victim.kind()) || quiet {
+                                let h = &mut self.capture_history[us][c][v];
+                                *h = gravity(*h, -bonus);
                             }
                         }
                         break;
@@ -602,6 +694,7 @@ impl Searcher {
         // Where a side may pass, passing is one more choice (there is no zugzwang). The best
         // move stays a real move: a pass is not a move to report.
         if pos.variant().pass && best < beta {
+            self.moved[ply] = NO_PIECE_TO;
             pos.make_null();
             let s = -self.negamax(pos, rest, depth - 1, ply + 1, -beta, -alpha, false);
             pos.unmake_null();
