@@ -6,7 +6,9 @@
 # the games to target/sprt/NAME.pgn.
 #
 # usage: tools/sprt.sh BASE_REV [VARIANT] [TC] [ELO0] [ELO1] [CONCURRENCY]
-#   VARIANT: chess (default), losalamos or capablanca; TC: 1+0.01 (default); ELO0 0, ELO1 10;
+#   VARIANT: chess (default), losalamos, capablanca or chess911 (which cutechess-cli does not
+#   know: tools/uci_match.py plays it, refereed by the working tree's engine, with a pentanomial
+#   SPRT); TC: 1+0.01 (default); ELO0 0, ELO1 10;
 #   CONCURRENCY: 2 (two games at once: nothing else may run on this 2-core machine meanwhile).
 # Needs Debian's libqt5core5a for cutechess-cli (apt-get install -y libqt5core5a).
 set -euo pipefail
@@ -21,7 +23,8 @@ case "$variant" in
     chess) cute=standard ;;
     losalamos) cute=losalamos ;;
     capablanca) cute=capablanca ;;
-    *) echo "sprt.sh: variant '$variant': chess, losalamos or capablanca" >&2; exit 2 ;;
+    chess911) cute= ;;
+    *) echo "sprt.sh: variant '$variant': chess, losalamos, capablanca or chess911" >&2; exit 2 ;;
 esac
 peers=../shared/peers
 mkdir -p target/sprt
@@ -36,6 +39,14 @@ fi
 cargo build --release -q
 cp target/release/menagerie "target/sprt/test-menagerie"
 name="$variant-$(date +%Y%m%d-%H%M%S)-vs-$rev"
+if [ -z "$cute" ]; then
+    echo "sprt: working tree (on $(git rev-parse --short HEAD)$(git diff --quiet || echo ', changed')) vs $rev, $variant, $tc, elo0=$elo0 elo1=$elo1; log target/sprt/$name.log"
+    python3 tools/uci_match.py --first target/sprt/test-menagerie --second "$src-target/release/menagerie" \
+        --referee target/sprt/test-menagerie --variant "$variant" --openings "tools/openings/$variant.epd" \
+        --tc "$tc" --elo0 "$elo0" --elo1 "$elo1" --concurrency "$conc" >"target/sprt/$name.log" 2>&1
+    tail -1 "target/sprt/$name.log"
+    exit 0
+fi
 echo "sprt: working tree (on $(git rev-parse --short HEAD)$(git diff --quiet || echo ', changed')) vs $rev, $variant, $tc, elo0=$elo0 elo1=$elo1; log target/sprt/$name.log"
 "$peers/cutechess-cli" \
     -engine cmd=target/sprt/test-menagerie proto=uci name=test option.Hash=16 \

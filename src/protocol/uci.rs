@@ -84,7 +84,13 @@ impl<'a> Uci<'a> {
             "go" => self.go(&rest, input),
             "stop" | "ponderhit" => {}
             "quit" => return false,
-            "d" => send(&format!("info string fen {}", self.st.session.fen())),
+            "d" => {
+                send(&format!("info string fen {}", self.st.session.fen()));
+                // A game over by rule says so (match runners referee with it).
+                if let Some(o) = self.st.session.outcome() {
+                    send(&format!("info string result {} {}", o.result(), o.reason()));
+                }
+            }
             "eval" => send(&format!("info string eval {}", self.st.session.evaluate())),
             _ => send(&format!("info string unknown command: {line}")),
         }

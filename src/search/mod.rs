@@ -736,8 +736,29 @@ impl Searcher {
         if pos.royals_gone(pos.side_to_move()) {
             return -MATE + ply as i32;
         }
+        // The table, as in the main search: a bound that settles this node, and the static
+        // evaluation stored with it.
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            let s = score_from_tt(e.score as i32, ply);
+            let cut = match e.bound {
+                BOUND_EXACT => true,
+                BOUND_LOWER => s >= beta,
+                BOUND_UPPER => s <= alpha,
+                _ => false,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let orig_alpha = alpha;
         let in_check = Self::must_answer(pos);
-        let stand = if in_check { -INF } else { self.static_eval(pos) };
+        let stand = if in_check {
+            -INF
+        } else {
+            entry.map_or_else(|| self.static_eval(pos), |e| e.eval as i32)
+        };
         if stand >= beta || (rest.is_empty() && !in_check) {
             return stand;
         }
@@ -801,6 +822,7 @@ impl Searcher {
         }
         frame.moves.truncate(kept);
         let mut best = stand;
+        let mut best_move = Move::NONE;
         for i in 0..kept {
             let m = Self::pick(frame, i);
             pos.make_move(m);
@@ -811,6 +833,7 @@ impl Searcher {
             }
             if score > best {
                 best = score;
+                best_move = m;
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
@@ -820,10 +843,18 @@ impl Searcher {
             }
         }
         if best == -INF {
-            Self::terminal_score(pos, ply)
-        } else {
-            best
+            return Self::terminal_score(pos, ply);
         }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else if best > orig_alpha && best_move != Move::NONE {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply), stand.max(-MATE), 0, bound);
+        best
     }
 }
 

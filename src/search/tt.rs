@@ -1,5 +1,6 @@
-//! Transposition table: one 16-byte entry per slot, allocated once (and again only when the
-//! size is changed with `Hash`/`memory`).
+//! Transposition table: buckets of four 16-byte entries (one cache line), allocated once (and
+//! again only when the size is changed with `Hash`/`memory`). A new position replaces the entry
+//! of its bucket that is worth least: empty, then the shallowest and oldest.
 
 use crate::moves::Move;
 
@@ -31,10 +32,14 @@ pub struct Entry {
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 16);
 
+/// Entries a key may use: one bucket.
+const BUCKET: usize = 4;
+
 /// The table.
 #[derive(Debug)]
 pub struct TransTable {
     entries: Vec<Entry>,
+    /// Bucket index mask (buckets are [`BUCKET`] entries).
     mask: usize,
     generation: u8,
 }
@@ -49,7 +54,7 @@ impl TransTable {
         }
         TransTable {
             entries: vec![Entry::default(); n],
-            mask: n - 1,
+            mask: n / BUCKET - 1,
             generation: 0,
         }
     }
@@ -68,7 +73,7 @@ impl TransTable {
         entries.resize(n, Entry::default());
         Ok(TransTable {
             entries,
-            mask: n - 1,
+            mask: n / BUCKET - 1,
             generation: 0,
         })
     }
@@ -92,16 +97,40 @@ impl TransTable {
     /// The entry for a key, if one is stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[key as usize & self.mask];
-        (e.key == (key >> 32) as u32 && e.bound != 0).then_some(e)
+        let k = (key >> 32) as u32;
+        self.bucket(key).iter().find(|e| e.key == k && e.bound != 0).copied()
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &[Entry] {
+        let b = (key as usize & self.mask) * BUCKET;
+        &self.entries[b..b + BUCKET]
     }
 
     /// Stores a result.
     #[inline]
     pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: u8) {
         let gen_now = self.generation;
-        let slot = &mut self.entries[key as usize & self.mask];
         let k = (key >> 32) as u32;
+        let b = (key as usize & self.mask) * BUCKET;
+        let bucket = &mut self.entries[b..b + BUCKET];
+        // The same position's entry, else the one worth least: empty, then shallow and old.
+        let i = bucket
+            .iter()
+            .position(|e| e.key == k && e.bound != 0)
+            .unwrap_or_else(|| {
+                (0..BUCKET)
+                    .min_by_key(|&i| {
+                        let e = &bucket[i];
+                        if e.bound == 0 {
+                            i32::MIN
+                        } else {
+                            e.depth as i32 - 8 * i32::from(gen_now.wrapping_sub(e.generation))
+                        }
+                    })
+                    .expect("a bucket has entries")
+            });
+        let slot = &mut bucket[i];
         if slot.key != k || depth + 2 >= slot.depth as i32 || slot.generation != gen_now || bound == BOUND_EXACT {
             let keep_move = slot.key == k && mv == Move::NONE;
             *slot = Entry {
@@ -125,5 +154,35 @@ impl TransTable {
             .filter(|e| e.bound != 0 && e.generation == self.generation)
             .count();
         (used * 1000 / n) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deep_entry_survives_shallow_ones_of_other_positions() {
+        let mut t = TransTable::new(1);
+        let buckets = t.mask as u64 + 1;
+        // Five positions of one bucket (same low bits, other high bits).
+        let key = |i: u64| (i << 32) | 5;
+        assert_eq!(key(1) & (buckets - 1), key(2) & (buckets - 1));
+        t.store(key(1), Move::NONE, 10, 0, 12, BOUND_EXACT);
+        for i in 2..=5 {
+            t.store(key(i), Move::NONE, 20, 0, 0, BOUND_LOWER);
+        }
+        // The deep one stays; of the four shallow ones the first went for the fifth.
+        assert_eq!(t.probe(key(1)).map(|e| e.depth), Some(12));
+        assert_eq!((2..=5).filter(|&i| t.probe(key(i)).is_some()).count(), 3);
+        assert!(t.probe(key(5)).is_some());
+        // An old deep entry gives way to a new search's shallow one.
+        for _ in 0..3 {
+            t.new_search();
+        }
+        for i in 6..=9 {
+            t.store(key(i), Move::NONE, 30, 0, 1, BOUND_UPPER);
+        }
+        assert!(t.probe(key(1)).is_none());
     }
 }
