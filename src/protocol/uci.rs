@@ -85,11 +85,12 @@ impl<'a> Uci<'a> {
             "stop" | "ponderhit" => {}
             "quit" => return false,
             "d" => {
-                send(&format!("info string fen {}", self.st.session.fen()));
-                // A game over by rule says so (match runners referee with it).
+                // A game over by rule says so (match runners referee with it), before the FEN:
+                // clients that read up to the FEN line see nothing left over after it.
                 if let Some(o) = self.st.session.outcome() {
                     send(&format!("info string result {} {}", o.result(), o.reason()));
                 }
+                send(&format!("info string fen {}", self.st.session.fen()));
             }
             "eval" => send(&format!("info string eval {}", self.st.session.evaluate())),
             _ => send(&format!("info string unknown command: {line}")),
