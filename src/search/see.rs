@@ -147,4 +147,22 @@ mod tests {
             cv('P') - cv('R')
         );
     }
+
+    /// Chess 911's board has holes: a rook in the a11 corner is walled in by them, while a
+    /// fortress there (rook and knight) still leaps to b9 and takes back.
+    #[test]
+    fn holes_stop_riders_but_not_leapers() {
+        let Some(AnyGame::Chess911(g)) = default_variants().get("chess911") else {
+            panic!()
+        };
+        let v = |k: char| {
+            let i = g.variant.pieces.iter().position(|x| x.letter == k).unwrap();
+            g.eval.value[i]
+        };
+        let fen = |corner: char| {
+            format!("{corner}*********1/*7k1*/*p8*/*9*/*9*/*9*/*R8*/*9*/*9*/*7K1*/1*********1 w - - 0 1")
+        };
+        assert_eq!(exchange(g, &fen('r'), "b5b9"), v('P'));
+        assert_eq!(exchange(g, &fen('f'), "b5b9"), v('P') - v('R'));
+    }
 }
