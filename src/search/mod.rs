@@ -464,10 +464,6 @@ impl Searcher {
         royals.is_nonempty() && !royals.more_than_one() && pos.royal_in_danger(us)
     }
 
-    fn is_quiet<R: Rules>(pos: &Position<R>, m: Move) -> bool {
-        pos.victim(m).is_none() && m.kind() != MoveKind::Promotion
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn negamax<R: Rules>(
         &mut self,
@@ -508,16 +504,8 @@ impl Searcher {
             tt_move = Move::from_bits(e.mv);
             let s = score_from_tt(e.score as i32, ply);
             tt_bound = Some((s, e.bound));
-            if !pv_node && e.depth as i32 >= depth {
-                let cut = match e.bound {
-                    BOUND_EXACT => true,
-                    BOUND_LOWER => s >= beta,
-                    BOUND_UPPER => s <= alpha,
-                    _ => false,
-                };
-                if cut {
-                    return s;
-                }
+            if !pv_node && e.depth as i32 >= depth && settles(e.bound, s, alpha, beta) {
+                return s;
             }
         }
         let in_check = Self::must_answer(pos);
@@ -593,10 +581,10 @@ impl Searcher {
         for i in 0..n {
             let m = Self::pick(frame, i);
             let order_score = frame.scores[i];
-            let quiet = Self::is_quiet(pos, m);
+            let victim = pos.victim(m);
+            let quiet = victim.is_none() && m.kind() != MoveKind::Promotion;
             let mover_kind = pos.piece_at(m.from()).kind();
             let pt = piece_to(mover_kind, m.to().index());
-            let victim = pos.victim(m);
             let hist = if quiet { self.quiet_history(us, ply, pt) } else { 0 };
             // Late-move, futility and history pruning of quiet moves.
             if ply > 0 && !in_check && quiet && i > 0 && best > -MATE_BOUND {
@@ -742,13 +730,7 @@ impl Searcher {
         let entry = self.tt.probe(key);
         if let Some(e) = entry {
             let s = score_from_tt(e.score as i32, ply);
-            let cut = match e.bound {
-                BOUND_EXACT => true,
-                BOUND_LOWER => s >= beta,
-                BOUND_UPPER => s <= alpha,
-                _ => false,
-            };
-            if cut {
+            if settles(e.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -868,6 +850,17 @@ fn has_pieces<R: Rules>(pos: &Position<R>) -> bool {
         }
     }
     own.is_nonempty()
+}
+
+/// True when a stored score with `bound` decides a node searched with window (alpha, beta).
+#[inline]
+fn settles(bound: u8, s: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        BOUND_EXACT => true,
+        BOUND_LOWER => s >= beta,
+        BOUND_UPPER => s <= alpha,
+        _ => false,
+    }
 }
 
 fn score_to_tt(s: i32, ply: usize) -> i32 {
