@@ -17,6 +17,16 @@ use arrayvec::ArrayVec;
 /// Most inverse ride groups for which the fast legality test keeps pin masks.
 pub const MAX_PIN_GROUPS: usize = 32;
 
+/// Which legal moves a generation call produces: the two halves partition the legal moves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Half {
+    All,
+    /// Captures, en passant and pawn moves into the promotion zone.
+    Captures,
+    /// Everything else: quiet moves, castling and the rules module's extra moves.
+    Quiets,
+}
+
 /// Pinned pieces and the squares each may still move to.
 struct Pins {
     pinned: Bitboard,
@@ -309,21 +319,70 @@ impl<R: Rules> Position<R> {
             self.pseudo_legal_moves(list);
             return;
         }
-        self.legal_fast(list, royals.first().expect("one royal"), false);
+        self.legal_fast(list, royals.first().expect("one royal"), Half::All);
     }
 
     /// Legal captures, en-passant captures and promotions of the side to move (for quiescence
     /// search; when in check, use [`Position::legal_moves`] for the evasions).
     pub fn legal_captures(&mut self, list: &mut MoveList) {
+        self.legal_half(list, Half::Captures);
+    }
+
+    /// The legal moves that [`Position::legal_captures`] leaves out: together the two lists are
+    /// the legal moves, each once (a staged search generates the quiet half only when needed).
+    pub fn legal_quiets(&mut self, list: &mut MoveList) {
+        self.legal_half(list, Half::Quiets);
+    }
+
+    /// True when [`Position::legal_captures`] and [`Position::legal_quiets`] each cost only
+    /// their own half (legality from pins and checks); otherwise each generates every legal
+    /// move, and a caller that wants both should generate once and split.
+    pub fn halves_are_cheap(&self) -> bool {
         let g = &*self.game;
-        let us = self.side;
-        let royals = self.royals(us);
-        if g.variant.check && g.fast_legal && royals.first().is_some() && !royals.more_than_one() {
-            self.legal_fast(list, royals.first().expect("one royal"), true);
+        let royals = self.royals(self.side);
+        g.variant.check && g.fast_legal && royals.first().is_some() && !royals.more_than_one()
+    }
+
+    fn legal_half(&mut self, list: &mut MoveList, half: Half) {
+        if self.halves_are_cheap() {
+            let ksq = self.royals(self.side).first().expect("one royal");
+            self.legal_fast(list, ksq, half);
             return;
         }
+        let start = list.len();
         self.legal_moves(list);
-        list.retain(|m| self.victim(*m).is_some() || m.kind() == MoveKind::Promotion);
+        let want = half == Half::Captures;
+        let mut kept = start;
+        for i in start..list.len() {
+            let m = list[i];
+            if (self.victim(m).is_some() || m.kind() == MoveKind::Promotion) == want {
+                list[kept] = m;
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
+    }
+
+    /// True when `m` is a pseudo-legal plain move (normal, double step or promotion) of a piece
+    /// of the side to move, found without generating every move (a staged search tries a stored
+    /// move so). False where that cannot be told cheaply (castling, en passant, special moves,
+    /// pieces whose moves a rules module makes) and for a side that has lost: such moves are
+    /// only found by generating.
+    pub fn is_plain_pseudo_legal(&self, m: Move) -> bool {
+        if m == Move::NONE
+            || !matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion)
+            || self.game.caps.contains(Capabilities::OWN_MOVEGEN)
+            || self.royals_gone(self.side)
+        {
+            return false;
+        }
+        let p = self.board[m.from().index()];
+        if p.is_none() || p.color() != self.side || self.game.dynamic_kinds >> p.kind() & 1 != 0 {
+            return false;
+        }
+        let mut list = MoveList::new();
+        self.piece_moves(m.from(), p.kind(), Bitboard::from(m.to()), &mut list);
+        list.contains(&m)
     }
 
     fn legal_by_making(&mut self, list: &mut MoveList) {
@@ -366,7 +425,7 @@ impl<R: Rules> Position<R> {
         }
     }
 
-    fn legal_fast(&mut self, list: &mut MoveList, ksq: Square, captures: bool) {
+    fn legal_fast(&mut self, list: &mut MoveList, ksq: Square, half: Half) {
         let g = &*self.game;
         let t = &g.tables;
         let us = self.side;
@@ -379,7 +438,11 @@ impl<R: Rules> Position<R> {
         let kkind = self.board[ksq.index()].kind();
         let start = list.len();
         let theirs = self.by_color[them.index()];
-        let king_allowed = if captures { theirs } else { !Bitboard::EMPTY };
+        let king_allowed = match half {
+            Half::All => !Bitboard::EMPTY,
+            Half::Captures => theirs,
+            Half::Quiets => !theirs,
+        };
         self.piece_moves(ksq, kkind, !g.royal_forbidden & king_allowed, list);
         let occ_nk = occ & !Bitboard::from(ksq);
         let mut i = start;
@@ -422,24 +485,29 @@ impl<R: Rules> Position<R> {
             } else {
                 allowed
             };
-            if captures {
-                a &= if g.pawn_kinds >> kind & 1 != 0 {
-                    theirs | zone
-                } else {
-                    theirs
-                };
+            let pawn_zone = if g.pawn_kinds >> kind & 1 != 0 {
+                zone
+            } else {
+                Bitboard::EMPTY
+            };
+            match half {
+                Half::All => {}
+                Half::Captures => a &= theirs | pawn_zone,
+                Half::Quiets => a &= !theirs & !pawn_zone,
             }
             if a.is_nonempty() {
                 self.piece_moves(from, kind, a, list);
             }
         }
-        if checkers.is_empty() && !captures {
+        if checkers.is_empty() && half != Half::Captures {
             self.castle_moves(list, true);
         }
         // En passant and special moves are rare: check them by making them.
         let mut extra = MoveList::new();
-        self.ep_moves(&mut extra);
-        if self.specials && !captures {
+        if half != Half::Quiets {
+            self.ep_moves(&mut extra);
+        }
+        if self.specials && half != Half::Captures {
             g.rules.extra_moves(self, &mut extra);
         }
         self.push_legal(&extra, list);

@@ -331,6 +331,7 @@ impl GameVisitor for Playouts {
             for _ in 0..self.games {
                 let mut pos = Position::from_fen(Arc::clone(&game), fen).unwrap();
                 let mut trail: Vec<(String, u64)> = Vec::new();
+                let mut pool: Vec<Move> = Vec::new();
                 for _ in 0..self.plies {
                     let mut list = MoveList::new();
                     pos.legal_moves(&mut list);
@@ -339,6 +340,11 @@ impl GameVisitor for Playouts {
                     if let Some(own) = &self.own {
                         let slow = slow_moves(&mut pos, own);
                         assert_eq!(fast, slow, "generators disagree in {}", pos.fen());
+                    }
+                    check_halves(&mut pos, &list, &fast, &mut rng, &pool);
+                    pool.extend(list.iter().copied());
+                    if pool.len() > 2000 {
+                        pool.drain(..1000);
                     }
                     assert_eq!(pos.key(), pos.compute_key(), "incremental key wrong in {}", pos.fen());
                     assert_eq!(
@@ -368,6 +374,50 @@ impl GameVisitor for Playouts {
             }
         }
         checked
+    }
+}
+
+/// The staged search's view of the moves: captures and quiets partition the legal moves, and a
+/// move the cheap test calls pseudo-legal is legal or leaves the mover's royal piece in danger
+/// (it is tried on the legal moves, on moves legal earlier in the game and on random square
+/// pairs).
+fn check_halves<R: Rules>(pos: &mut Position<R>, list: &MoveList, legal: &[u32], rng: &mut StdRng, pool: &[Move]) {
+    let (mut caps, mut quiets) = (MoveList::new(), MoveList::new());
+    pos.legal_captures(&mut caps);
+    pos.legal_quiets(&mut quiets);
+    let mut halves: Vec<u32> = caps.iter().chain(quiets.iter()).map(|m| m.bits()).collect();
+    halves.sort_unstable();
+    assert_eq!(
+        halves,
+        legal,
+        "captures + quiets differ from the legal moves in {}",
+        pos.fen()
+    );
+    let plain = |m: &Move| matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion);
+    for m in list.iter() {
+        if plain(m) && !pos.game().caps.contains(menagerie::Capabilities::OWN_MOVEGEN) {
+            let dynamic = pos.game().dynamic_kinds >> pos.piece_at(m.from()).kind() & 1 != 0;
+            assert_eq!(pos.is_plain_pseudo_legal(*m), !dynamic, "{m:?} in {}", pos.fen());
+        }
+    }
+    let us = pos.side_to_move();
+    let mut candidates: Vec<Move> = Vec::new();
+    for _ in 0..pool.len().min(60) {
+        candidates.push(pool[rng.random_range(0..pool.len())]);
+    }
+    let n = pos.variant().geometry.size();
+    for _ in 0..40 {
+        let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
+        candidates.push(Move::normal(Square::new(a), Square::new(b)));
+    }
+    for m in candidates {
+        if pos.is_plain_pseudo_legal(m) {
+            let legal_now = legal.contains(&m.bits());
+            pos.make_move(m);
+            let unsafe_king = pos.royal_in_danger(us);
+            pos.unmake_move();
+            assert!(legal_now || unsafe_king, "{m:?} called pseudo-legal in {}", pos.fen());
+        }
     }
 }
 

@@ -8,15 +8,17 @@
 //! move-rule draws, and mate scores. Everything is allocated when the `Searcher` is built; `go` allocates
 //! nothing.
 
+mod picker;
 mod see;
 mod time;
 mod tt;
 
-use crate::moves::{MAX_MOVES, Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveKind};
 use crate::position::{Piece, Position};
 use crate::rules::{Capabilities, Rules};
 use crate::variant::{MAX_KINDS, StalemateResult};
 use arrayvec::ArrayVec;
+use picker::Frame;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 pub use time::{Clock, Limits};
@@ -96,12 +98,6 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-struct Frame {
-    moves: MoveList,
-    scores: [i32; MAX_MOVES],
-    killers: [Move; 2],
-}
-
 /// Searcher with all its memory: TT, histories, per-ply move lists and PV table.
 pub struct Searcher {
     tt: TransTable,
@@ -150,13 +146,7 @@ impl Searcher {
             continuation: vec![0; 4 * PIECE_TO * PIECE_TO].into_boxed_slice(),
             countermoves: Box::new([[Move::NONE; PIECE_TO]; 2]),
             moved: [NO_PIECE_TO; MAX_PLY + 2],
-            frames: (0..=MAX_PLY)
-                .map(|_| Frame {
-                    moves: MoveList::new(),
-                    scores: [0; MAX_MOVES],
-                    killers: [Move::NONE; 2],
-                })
-                .collect(),
+            frames: (0..=MAX_PLY).map(|_| Frame::new()).collect(),
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             lmr,
@@ -243,7 +233,8 @@ impl Searcher {
                 result.best = m;
             }
         }
-        if frames[0].moves.is_empty() {
+        let root_moves = frames[0].moves.len();
+        if root_moves == 0 {
             self.frames = frames;
             return result;
         }
@@ -305,7 +296,7 @@ impl Searcher {
             {
                 break;
             }
-            if frames[0].moves.len() == 1 && !limits.infinite && limits.depth.is_none() && depth >= 4 {
+            if root_moves == 1 && !limits.infinite && limits.depth.is_none() && depth >= 4 {
                 break;
             }
         }
@@ -387,58 +378,6 @@ impl Searcher {
         } else {
             Move::NONE
         }
-    }
-
-    fn order<R: Rules>(&self, pos: &Position<R>, frame: &mut Frame, tt_move: Move, ply: usize) {
-        let eval = &pos.game().eval;
-        let us = pos.side_to_move().index();
-        let killers = frame.killers;
-        let counter = self.countermove(us, ply);
-        for (i, &m) in frame.moves.iter().enumerate() {
-            let s = if m == tt_move {
-                4_000_000
-            } else {
-                let victim = pos.victim(m);
-                let mover = pos.piece_at(m.from());
-                let mk = if mover.is_some() { mover.kind() } else { 0 };
-                let pt = piece_to(mk, m.to().index());
-                if victim.is_some() {
-                    let mvv = 16 * Self::victim_value(pos, victim) - eval.value[mk] / 16
-                        + self.capture_history[us][pt][victim.kind()] / 16;
-                    // A capture that loses material in the exchange comes after the quiet moves.
-                    if see::loses(pos, m) == Some(true) {
-                        -1_500_000 + mvv
-                    } else {
-                        2_000_000 + mvv
-                    }
-                } else if m.kind() == MoveKind::Promotion {
-                    1_900_000 + eval.value[m.extra()]
-                } else if m == killers[0] {
-                    1_500_000
-                } else if m == killers[1] {
-                    1_400_000
-                } else if m == counter {
-                    1_300_000
-                } else {
-                    self.quiet_history(us, ply, pt)
-                }
-            };
-            frame.scores[i] = s;
-        }
-    }
-
-    #[inline]
-    fn pick(frame: &mut Frame, i: usize) -> Move {
-        let n = frame.moves.len();
-        let mut best = i;
-        for j in i + 1..n {
-            if frame.scores[j] > frame.scores[best] {
-                best = j;
-            }
-        }
-        frame.moves.swap(i, best);
-        frame.scores.swap(i, best);
-        frame.moves[i]
     }
 
     /// What capturing `victim` is worth to move ordering and quiescence: its value, or a win
@@ -564,31 +503,30 @@ impl Searcher {
         }
 
         let (frame, rest) = frames.split_first_mut().expect("at least two frames");
-        frame.moves.clear();
-        pos.legal_moves(&mut frame.moves);
-        if frame.moves.is_empty() {
-            return Self::terminal_score(pos, ply);
-        }
-        self.order(pos, frame, tt_move, ply);
-        let n = frame.moves.len();
+        let us = pos.side_to_move().index();
+        frame.start(tt_move, self.countermove(us, ply), in_check);
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let orig_alpha = alpha;
-        let us = pos.side_to_move().index();
         let mut quiets_tried: ArrayVec<usize, 64> = ArrayVec::new();
         let mut captures_tried: ArrayVec<(usize, usize), 32> = ArrayVec::new();
         let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
-        for i in 0..n {
-            let m = Self::pick(frame, i);
-            let order_score = frame.scores[i];
+        // Legal moves met so far (searched or pruned); `i` of the move being looked at.
+        let mut count = 0;
+        let mover = pos.side_to_move();
+        while let Some(picked) = self.next_move(pos, frame, ply) {
+            let m = picked.mv;
+            let i = count;
             let victim = pos.victim(m);
             let quiet = victim.is_none() && m.kind() != MoveKind::Promotion;
             let mover_kind = pos.piece_at(m.from()).kind();
             let pt = piece_to(mover_kind, m.to().index());
             let hist = if quiet { self.quiet_history(us, ply, pt) } else { 0 };
+            count += 1;
             // Late-move, futility and history pruning of quiet moves.
             if ply > 0 && !in_check && quiet && i > 0 && best > -MATE_BOUND {
                 if depth <= 8 && quiets_tried.len() as i32 >= lmp_limit {
+                    frame.skip_quiets = true;
                     continue;
                 }
                 let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][i.min(63)] as i32).max(0);
@@ -601,6 +539,12 @@ impl Searcher {
             }
             self.moved[ply] = pt;
             pos.make_move(m);
+            // A move tried before any generation (stored, killer) is only pseudo-legal.
+            if picked.unverified && pos.variant().check && pos.royal_in_danger(mover) {
+                pos.unmake_move();
+                count -= 1;
+                continue;
+            }
             let gives_check = Self::must_answer(pos);
             if quiet && !quiets_tried.is_full() {
                 quiets_tried.push(pt);
@@ -614,7 +558,7 @@ impl Searcher {
                 score = -self.negamax(pos, rest, new_depth, ply + 1, -beta, -alpha, pv_node);
             } else {
                 // Late-move reductions: quiet moves and captures that lose the exchange.
-                let losing_capture = !quiet && order_score < -1_000_000;
+                let losing_capture = !quiet && picked.losing;
                 let r = if depth >= 2 && i > 2 * usize::from(pv_node) && (quiet || losing_capture) {
                     let mut r = self.lmr[depth.min(63) as usize][i.min(63)] as i32;
                     r -= i32::from(pv_node);
@@ -678,6 +622,9 @@ impl Searcher {
                     }
                 }
             }
+        }
+        if count == 0 {
+            return Self::terminal_score(pos, ply);
         }
         // Where a side may pass, passing is one more choice (there is no zugzwang). The best
         // move stays a real move: a pass is not a move to report.
@@ -806,7 +753,7 @@ impl Searcher {
         let mut best = stand;
         let mut best_move = Move::NONE;
         for i in 0..kept {
-            let m = Self::pick(frame, i);
+            let m = frame.pick(i);
             pos.make_move(m);
             let score = -self.qsearch(pos, rest, ply + 1, -beta, -alpha);
             pos.unmake_move();
