@@ -1,8 +1,9 @@
-//! Criterion benchmarks of perft (bulk counting) on each board geometry.
+//! Criterion benchmarks of perft (bulk counting) on each board geometry, and on the boards of
+//! at most 64 squares also through the 128-bit path (`-wide`).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use menagerie::cli::BENCH_POSITIONS;
-use menagerie::{default_variants, perft_fen};
+use menagerie::{default_variants, perft_fen, wide_variants};
 use std::hint::black_box;
 
 fn perft_benches(c: &mut Criterion) {
@@ -17,6 +18,12 @@ fn perft_benches(c: &mut Criterion) {
         group.bench_function(format!("{i}-{name}-d{depth}"), |b| {
             b.iter(|| perft_fen(black_box(v), fen, depth).unwrap())
         });
+        let wide = wide_variants().get(name).expect("bench variant exists");
+        if wide.word_bits() != v.word_bits() {
+            group.bench_function(format!("{i}-{name}-d{depth}-wide"), |b| {
+                b.iter(|| perft_fen(black_box(wide), fen, depth).unwrap())
+            });
+        }
     }
     group.finish();
 }

@@ -1,118 +1,206 @@
-//! `Bitboard`: a set of squares as a `u128`, one bit per square index.
+//! `Bitboard`: a set of squares, one bit per square index, in a machine word of 64 or 128 bits.
+//!
+//! The width is chosen per variant when it loads (a rules module's [`crate::Rules::Word`]): 64
+//! bits for boards of at most 64 squares, 128 for the rest; code is monomorphised per width.
 
 use crate::square::Square;
+use std::fmt::Debug;
+use std::hash::Hash;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-/// A set of up to 128 squares. Bit `i` is square index `i` of the board's [`crate::Geometry`].
+/// An unsigned machine word that holds a bitboard: `u64` or `u128`.
+pub trait Word:
+    Copy
+    + Default
+    + Debug
+    + Eq
+    + Hash
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+{
+    /// Number of bits (squares) the word holds.
+    const BITS: u32;
+    /// All bits clear.
+    const ZERO: Self;
+    /// Only bit `i` set (`i` below [`Word::BITS`]).
+    fn bit(i: usize) -> Self;
+    /// Index of the lowest set bit ([`Word::BITS`] when none).
+    fn lowest(self) -> u32;
+    /// Index of the highest set bit (the word must not be zero).
+    fn highest(self) -> u32;
+    /// Number of set bits.
+    fn ones(self) -> u32;
+    /// The word with its lowest set bit cleared.
+    fn without_lowest(self) -> Self;
+    /// The low bits of a 128-bit set (the caller checks that nothing higher is set).
+    fn from_u128(v: u128) -> Self;
+    /// The set widened to 128 bits.
+    fn to_u128(self) -> u128;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const BITS: u32 = <$t>::BITS;
+            const ZERO: Self = 0;
+            #[inline(always)]
+            fn bit(i: usize) -> Self {
+                1 << i
+            }
+            #[inline(always)]
+            fn lowest(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline(always)]
+            fn highest(self) -> u32 {
+                <$t>::BITS - 1 - self.leading_zeros()
+            }
+            #[inline(always)]
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn from_u128(v: u128) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn to_u128(self) -> u128 {
+                self as u128
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
+
+/// A set of squares. Bit `i` is square index `i` of the board's [`crate::Geometry`]. The
+/// default width (128) is the one load-time data (geometry, variant) uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(transparent)]
-pub struct Bitboard(pub u128);
+pub struct Bitboard<W: Word = u128>(pub W);
 
-impl Bitboard {
+impl<W: Word> Bitboard<W> {
     /// The empty set.
-    pub const EMPTY: Bitboard = Bitboard(0);
+    pub const EMPTY: Bitboard<W> = Bitboard(W::ZERO);
 
     /// The set holding one square.
     #[inline]
-    pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+    pub fn from_square(sq: Square) -> Bitboard<W> {
+        Bitboard(W::bit(sq.index()))
     }
 
     /// True when no square is in the set.
     #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
+    pub fn is_empty(self) -> bool {
+        self.0 == W::ZERO
     }
 
     /// True when the set has at least one square.
     #[inline]
-    pub const fn is_nonempty(self) -> bool {
-        self.0 != 0
+    pub fn is_nonempty(self) -> bool {
+        self.0 != W::ZERO
     }
 
     /// True when the square is in the set.
     #[inline]
-    pub const fn contains(self, sq: Square) -> bool {
-        self.0 >> sq.index() & 1 != 0
+    pub fn contains(self, sq: Square) -> bool {
+        self.0 & W::bit(sq.index()) != W::ZERO
     }
 
     /// Number of squares in the set.
     #[inline]
-    pub const fn count(self) -> u32 {
-        self.0.count_ones()
+    pub fn count(self) -> u32 {
+        self.0.ones()
     }
 
     /// True when the set has two or more squares.
     #[inline]
-    pub const fn more_than_one(self) -> bool {
-        self.0 & self.0.wrapping_sub(1) != 0
+    pub fn more_than_one(self) -> bool {
+        self.0.without_lowest() != W::ZERO
     }
 
     /// The square with the lowest index, if any.
     #[inline]
     pub fn first(self) -> Option<Square> {
-        if self.0 == 0 {
+        if self.is_empty() {
             None
         } else {
-            Some(Square::new_unchecked(self.0.trailing_zeros()))
+            Some(Square::new_unchecked(self.0.lowest()))
         }
     }
 
     /// The square with the highest index, if any.
     #[inline]
     pub fn last(self) -> Option<Square> {
-        if self.0 == 0 {
+        if self.is_empty() {
             None
         } else {
-            Some(Square::new_unchecked(127 - self.0.leading_zeros()))
+            Some(Square::new_unchecked(self.0.highest()))
         }
     }
 
     /// Adds a square.
     #[inline]
     pub fn set(&mut self, sq: Square) {
-        self.0 |= 1u128 << sq.index();
+        self.0 = self.0 | W::bit(sq.index());
     }
 
     /// Removes a square.
     #[inline]
     pub fn clear(&mut self, sq: Square) {
-        self.0 &= !(1u128 << sq.index());
+        self.0 = self.0 & !W::bit(sq.index());
+    }
+
+    /// The same squares in a word of another width (the squares must fit).
+    #[inline]
+    pub fn convert<V: Word>(self) -> Bitboard<V> {
+        let wide = self.0.to_u128();
+        debug_assert!(V::BITS == 128 || wide >> V::BITS == 0, "squares beyond the narrow word");
+        Bitboard(V::from_u128(wide))
     }
 }
 
-impl Iterator for Bitboard {
+impl<W: Word> Iterator for Bitboard<W> {
     type Item = Square;
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
+        if self.0 == W::ZERO {
             return None;
         }
-        let sq = Square::new_unchecked(self.0.trailing_zeros());
-        self.0 &= self.0 - 1;
+        let sq = Square::new_unchecked(self.0.lowest());
+        self.0 = self.0.without_lowest();
         Some(sq)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let n = self.0.ones() as usize;
         (n, Some(n))
     }
 }
 
-impl ExactSizeIterator for Bitboard {}
+impl<W: Word> ExactSizeIterator for Bitboard<W> {}
 
 macro_rules! bitop {
     ($tr:ident, $f:ident, $tra:ident, $fa:ident, $op:tt) => {
-        impl $tr for Bitboard {
-            type Output = Bitboard;
+        impl<W: Word> $tr for Bitboard<W> {
+            type Output = Bitboard<W>;
             #[inline]
-            fn $f(self, o: Bitboard) -> Bitboard {
+            fn $f(self, o: Bitboard<W>) -> Bitboard<W> {
                 Bitboard(self.0 $op o.0)
             }
         }
-        impl $tra for Bitboard {
+        impl<W: Word> $tra for Bitboard<W> {
             #[inline]
-            fn $fa(&mut self, o: Bitboard) {
+            fn $fa(&mut self, o: Bitboard<W>) {
                 self.0 = self.0 $op o.0;
             }
         }
@@ -122,17 +210,17 @@ bitop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
 bitop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
 bitop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
 
-impl Not for Bitboard {
-    type Output = Bitboard;
+impl<W: Word> Not for Bitboard<W> {
+    type Output = Bitboard<W>;
     #[inline]
-    fn not(self) -> Bitboard {
+    fn not(self) -> Bitboard<W> {
         Bitboard(!self.0)
     }
 }
 
-impl From<Square> for Bitboard {
+impl<W: Word> From<Square> for Bitboard<W> {
     #[inline]
-    fn from(sq: Square) -> Bitboard {
+    fn from(sq: Square) -> Bitboard<W> {
         Bitboard::from_square(sq)
     }
 }
@@ -143,13 +231,25 @@ mod tests {
 
     #[test]
     fn iterates_in_index_order_and_finds_ends() {
-        let b = Bitboard((1 << 3) | (1 << 70) | (1 << 127));
+        let b = Bitboard::<u128>((1 << 3) | (1 << 70) | (1 << 127));
         let v: Vec<usize> = b.map(|s| s.index()).collect();
         assert_eq!(v, vec![3, 70, 127]);
         assert_eq!(b.first().unwrap().index(), 3);
         assert_eq!(b.last().unwrap().index(), 127);
         assert!(b.more_than_one());
-        assert!(!Bitboard(1 << 90).more_than_one());
-        assert_eq!(Bitboard::EMPTY.first(), None);
+        assert!(!Bitboard::<u128>(1 << 90).more_than_one());
+        assert_eq!(Bitboard::<u128>::EMPTY.first(), None);
+    }
+
+    #[test]
+    fn both_widths_agree() {
+        let wide: Bitboard = Bitboard((1 << 0) | (1 << 9) | (1 << 63));
+        let narrow: Bitboard<u64> = wide.convert();
+        assert_eq!(narrow.0, (1 << 0) | (1 << 9) | (1 << 63));
+        assert_eq!(narrow.map(|s| s.index()).collect::<Vec<_>>(), vec![0, 9, 63]);
+        assert_eq!(narrow.last().unwrap().index(), 63);
+        assert_eq!(narrow.count(), 3);
+        assert_eq!(narrow.convert::<u128>(), wide);
+        assert!(!Bitboard::<u64>(1 << 63).more_than_one());
     }
 }

@@ -4,10 +4,10 @@
 //! stays home while there is material), mobility, a pawn shield, and the rules module's terms.
 //! Scores are centipawns from the side to move's point of view.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Word};
 use crate::color::Color;
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Bb, Rules};
 use crate::square::MAX_SQUARES;
 use crate::square::Square;
 use crate::tables::{SqTable, Tables};
@@ -20,7 +20,7 @@ pub const ROYAL_VALUE_NO_CHECK: i32 = 2000;
 
 /// Per-variant evaluation tables, built once when the variant is loaded.
 #[derive(Clone, Debug)]
-pub struct EvalTables {
+pub struct EvalTables<W: Word> {
     /// Material value per kind.
     pub value: [i32; MAX_KINDS],
     /// Material plus piece-square bonus per piece code (`kind * 2 + colour`) and square:
@@ -35,7 +35,7 @@ pub struct EvalTables {
     /// Sum of non-pawn, non-royal material of both sides in the start position.
     phase_total: i32,
     /// Per colour, the squares in front of each square (pawn shield), for royal pieces.
-    shield: [SqTable<Bitboard>; 2],
+    shield: [SqTable<Bitboard<W>>; 2],
     royal_kinds: u32,
     pawn_kinds: u32,
 }
@@ -93,9 +93,9 @@ fn colour_bound(v: &Variant, kind: usize) -> bool {
     v.pieces[kind].motions.iter().all(|m| (m.dx + m.dy) % 2 == 0)
 }
 
-impl EvalTables {
+impl<W: Word> EvalTables<W> {
     /// Builds the tables for a variant.
-    pub fn new(v: &Variant) -> EvalTables {
+    pub fn new(v: &Variant) -> EvalTables<W> {
         let g = &v.geometry;
         let royal_kinds = v.royal_kinds();
         let pawn_kinds = v.pawn_kinds();
@@ -185,7 +185,7 @@ impl EvalTables {
         for c in Color::ALL {
             let dir = if c == Color::White { 1 } else { -1 };
             for sq in g.board {
-                let mut bb = Bitboard::EMPTY;
+                let mut bb = Bitboard::<u128>::EMPTY;
                 for df in -1..=1 {
                     for dr in 1..=2 {
                         if let Some(s) = g.offset(sq, df, dr * dir) {
@@ -193,7 +193,7 @@ impl EvalTables {
                         }
                     }
                 }
-                shield[c.index()][sq] = bb & g.board;
+                shield[c.index()][sq] = (bb & g.board).convert();
             }
         }
         // Phase from the start position's material.
@@ -222,7 +222,7 @@ impl EvalTables {
     }
 }
 
-impl EvalTables {
+impl<W: Word> EvalTables<W> {
     /// Material plus piece-square terms of a piece code on a square: [opening, endgame].
     #[inline]
     pub fn psq(&self, code: usize, sq: Square) -> [i32; 2] {
@@ -235,7 +235,7 @@ impl<R: Rules> Position<R> {
     pub fn evaluate(&self) -> i32 {
         let game = &*self.game;
         let e = &game.eval;
-        let t: &Tables = &game.tables;
+        let t: &Tables<R::Word> = &game.tables;
         let occ = self.occupied();
         let phase = self.phase.clamp(0, e.phase_total);
         let mut score = [0i32; 2];
@@ -295,11 +295,14 @@ impl<R: Rules> Position<R> {
 
     /// Number of squares the piece on `sq` could move to (pseudo-legal, ignoring pins).
     #[inline]
-    fn reach(&self, t: &Tables, sq: Square, k: usize, c: Color, occ: Bitboard, not_own: Bitboard) -> u32 {
+    fn reach(&self, t: &Tables<R::Word>, sq: Square, k: usize, c: Color, occ: Bb<R>, not_own: Bb<R>) -> u32 {
         let kt = &t.kinds[k];
         let ci = c.index();
         let mut bb = (kt.leap_quiet[ci][sq] | kt.leap_capt[ci][sq]) & not_own;
-        for ride in &kt.rides[ci] {
+        for slide in kt.slides[ci].iter().filter(|_| <R::Word as Word>::BITS == 64) {
+            bb |= t.set_attacks(slide.set, sq, occ) & not_own;
+        }
+        for ride in &kt.loose_rides[ci] {
             bb |= t.ray_attacks(ride.ray, sq, occ) & not_own;
         }
         bb.count()

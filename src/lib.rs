@@ -37,15 +37,15 @@ mod tables;
 pub mod variant;
 mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use bitboard::{Bitboard, Word};
 pub use castling::CastlingRights;
 pub use color::Color;
 pub use fen::FenError;
-pub use games::{AnyGame, Catalog, default_variants};
+pub use games::{AnyGame, Catalog, default_variants, wide_variants};
 pub use geometry::Geometry;
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Game, Piece, Position};
-pub use rules::{Capabilities, HiddenGame, Holding, Plain, Rules};
+pub use rules::{Bb, Capabilities, HiddenGame, Holding, Plain, PlainRules, PlainWide, Rules};
 pub use square::Square;
 pub use variant::{IniError, Variant, VariantSet, load_ini_file, parse_ini};
 

@@ -5,12 +5,12 @@
 //! asks for it) every pseudo-legal move is made and tested. Without check every pseudo-legal
 //! move is legal, and a side that has lost all its royal pieces has no moves.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Word};
 use crate::castling::CastlingRights;
 use crate::color::Color;
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::position::{Piece, Position};
-use crate::rules::{Capabilities, Rules};
+use crate::rules::{Bb, Capabilities, Rules};
 use crate::square::Square;
 use arrayvec::ArrayVec;
 
@@ -28,14 +28,14 @@ enum Half {
 }
 
 /// Pinned pieces and the squares each may still move to.
-struct Pins {
-    pinned: Bitboard,
-    masks: ArrayVec<(Square, Bitboard), MAX_PIN_GROUPS>,
+struct Pins<W: Word> {
+    pinned: Bitboard<W>,
+    masks: ArrayVec<(Square, Bitboard<W>), MAX_PIN_GROUPS>,
 }
 
-impl Pins {
+impl<W: Word> Pins<W> {
     #[inline]
-    fn mask(&self, sq: Square) -> Bitboard {
+    fn mask(&self, sq: Square) -> Bitboard<W> {
         let mut m = !Bitboard::EMPTY;
         for &(s, b) in &self.masks {
             if s == sq {
@@ -48,15 +48,26 @@ impl Pins {
 
 impl<R: Rules> Position<R> {
     /// Pieces of colour `by` that could capture onto `sq` with occupancy `occ`.
-    pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+    pub fn attackers_to(&self, sq: Square, by: Color, occ: Bb<R>) -> Bb<R> {
         let t = &self.game.tables;
         let mine = self.by_color[by.index()] & occ;
         let mut a = Bitboard::EMPTY;
         for &k in &t.leap_attackers[by.index()] {
             a |= t.kinds[k].leap_capt_inv[by.index()][sq] & self.by_kind[k];
         }
+        for &(set, kinds) in t.attack_sets[by.index()]
+            .iter()
+            .filter(|_| <R::Word as Word>::BITS == 64)
+        {
+            let reached = t.set_attacks(set, sq, occ);
+            let mut m = kinds;
+            while m != 0 {
+                a |= reached & self.by_kind[m.trailing_zeros() as usize];
+                m &= m - 1;
+            }
+        }
         a &= mine;
-        for inv in &t.inverse_rides[by.index()] {
+        for inv in &t.attack_rides[by.index()] {
             let hit = t.ray(inv.ray, sq) & occ;
             if let Some(b) = t.first_on_ray(inv.ray, hit) {
                 let p = self.board[b.index()];
@@ -148,14 +159,24 @@ impl<R: Rules> Position<R> {
     /// Squares a piece of `kind` on `from` reaches by its unconditional leaps and rides, moving
     /// in `dir`'s direction and capturing pieces in `them` (conditional leaps not included).
     #[inline]
-    pub fn kind_targets(&self, from: Square, kind: usize, dir: Color, them: Bitboard) -> Bitboard {
+    pub fn kind_targets(&self, from: Square, kind: usize, dir: Color, them: Bb<R>) -> Bb<R> {
         let t = &self.game.tables;
         let kt = &t.kinds[kind];
         let occ = self.occupied();
         let c = dir.index();
         let mut quiet = kt.leap_quiet[c][from] & !occ;
         let mut capt = kt.leap_capt[c][from] & them;
-        for ride in &kt.rides[c] {
+        // The slider sets exist on 64-bit boards only (a constant test: no branch at run time).
+        for slide in kt.slides[c].iter().filter(|_| <R::Word as Word>::BITS == 64) {
+            let att = t.set_attacks(slide.set, from, occ);
+            if slide.quiet {
+                quiet |= att & !occ;
+            }
+            if slide.capture {
+                capt |= att & them;
+            }
+        }
+        for ride in &kt.loose_rides[c] {
             let att = t.ray_attacks(ride.ray, from, occ);
             if ride.quiet {
                 quiet |= att & !occ;
@@ -169,7 +190,7 @@ impl<R: Rules> Position<R> {
 
     /// Moves of the piece on `from` (kind `kind`, colour = side to move) whose destination is
     /// in `allowed`. Castling and en passant are not included.
-    fn piece_moves(&self, from: Square, kind: usize, allowed: Bitboard, list: &mut MoveList) {
+    fn piece_moves(&self, from: Square, kind: usize, allowed: Bb<R>, list: &mut MoveList) {
         let g = &*self.game;
         let t = &g.tables;
         let us = self.side;
@@ -391,7 +412,7 @@ impl<R: Rules> Position<R> {
         self.push_legal(&pseudo, list);
     }
 
-    fn compute_pins(&self, ksq: Square, pins: &mut Pins) {
+    fn compute_pins(&self, ksq: Square, pins: &mut Pins<R::Word>) {
         let t = &self.game.tables;
         let us = self.side;
         let them = !us;

@@ -1,11 +1,11 @@
 //! `Position`: the board (mailbox plus bitboards), side to move, counters and an undo stack,
 //! generic over the game's [`Rules`]. `Game` holds what all positions of a variant share.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Word};
 use crate::castling::CastlingRights;
 use crate::color::Color;
 use crate::moves::{Move, MoveKind};
-use crate::rules::{Capabilities, Rules};
+use crate::rules::{Bb, Capabilities, Rules};
 use crate::square::{MAX_SQUARES, Square};
 use crate::tables::Tables;
 use crate::variant::{CastleOption, MAX_KINDS, Variant};
@@ -60,13 +60,13 @@ impl Piece {
 
 /// One castling option resolved for a side: squares plus the masks the move generator needs.
 #[derive(Clone, Copy, Debug)]
-pub struct CastleInfo {
+pub struct CastleInfo<W: Word> {
     /// The option's squares.
     pub sq: CastleOption,
     /// Squares that must be empty (apart from the king and rook themselves).
-    pub empty: Bitboard,
+    pub empty: Bitboard<W>,
     /// Squares the king crosses before its destination, its start included; none may be attacked.
-    pub king_path: Bitboard,
+    pub king_path: Bitboard<W>,
 }
 
 /// What every position of one variant shares: the variant, its tables, keys and rules module.
@@ -75,7 +75,7 @@ pub struct Game<R: Rules> {
     /// The variant as loaded.
     pub variant: Variant,
     /// Derived move tables.
-    pub tables: Tables,
+    pub tables: Tables<R::Word>,
     /// Hash keys.
     pub zobrist: Zobrist,
     /// The rules module.
@@ -84,15 +84,15 @@ pub struct Game<R: Rules> {
     pub castle_mask: [CastlingRights; MAX_SQUARES],
     /// `castles[colour][right]`: options (right 0 = `K`, 1 = `Q`). In Chess960 every king and
     /// rook start; a position says which one its game uses.
-    pub castles: [[Vec<CastleInfo>; 2]; 2],
+    pub castles: [[Vec<CastleInfo<R::Word>>; 2]; 2],
     /// In Chess960, the kind that castles with the king (what X-FEN's `K` and `Q` look for).
     pub castle_rook_kind: Option<usize>,
     /// Per colour: the promotion zone.
-    pub promo_zone: [Bitboard; 2],
+    pub promo_zone: [Bb<R>; 2],
     /// Squares where a piece may end a move.
-    pub landable: Bitboard,
+    pub landable: Bb<R>,
     /// Squares forbidden to royal pieces (from the rules module).
-    pub royal_forbidden: Bitboard,
+    pub royal_forbidden: Bb<R>,
     /// Bitmask of royal kinds.
     pub royal_kinds: u32,
     /// Bitmask of pawn kinds.
@@ -102,7 +102,7 @@ pub struct Game<R: Rules> {
     /// Bitmask of kinds moved by the rules module.
     pub dynamic_kinds: u32,
     /// Evaluation tables.
-    pub eval: crate::eval::EvalTables,
+    pub eval: crate::eval::EvalTables<R::Word>,
     /// What the rules module does beyond the generic machinery.
     pub caps: Capabilities,
 }
@@ -168,7 +168,7 @@ impl<R: Rules> Game<R> {
         let rules = R::new(variant)?;
         let g = &variant.geometry;
         let mut castle_mask = [CastlingRights::all(); MAX_SQUARES];
-        let mut castles: [[Vec<CastleInfo>; 2]; 2] = Default::default();
+        let mut castles: [[Vec<CastleInfo<R::Word>>; 2]; 2] = Default::default();
         for c in Color::ALL {
             for (right, list) in castles[c.index()].iter_mut().enumerate() {
                 let bit = CastlingRights::of(c, right);
@@ -256,7 +256,7 @@ impl<R: Rules> Game<R> {
             castles,
             castle_rook_kind,
             promo_zone,
-            landable: g.landable(),
+            landable: g.landable().convert(),
             royal_kinds: variant.royal_kinds(),
             pawn_kinds: variant.pawn_kinds(),
             fast_legal,
@@ -293,8 +293,8 @@ pub struct StateInfo<S: Copy> {
 pub struct Position<R: Rules> {
     pub(crate) game: Arc<Game<R>>,
     pub(crate) board: [Piece; MAX_SQUARES],
-    pub(crate) by_color: [Bitboard; 2],
-    pub(crate) by_kind: [Bitboard; MAX_KINDS],
+    pub(crate) by_color: [Bb<R>; 2],
+    pub(crate) by_kind: [Bb<R>; MAX_KINDS],
     pub(crate) side: Color,
     pub(crate) st: StateInfo<R::State>,
     pub(crate) history: Vec<StateInfo<R::State>>,
@@ -373,25 +373,25 @@ impl<R: Rules> Position<R> {
 
     /// All pieces of a colour.
     #[inline]
-    pub fn color_bb(&self, c: Color) -> Bitboard {
+    pub fn color_bb(&self, c: Color) -> Bb<R> {
         self.by_color[c.index()]
     }
 
     /// All pieces of a kind, both colours.
     #[inline]
-    pub fn kind_bb(&self, kind: usize) -> Bitboard {
+    pub fn kind_bb(&self, kind: usize) -> Bb<R> {
         self.by_kind[kind]
     }
 
     /// Pieces of a kind and colour.
     #[inline]
-    pub fn pieces(&self, c: Color, kind: usize) -> Bitboard {
+    pub fn pieces(&self, c: Color, kind: usize) -> Bb<R> {
         self.by_kind[kind] & self.by_color[c.index()]
     }
 
     /// Every occupied square.
     #[inline]
-    pub fn occupied(&self) -> Bitboard {
+    pub fn occupied(&self) -> Bb<R> {
         self.by_color[0] | self.by_color[1]
     }
 
@@ -433,7 +433,7 @@ impl<R: Rules> Position<R> {
 
     /// Royal pieces of a colour.
     #[inline]
-    pub fn royals(&self, c: Color) -> Bitboard {
+    pub fn royals(&self, c: Color) -> Bb<R> {
         let mut bb = Bitboard::EMPTY;
         let mut m = self.game.royal_kinds;
         while m != 0 {
@@ -480,7 +480,7 @@ impl<R: Rules> Position<R> {
     /// The castling options side `c` may use for `right`, with the index of the first: all of
     /// the variant's, or in Chess960 the one this game's start gives.
     #[inline]
-    pub fn castle_options(&self, c: Color, right: usize) -> (usize, &[CastleInfo]) {
+    pub fn castle_options(&self, c: Color, right: usize) -> (usize, &[CastleInfo<R::Word>]) {
         let all = &self.game.castles[c.index()][right];
         if self.game.variant.chess960 {
             let i = self.castle_sel[c.index()][right] as usize;
@@ -492,7 +492,7 @@ impl<R: Rules> Position<R> {
 
     /// The option a castling move of side `c` uses.
     #[inline]
-    pub fn castle_info(&self, c: Color, m: Move) -> &CastleInfo {
+    pub fn castle_info(&self, c: Color, m: Move) -> &CastleInfo<R::Word> {
         let (right, i) = m.castle_option();
         &self.game.castles[c.index()][right][i]
     }
@@ -574,9 +574,19 @@ impl<R: Rules> Position<R> {
         false
     }
 
+    /// The game data, borrowed apart from `self` so that the rules module's hooks can take the
+    /// position mutably during make and unmake, without reference-count traffic on every move.
+    #[inline(always)]
+    fn shared_game<'a>(&self) -> &'a Game<R> {
+        // SAFETY: `self.game` is set once when the position is built and never replaced, so
+        // the `Game` lives at least as long as `self`; the borrow is only used within
+        // `make_move` and `unmake_move`, which do not drop or replace `self.game`.
+        unsafe { &*Arc::as_ptr(&self.game) }
+    }
+
     /// Plays a move that the move generator produced for this position.
     pub fn make_move(&mut self, m: Move) {
-        let game = Arc::clone(&self.game);
+        let game = self.shared_game();
         let z = &game.zobrist;
         self.history.push(self.st);
         let us = self.side;
@@ -653,7 +663,7 @@ impl<R: Rules> Position<R> {
     /// Takes back the last move made with [`Position::make_move`].
     pub fn unmake_move(&mut self) {
         let m = self.st.last_move;
-        let game = Arc::clone(&self.game);
+        let game = self.shared_game();
         self.side = !self.side;
         let us = self.side;
         if us == Color::Black {

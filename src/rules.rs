@@ -2,7 +2,7 @@
 //! machinery. Every hook has a do-nothing default; [`Plain`] uses only those, so plain
 //! variants pay nothing for the interface.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Word};
 use crate::moves::{Move, MoveForm, MoveList};
 use crate::position::{Game, Position};
 use crate::square::Square;
@@ -59,6 +59,10 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     /// State beyond the board that the game needs (flags, holdings), kept in the undo record.
     type State: Copy + Default + PartialEq + Eq + Debug + Send + Sync;
 
+    /// The machine word of the game's bitboards: `u64` when every board it plays has at most
+    /// 64 squares, else `u128`.
+    type Word: Word;
+
     /// What the module does beyond the generic machinery.
     const CAPABILITIES: Capabilities = Capabilities::empty();
 
@@ -75,7 +79,7 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     }
 
     /// Squares where a royal piece may never stand; a royal piece there counts as attacked.
-    fn royal_forbidden(&self) -> Bitboard {
+    fn royal_forbidden(&self) -> Bb<Self> {
         Bitboard::EMPTY
     }
 
@@ -173,13 +177,31 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
     }
 }
 
-/// The rules of plain variants: everything comes from `engine.ini`.
-#[derive(Clone, Debug, Default)]
-pub struct Plain;
+/// The bitboard of a game's rules module.
+pub type Bb<R> = Bitboard<<R as Rules>::Word>;
 
-impl Rules for Plain {
+/// The rules of plain variants: everything comes from `engine.ini`. `W` is the bitboard word:
+/// [`Plain`] for boards of up to 64 squares, [`PlainWide`] for the rest.
+#[derive(Clone, Debug, Default)]
+pub struct PlainRules<W>(std::marker::PhantomData<W>);
+
+/// Plain variants on boards of at most 64 squares (64-bit bitboards).
+pub type Plain = PlainRules<u64>;
+
+/// Plain variants on larger boards (128-bit bitboards).
+pub type PlainWide = PlainRules<u128>;
+
+impl<W: Word> Rules for PlainRules<W> {
     type State = ();
-    fn new(_variant: &Variant) -> Result<Self, String> {
-        Ok(Plain)
+    type Word = W;
+    fn new(variant: &Variant) -> Result<Self, String> {
+        let squares = variant.geometry.files() * variant.geometry.ranks();
+        if squares > W::BITS as usize {
+            return Err(format!(
+                "a board of {squares} squares needs bitboards wider than {} bits",
+                W::BITS
+            ));
+        }
+        Ok(PlainRules(std::marker::PhantomData))
     }
 }

@@ -5,7 +5,7 @@
 //! board edge. Because a ray's square indices move monotonically, the first blocker is the
 //! lowest or highest set bit of `ray & occupied`.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Word};
 use crate::color::Color;
 use crate::geometry::Geometry;
 use crate::square::{MAX_SQUARES, Square};
@@ -60,11 +60,11 @@ pub struct Ride {
 
 /// A leap with conditions: lame (path must be empty), initial (pawn ranks only) or en passant.
 #[derive(Clone, Copy, Debug)]
-pub struct SpecialLeap {
+pub struct SpecialLeap<W: Word> {
     /// Target square.
     pub to: Square,
     /// Squares that must be empty (lame leaps).
-    pub path: Bitboard,
+    pub path: Bitboard<W>,
     /// May end on an empty square.
     pub quiet: bool,
     /// May capture.
@@ -73,23 +73,69 @@ pub struct SpecialLeap {
 
 /// Tables of one piece kind.
 #[derive(Clone, Debug)]
-pub struct KindTables {
+pub struct KindTables<W: Word> {
     /// Unconditional leaps to empty squares, per colour and square.
-    pub leap_quiet: [SqTable<Bitboard>; 2],
+    pub leap_quiet: [SqTable<Bitboard<W>>; 2],
     /// Unconditional capturing leaps.
-    pub leap_capt: [SqTable<Bitboard>; 2],
+    pub leap_capt: [SqTable<Bitboard<W>>; 2],
     /// Squares from which this kind captures onto the square by an unconditional leap.
-    pub leap_capt_inv: [SqTable<Bitboard>; 2],
+    pub leap_capt_inv: [SqTable<Bitboard<W>>; 2],
     /// En-passant capture targets.
-    pub ep_capt: [SqTable<Bitboard>; 2],
+    pub ep_capt: [SqTable<Bitboard<W>>; 2],
     /// Squares from which this kind could capture en passant onto the square.
-    pub ep_capt_inv: [SqTable<Bitboard>; 2],
+    pub ep_capt_inv: [SqTable<Bitboard<W>>; 2],
     /// Conditional leaps (lame or initial), per colour and square.
-    pub specials: [SqTable<ArrayVec<SpecialLeap, 8>>; 2],
+    pub specials: [SqTable<ArrayVec<SpecialLeap<W>, 8>>; 2],
     /// Rider directions, per colour.
     pub rides: [ArrayVec<Ride, 32>; 2],
     /// True when some conditional leap can capture (attack detection then checks them).
     pub lame_capture: bool,
+    /// Rider directions looked up together by magic multiply (64-bit boards), per colour.
+    pub slides: [ArrayVec<Slide, 4>; 2],
+    /// The rider directions not covered by `slides`, per colour (all of them on 128 bits).
+    pub loose_rides: [ArrayVec<Ride, 32>; 2],
+}
+
+/// Some rider directions of a kind looked up at once ([`Tables::set_attacks`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Slide {
+    /// Index of the slider set.
+    pub set: usize,
+    /// May end on an empty square.
+    pub quiet: bool,
+    /// May capture the first piece met.
+    pub capture: bool,
+}
+
+/// Where one square's entries of a slider set live in the shared attack table.
+#[derive(Clone, Copy, Debug, Default)]
+struct MagicEntry {
+    /// The squares whose occupancy matters (every ray square but the last of each ray).
+    mask: u64,
+    magic: u64,
+    shift: u32,
+    offset: u32,
+}
+
+/// Board (files, ranks, squares) and ray directions of a slider set.
+type MagicKey = (usize, usize, u128, Vec<(i8, i8, u8)>);
+
+/// Per square of a slider set: (table bits, magic number).
+type Magics = Vec<(u32, u64)>;
+
+/// Magic numbers already found in this process, by board and rays.
+static MAGIC_CACHE: std::sync::Mutex<Vec<(MagicKey, Magics)>> = std::sync::Mutex::new(Vec::new());
+
+/// Candidate magic numbers tried per table size before the table grows by one bit.
+const MAGIC_TRIES: u32 = 2_000;
+
+/// Rays from every square looked up together: the occupancy of the mask, multiplied by the
+/// square's magic number, indexes the squares reached (fancy magic bitboards).
+#[derive(Clone, Debug)]
+pub struct SliderSet {
+    /// The rays, sorted.
+    pub rays: ArrayVec<usize, 8>,
+    entries: SqTable<MagicEntry>,
 }
 
 /// Pieces that could capture onto a square by riding: look from the square along `ray`; if the
@@ -104,26 +150,34 @@ pub struct InverseRide {
 
 /// All tables of a variant.
 #[derive(Clone, Debug)]
-pub struct Tables {
+pub struct Tables<W: Word> {
     /// Per ray: `(dx, dy, range)` with `range == 0` unlimited.
     pub ray_dirs: Vec<(i8, i8, u8)>,
     /// `rays[ray * 128 + sq]`: squares crossed from `sq`.
-    rays: Vec<SqTable<Bitboard>>,
+    rays: Vec<SqTable<Bitboard<W>>>,
     /// Same direction without range limit.
-    full: Vec<SqTable<Bitboard>>,
+    full: Vec<SqTable<Bitboard<W>>>,
     /// Whether square indices grow along the ray.
     pub ray_up: Vec<bool>,
     /// Tables per kind.
-    pub kinds: Vec<KindTables>,
+    pub kinds: Vec<KindTables<W>>,
     /// Per attacking colour: inverse ride groups.
     pub inverse_rides: [Vec<InverseRide>; 2],
     /// Per attacking colour: kinds with unconditional capturing leaps.
     pub leap_attackers: [Vec<usize>; 2],
     /// Kinds with conditional capturing leaps.
     pub lame_attackers: Vec<usize>,
+    /// Per attacking colour: the inverse rides not covered by `attack_sets`.
+    pub attack_rides: [Vec<InverseRide>; 2],
+    /// Per attacking colour: slider sets from the attacked square, with the kinds riding them.
+    pub attack_sets: [Vec<(usize, u32)>; 2],
+    /// Magic slider sets (64-bit boards only).
+    pub sets: Vec<SliderSet>,
+    /// The squares reached, for every set, square and occupancy.
+    magic_attacks: Vec<u64>,
 }
 
-fn walk(g: &Geometry, sq: Square, dx: i8, dy: i8, range: u8) -> Bitboard {
+fn walk<W: Word>(g: &Geometry, sq: Square, dx: i8, dy: i8, range: u8) -> Bitboard<W> {
     let mut bb = Bitboard::EMPTY;
     let mut cur = sq;
     let mut n = 0;
@@ -141,9 +195,9 @@ fn walk(g: &Geometry, sq: Square, dx: i8, dy: i8, range: u8) -> Bitboard {
     bb
 }
 
-impl Tables {
+impl<W: Word> Tables<W> {
     /// Builds all tables for a variant.
-    pub fn new(v: &Variant) -> Result<Tables, String> {
+    pub fn new(v: &Variant) -> Result<Tables<W>, String> {
         let g = &v.geometry;
         let landable = g.landable();
         let mut t = Tables {
@@ -155,6 +209,10 @@ impl Tables {
             inverse_rides: [Vec::new(), Vec::new()],
             leap_attackers: [Vec::new(), Vec::new()],
             lame_attackers: Vec::new(),
+            attack_rides: [Vec::new(), Vec::new()],
+            attack_sets: [Vec::new(), Vec::new()],
+            sets: Vec::new(),
+            magic_attacks: Vec::new(),
         };
         for (k, p) in v.pieces.iter().enumerate() {
             let mut kt = KindTables {
@@ -166,6 +224,8 @@ impl Tables {
                 specials: [SqTable::filled(ArrayVec::new()), SqTable::filled(ArrayVec::new())],
                 rides: [ArrayVec::new(), ArrayVec::new()],
                 lame_capture: false,
+                slides: [ArrayVec::new(), ArrayVec::new()],
+                loose_rides: [ArrayVec::new(), ArrayVec::new()],
             };
             for c in Color::ALL {
                 // Black's moves are White's turned by 180 degrees, so 'l' and 'r' are the
@@ -260,7 +320,12 @@ impl Tables {
             if kt.lame_capture {
                 t.lame_attackers.push(k);
             }
+            kt.loose_rides = kt.rides.clone();
             t.kinds.push(kt);
+        }
+        t.attack_rides = t.inverse_rides.clone();
+        if W::BITS == 64 {
+            t.build_slider_sets(g);
         }
         Ok(t)
     }
@@ -285,19 +350,19 @@ impl Tables {
 
     /// Squares crossed by `ray` from `sq` on an empty board.
     #[inline]
-    pub fn ray(&self, ray: usize, sq: Square) -> Bitboard {
+    pub fn ray(&self, ray: usize, sq: Square) -> Bitboard<W> {
         self.rays[ray][sq]
     }
 
     /// The unlimited ray in the same direction.
     #[inline]
-    pub fn full_ray(&self, ray: usize, sq: Square) -> Bitboard {
+    pub fn full_ray(&self, ray: usize, sq: Square) -> Bitboard<W> {
         self.full[ray][sq]
     }
 
     /// Squares the ray reaches with blockers `occ`: up to and including the first blocker.
     #[inline]
-    pub fn ray_attacks(&self, ray: usize, sq: Square, occ: Bitboard) -> Bitboard {
+    pub fn ray_attacks(&self, ray: usize, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
         let r = self.ray(ray, sq);
         let hit = r & occ;
         match self.first_on_ray(ray, hit) {
@@ -308,7 +373,223 @@ impl Tables {
 
     /// The first square of `set` met along `ray` (the set must lie on the ray).
     #[inline]
-    pub fn first_on_ray(&self, ray: usize, set: Bitboard) -> Option<Square> {
+    pub fn first_on_ray(&self, ray: usize, set: Bitboard<W>) -> Option<Square> {
         if self.ray_up[ray] { set.first() } else { set.last() }
+    }
+
+    /// Squares reached along the rays of slider set `set` from `sq` with blockers `occ`, each
+    /// ray up to and including its first blocker.
+    #[inline]
+    pub fn set_attacks(&self, set: usize, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
+        let e = &self.sets[set].entries[sq];
+        let occ = occ.0.to_u128() as u64;
+        let i = e.offset as usize + ((occ & e.mask).wrapping_mul(e.magic) >> e.shift) as usize;
+        Bitboard(W::from_u128(u128::from(self.magic_attacks[i])))
+    }
+
+    /// Groups rider directions into magic slider sets: per kind and colour, the one-step
+    /// orthogonal rays with the same flags, and likewise the diagonal ones (two or more each);
+    /// the inverse rides for attack detection likewise, by the kinds that ride them.
+    fn build_slider_sets(&mut self, g: &Geometry) {
+        let class = |dirs: &[(i8, i8, u8)], ray: usize| -> Option<bool> {
+            let (dx, dy, _) = dirs[ray];
+            match (dx.abs(), dy.abs()) {
+                (1, 0) | (0, 1) => Some(false),
+                (1, 1) => Some(true),
+                _ => None,
+            }
+        };
+        for k in 0..self.kinds.len() {
+            for c in 0..2 {
+                let rides = self.kinds[k].rides[c].clone();
+                let mut loose: ArrayVec<Ride, 32> = ArrayVec::new();
+                let mut slides: ArrayVec<Slide, 4> = ArrayVec::new();
+                let mut done = [false; 32];
+                for (i, r) in rides.iter().enumerate() {
+                    if done[i] {
+                        continue;
+                    }
+                    let Some(cl) = class(&self.ray_dirs, r.ray) else {
+                        loose.push(*r);
+                        continue;
+                    };
+                    let mut rays: ArrayVec<usize, 8> = ArrayVec::new();
+                    for (j, o) in rides.iter().enumerate().skip(i) {
+                        if !done[j]
+                            && class(&self.ray_dirs, o.ray) == Some(cl)
+                            && (o.quiet, o.capture) == (r.quiet, r.capture)
+                            && !rays.is_full()
+                        {
+                            rays.push(o.ray);
+                            done[j] = true;
+                        }
+                    }
+                    if rays.len() < 2 || slides.is_full() {
+                        for &ray in &rays {
+                            loose.push(Ride { ray, ..*r });
+                        }
+                        continue;
+                    }
+                    let set = self.slider_set(g, rays);
+                    slides.push(Slide {
+                        set,
+                        quiet: r.quiet,
+                        capture: r.capture,
+                    });
+                }
+                self.kinds[k].loose_rides[c] = loose;
+                self.kinds[k].slides[c] = slides;
+            }
+        }
+        for c in 0..2 {
+            let inv = self.inverse_rides[c].clone();
+            let mut loose = Vec::new();
+            let mut sets = Vec::new();
+            let mut done = vec![false; inv.len()];
+            for (i, r) in inv.iter().enumerate() {
+                if done[i] {
+                    continue;
+                }
+                let Some(cl) = class(&self.ray_dirs, r.ray) else {
+                    loose.push(*r);
+                    continue;
+                };
+                let mut rays: ArrayVec<usize, 8> = ArrayVec::new();
+                for (j, o) in inv.iter().enumerate().skip(i) {
+                    if !done[j] && class(&self.ray_dirs, o.ray) == Some(cl) && o.kinds == r.kinds && !rays.is_full() {
+                        rays.push(o.ray);
+                        done[j] = true;
+                    }
+                }
+                if rays.len() < 2 {
+                    for &ray in &rays {
+                        loose.push(InverseRide { ray, kinds: r.kinds });
+                    }
+                    continue;
+                }
+                let set = self.slider_set(g, rays);
+                sets.push((set, r.kinds));
+            }
+            self.attack_rides[c] = loose;
+            self.attack_sets[c] = sets;
+        }
+    }
+
+    /// The slider set of these rays, built (magic numbers found) on first use.
+    fn slider_set(&mut self, g: &Geometry, mut rays: ArrayVec<usize, 8>) -> usize {
+        rays.sort_unstable();
+        if let Some(i) = self.sets.iter().position(|s| s.rays == rays) {
+            return i;
+        }
+        let mut entries = SqTable::filled(MagicEntry::default());
+        // Variants on the same board share their magic numbers (found once per process).
+        let key: MagicKey = (
+            g.files(),
+            g.ranks(),
+            g.board.0,
+            rays.iter().map(|&r| self.ray_dirs[r]).collect(),
+        );
+        let cached = MAGIC_CACHE
+            .lock()
+            .ok()
+            .and_then(|c| c.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()));
+        let mut found: Magics = Vec::new();
+        // A fixed seed: the same variant gets the same magic numbers on every run.
+        let mut rng = 0x9e37_79b9_7f4a_7c15_u64 ^ (rays.iter().fold(0u64, |h, &r| h.wrapping_mul(31) + r as u64));
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let mut occs: Vec<u64> = Vec::new();
+        let mut reached: Vec<u64> = Vec::new();
+        let mut slots: Vec<(u32, u64)> = Vec::new();
+        for sq in g.board {
+            let mut mask = 0u64;
+            for &ray in &rays {
+                let r = self.ray(ray, sq);
+                let last = if self.ray_up[ray] { r.last() } else { r.first() };
+                if let Some(last) = last {
+                    mask |= (r & !Bitboard::from(last)).0.to_u128() as u64;
+                }
+            }
+            // Every subset of the mask (carry-rippler) and the squares it lets the rays reach.
+            occs.clear();
+            reached.clear();
+            let mut sub = 0u64;
+            loop {
+                let occ: Bitboard<W> = Bitboard(W::from_u128(u128::from(sub)));
+                let att = rays
+                    .iter()
+                    .fold(Bitboard::EMPTY, |a, &ray| a | self.ray_attacks(ray, sq, occ));
+                occs.push(sub);
+                reached.push(att.0.to_u128() as u64);
+                sub = sub.wrapping_sub(mask) & mask;
+                if sub == 0 {
+                    break;
+                }
+            }
+            let (bits, magic) = match cached.as_ref().and_then(|c| c.get(found.len())) {
+                Some(&(bits, magic)) => (bits, magic),
+                None => {
+                    // Each table size gets a bounded number of tries: a square whose magic is
+                    // slow to find gets a table one bit larger instead (start-up stays short).
+                    let mut bits = mask.count_ones().max(1);
+                    let mut attempt = 0u32;
+                    let mut tries = 0u32;
+                    slots.clear();
+                    slots.resize(1 << bits, (0, 0));
+                    let magic = loop {
+                        if tries == MAGIC_TRIES {
+                            tries = 0;
+                            bits += 1;
+                            slots.clear();
+                            slots.resize(1 << bits, (0, 0));
+                        }
+                        tries += 1;
+                        attempt += 1;
+                        let magic = next() & next() & next();
+                        if bits >= 8 && (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
+                            continue;
+                        }
+                        let shift = 64 - bits;
+                        let ok = occs.iter().zip(&reached).all(|(&o, &a)| {
+                            let slot = &mut slots[(o.wrapping_mul(magic) >> shift) as usize];
+                            if slot.0 != attempt {
+                                *slot = (attempt, a);
+                                true
+                            } else {
+                                slot.1 == a
+                            }
+                        });
+                        if ok {
+                            break magic;
+                        }
+                    };
+                    (bits, magic)
+                }
+            };
+            found.push((bits, magic));
+            let (shift, size) = (64 - bits, 1usize << bits);
+            let offset = self.magic_attacks.len();
+            self.magic_attacks.resize(offset + size, 0);
+            for (&o, &a) in occs.iter().zip(&reached) {
+                self.magic_attacks[offset + (o.wrapping_mul(magic) >> shift) as usize] = a;
+            }
+            entries[sq] = MagicEntry {
+                mask,
+                magic,
+                shift,
+                offset: offset as u32,
+            };
+        }
+        if cached.is_none()
+            && let Ok(mut c) = MAGIC_CACHE.lock()
+        {
+            c.push((key, found));
+        }
+        self.sets.push(SliderSet { rays, entries });
+        self.sets.len() - 1
     }
 }

@@ -2,7 +2,7 @@
 //! variant. Entries above a node budget are skipped unless `MENAGERIE_PERFT_NODES` raises it
 //! (`MENAGERIE_PERFT_NODES=all` runs everything).
 
-use menagerie::{default_variants, perft_fen};
+use menagerie::{Catalog, default_variants, perft_fen, wide_variants};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -74,9 +74,13 @@ fn suite_files() -> Vec<PathBuf> {
 
 /// Runs one suite file within `budget` nodes an entry; returns (entries run, failures).
 fn run_suite(path: &Path, budget: u64) -> (usize, Vec<String>) {
+    run_suite_in(default_variants(), path, budget)
+}
+
+/// As [`run_suite`], with the variants of `set`.
+fn run_suite_in(set: &Catalog, path: &Path, budget: u64) -> (usize, Vec<String>) {
     let file = path.file_name().unwrap().to_string_lossy().into_owned();
     let variant = path.file_stem().unwrap().to_string_lossy().into_owned();
-    let set = default_variants();
     let v = set
         .get(&variant)
         .unwrap_or_else(|| panic!("{file}: no variant '{variant}' in engine.ini"));
@@ -120,6 +124,37 @@ fn every_suite_file_runs_and_matches() {
             files.iter().any(|f| f.file_stem().unwrap() == name),
             "perft/{name}.perft not found by the listing"
         );
+    }
+}
+
+/// The suites of plain boards with 64-bit bitboards (chess, Chess960, Los Alamos) also pass on
+/// the 128-bit path, the one the large boards use (a smaller budget: the counts are the same).
+/// RBC's module has the 64-bit path only.
+#[test]
+fn small_boards_pass_on_both_widths() {
+    let mut failures = Vec::new();
+    let mut narrow = Vec::new();
+    for f in suite_files() {
+        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+        let Some(v) = default_variants().get(&name) else {
+            continue;
+        };
+        if v.word_bits() != 64 || wide_variants().get(&name).unwrap().word_bits() != 128 {
+            continue;
+        }
+        narrow.push(name.clone());
+        let (ran, mut fail) = run_suite_in(wide_variants(), &f, budget().min(5_000_000));
+        assert!(ran > 0, "{name}: no entry inside the budget");
+        failures.append(&mut fail);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for name in ["chess", "losalamos", "chess960"] {
+        assert!(narrow.iter().any(|n| n == name), "{name} is not checked on both widths");
+    }
+    assert_eq!(default_variants().get("rbc").unwrap().word_bits(), 64);
+    // The large boards keep 128 bits.
+    for name in ["capablanca", "chess911", "tensor"] {
+        assert_eq!(default_variants().get(name).unwrap().word_bits(), 128, "{name}");
     }
 }
 

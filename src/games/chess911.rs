@@ -34,6 +34,7 @@ pub struct RendezvousUsed(u8);
 
 impl Rules for Chess911 {
     type State = RendezvousUsed;
+    type Word = u128;
     const SETTINGS: &'static [&'static str] = &["eye", "rendezvous"];
     const CAPABILITIES: Capabilities = Capabilities::SPECIAL_MOVES;
 

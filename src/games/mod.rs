@@ -11,15 +11,18 @@ pub mod rbc;
 mod remotesensing;
 mod tensor;
 
+use crate::bitboard::Word;
 use crate::position::{Game, Position};
-use crate::rules::{Plain, Rules};
+use crate::rules::{Plain, PlainWide, Rules};
 use crate::variant::{DEFAULT_INI, IniError, Variant, VariantSet, load_ini_file, parse_ini};
 use std::sync::{Arc, LazyLock};
 
-/// Lists every rules module once: `"name" => Tag(Type)`. It defines [`AnyGame`], [`NAMES`], the
-/// builder and [`dispatch`], so adding a game touches this table only.
+/// Lists every rules module once: `"name" => Tag(Type)`, or `"name" => Tag(Type) / WideTag(WideType)`
+/// for a module with both bitboard widths (the wide one serves boards of more than 64 squares).
+/// It defines [`AnyGame`], [`NAMES`], the builder and [`dispatch`], so adding a game touches
+/// this table only.
 macro_rules! registry {
-    ($($name:literal => $tag:ident($ty:ty),)*) => {
+    ($($name:literal => $tag:ident($ty:ty) $(/ $wtag:ident($wty:ty))?,)*) => {
         /// A variant's game data (tables, keys, rules module), built once and typed by its rules
         /// module. Cloning shares it.
         #[derive(Clone, Debug)]
@@ -27,6 +30,10 @@ macro_rules! registry {
             $(
                 #[doc = concat!("A game of module `", $name, "`.")]
                 $tag(Arc<Game<$ty>>),
+                $(
+                    #[doc = concat!("A game of module `", $name, "` on a board of more than 64 squares.")]
+                    $wtag(Arc<Game<$wty>>),
+                )?
             )*
         }
 
@@ -41,9 +48,19 @@ macro_rules! registry {
             }
         }
 
-        fn build(variant: &Variant) -> Result<AnyGame, String> {
+        /// Builds the game data; `wide` asks for 128-bit bitboards even where 64 would do.
+        fn build(variant: &Variant, wide: bool) -> Result<AnyGame, String> {
+            let squares = variant.geometry.files() * variant.geometry.ranks();
+            let _ = (squares, wide);
             match variant.rules.as_str() {
-                $($name => Ok(AnyGame::$tag(Game::<$ty>::new(variant)?)),)*
+                $($name => {
+                    $(
+                        if wide || squares > 64 {
+                            return Ok(AnyGame::$wtag(Game::<$wty>::new(variant)?));
+                        }
+                    )?
+                    Ok(AnyGame::$tag(Game::<$ty>::new(variant)?))
+                })*
                 other => Err(format!("unknown rules module '{other}'")),
             }
         }
@@ -52,14 +69,30 @@ macro_rules! registry {
             /// The variant as loaded.
             pub fn variant(&self) -> &Variant {
                 match self {
-                    $(AnyGame::$tag(g) => &g.variant,)*
+                    $(
+                        AnyGame::$tag(g) => &g.variant,
+                        $(AnyGame::$wtag(g) => &g.variant,)?
+                    )*
                 }
             }
 
             /// What its rules module does beyond the generic machinery.
             pub fn caps(&self) -> crate::rules::Capabilities {
                 match self {
-                    $(AnyGame::$tag(g) => g.caps,)*
+                    $(
+                        AnyGame::$tag(g) => g.caps,
+                        $(AnyGame::$wtag(g) => g.caps,)?
+                    )*
+                }
+            }
+
+            /// Bits in the game's bitboards (64 or 128).
+            pub fn word_bits(&self) -> u32 {
+                match self {
+                    $(
+                        AnyGame::$tag(_) => <<$ty as Rules>::Word as Word>::BITS,
+                        $(AnyGame::$wtag(_) => <<$wty as Rules>::Word as Word>::BITS,)?
+                    )*
                 }
             }
         }
@@ -67,14 +100,17 @@ macro_rules! registry {
         /// Runs the visitor on the game data, typed by its rules module.
         pub fn dispatch<V: GameVisitor>(game: &AnyGame, visitor: V) -> V::Output {
             match game {
-                $(AnyGame::$tag(g) => visitor.visit(Arc::clone(g)),)*
+                $(
+                    AnyGame::$tag(g) => visitor.visit(Arc::clone(g)),
+                    $(AnyGame::$wtag(g) => visitor.visit(Arc::clone(g)),)?
+                )*
             }
         }
     };
 }
 
 registry! {
-    "plain" => Plain(Plain),
+    "plain" => Plain(Plain) / PlainWide(PlainWide),
     "chess911" => Chess911(chess911::Chess911),
     "remotesensing" => RemoteSensing(remotesensing::RemoteSensing),
     "tensor" => Tensor(tensor::Tensor),
@@ -125,6 +161,12 @@ impl Catalog {
     /// module's own checks, a start FEN that is a position) and builds its game data. Errors
     /// name the file and line of the key at fault.
     pub fn prepare(set: VariantSet) -> Result<Catalog, IniError> {
+        Catalog::prepare_with(set, false)
+    }
+
+    /// As [`Catalog::prepare`]; `wide` builds every game with 128-bit bitboards, also where 64
+    /// bits would do (to check one path against the other).
+    pub fn prepare_with(set: VariantSet, wide: bool) -> Result<Catalog, IniError> {
         let mut variants = Vec::with_capacity(set.variants.len());
         for v in set.variants {
             let o = &v.origin;
@@ -152,7 +194,7 @@ impl Catalog {
                     format!("rules.{key}: unknown setting of the {} rules ({expected})", v.rules),
                 ));
             }
-            let game = build(&v).map_err(|m| o.error("rules", format!("rules = {}: {m}", v.rules)))?;
+            let game = build(&v, wide).map_err(|m| o.error("rules", format!("rules = {}: {m}", v.rules)))?;
             dispatch(&game, ValidateStart).map_err(|m| o.error("start", format!("start: {m}")))?;
             variants.push(game);
         }
@@ -179,6 +221,16 @@ impl Catalog {
     pub fn names(&self) -> Vec<&str> {
         self.variants.iter().map(|v| v.name.as_str()).collect()
     }
+}
+
+/// The built-in `engine.ini` with 128-bit bitboards for every board, prepared on first use: the
+/// reference the 64-bit path is checked against.
+pub fn wide_variants() -> &'static Catalog {
+    static WIDE: LazyLock<Catalog> = LazyLock::new(|| {
+        let set = parse_ini(DEFAULT_INI, "engine.ini (built in)").expect("the built-in engine.ini is valid");
+        Catalog::prepare_with(set, true).expect("the built-in engine.ini is valid")
+    });
+    &WIDE
 }
 
 /// The built-in `engine.ini`, prepared on first use and shared by the whole process.

@@ -205,6 +205,7 @@ const SENSOR_BASE: i32 = 60;
 
 impl Rules for RemoteSensing {
     type State = RsState;
+    type Word = u128;
     const SETTINGS: &'static [&'static str] = &[
         "king_board",
         "king_bins",

@@ -173,7 +173,7 @@ impl Tensor {
     /// Pseudo-legal moves of a B, R or Q on `from`: slides, bounces, propels.
     fn slider_moves(&self, pos: &Position<Self>, v: &View, from: Square, role: Role, list: &mut MoveList) {
         let f = from.index() as u8;
-        let mut seen = Bitboard::EMPTY;
+        let mut seen = Bitboard::<u128>::EMPTY;
         let mut pivots = Pivots::new();
         let mut add = |s: u8, list: &mut MoveList| {
             let sq = Self::sq(s);
@@ -216,7 +216,7 @@ impl Tensor {
     /// Pseudo-legal moves of a knight on `from`: leaps, bounces, propels.
     fn knight_moves(&self, pos: &Position<Self>, v: &View, from: Square, list: &mut MoveList) {
         let f = from.index() as u8;
-        let mut seen = Bitboard::EMPTY;
+        let mut seen = Bitboard::<u128>::EMPTY;
         let mut pivots: ArrayVec<u8, 8> = ArrayVec::new();
         for &t in &self.knight[from.index()] {
             if t == NONE {
@@ -536,6 +536,7 @@ fn setting<'a>(v: &'a Variant, key: &str) -> Option<&'a str> {
 
 impl Rules for Tensor {
     type State = ();
+    type Word = u128;
     const SETTINGS: &'static [&'static str] = &["beast", "queen_propel", "en_passant"];
     const CAPABILITIES: Capabilities = Capabilities::SLOW_LEGALITY
         .union(Capabilities::OWN_MOVEGEN)

@@ -17,7 +17,7 @@ use std::sync::atomic::AtomicBool;
 pub fn plain_game(name: &str) -> Result<Arc<Game<Plain>>, String> {
     match default_variants().get(name) {
         Some(AnyGame::Plain(g)) => Ok(Arc::clone(g)),
-        Some(_) => Err(format!("variant '{name}' is not a plain variant")),
+        Some(_) => Err(format!("variant '{name}' is not a plain variant of at most 64 squares")),
         None => Err(format!("no variant '{name}'")),
     }
 }

@@ -135,7 +135,7 @@ mod tests {
         // With a rook behind the queen the king may not take back: Q x P stands.
         assert_eq!(exchange(chess, "3rk3/3q4/8/3n4/2K1P3/8/8/8 w - - 0 1", "e4d5"), n - p);
         // Capablanca (10x8): the archbishop's knight leap joins the defence.
-        let Some(AnyGame::Plain(capa)) = default_variants().get("capablanca") else {
+        let Some(AnyGame::PlainWide(capa)) = default_variants().get("capablanca") else {
             panic!()
         };
         let cv = |k: char| {

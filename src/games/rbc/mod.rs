@@ -33,6 +33,7 @@ pub struct Rbc {
 
 impl Rules for Rbc {
     type State = ();
+    type Word = u64;
 
     const CAPABILITIES: Capabilities = Capabilities::HIDDEN_INFORMATION;
 
