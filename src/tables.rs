@@ -177,6 +177,48 @@ pub struct Tables<W: Word> {
     magic_attacks: Vec<u64>,
 }
 
+/// Splits `items` (rider directions) into groups of two to eight one-step orthogonal, or
+/// diagonal, rays that agree by `same`, and the rest (other directions, groups of one).
+fn group_rays<T: Copy>(
+    dirs: &[(i8, i8, u8)],
+    items: &[T],
+    ray: impl Fn(&T) -> usize,
+    same: impl Fn(&T, &T) -> bool,
+) -> (Vec<ArrayVec<T, 8>>, Vec<T>) {
+    let class = |item: &T| {
+        let (dx, dy, _) = dirs[ray(item)];
+        match (dx.abs(), dy.abs()) {
+            (1, 0) | (0, 1) => Some(false),
+            (1, 1) => Some(true),
+            _ => None,
+        }
+    };
+    let (mut groups, mut rest) = (Vec::new(), Vec::new());
+    let mut done = vec![false; items.len()];
+    for (i, a) in items.iter().enumerate() {
+        if done[i] {
+            continue;
+        }
+        let Some(cl) = class(a) else {
+            rest.push(*a);
+            continue;
+        };
+        let mut group: ArrayVec<T, 8> = ArrayVec::new();
+        for (j, b) in items.iter().enumerate().skip(i) {
+            if !done[j] && class(b) == Some(cl) && same(a, b) && !group.is_full() {
+                group.push(*b);
+                done[j] = true;
+            }
+        }
+        if group.len() < 2 {
+            rest.extend(group);
+        } else {
+            groups.push(group);
+        }
+    }
+    (groups, rest)
+}
+
 fn walk<W: Word>(g: &Geometry, sq: Square, dx: i8, dy: i8, range: u8) -> Bitboard<W> {
     let mut bb = Bitboard::EMPTY;
     let mut cur = sq;
@@ -391,50 +433,27 @@ impl<W: Word> Tables<W> {
     /// orthogonal rays with the same flags, and likewise the diagonal ones (two or more each);
     /// the inverse rides for attack detection likewise, by the kinds that ride them.
     fn build_slider_sets(&mut self, g: &Geometry) {
-        let class = |dirs: &[(i8, i8, u8)], ray: usize| -> Option<bool> {
-            let (dx, dy, _) = dirs[ray];
-            match (dx.abs(), dy.abs()) {
-                (1, 0) | (0, 1) => Some(false),
-                (1, 1) => Some(true),
-                _ => None,
-            }
-        };
         for k in 0..self.kinds.len() {
             for c in 0..2 {
                 let rides = self.kinds[k].rides[c].clone();
-                let mut loose: ArrayVec<Ride, 32> = ArrayVec::new();
+                let (groups, rest) = group_rays(
+                    &self.ray_dirs,
+                    &rides,
+                    |r| r.ray,
+                    |a, b| (a.quiet, a.capture) == (b.quiet, b.capture),
+                );
+                let mut loose: ArrayVec<Ride, 32> = rest.into_iter().collect();
                 let mut slides: ArrayVec<Slide, 4> = ArrayVec::new();
-                let mut done = [false; 32];
-                for (i, r) in rides.iter().enumerate() {
-                    if done[i] {
+                for group in groups {
+                    if slides.is_full() {
+                        loose.extend(group);
                         continue;
                     }
-                    let Some(cl) = class(&self.ray_dirs, r.ray) else {
-                        loose.push(*r);
-                        continue;
-                    };
-                    let mut rays: ArrayVec<usize, 8> = ArrayVec::new();
-                    for (j, o) in rides.iter().enumerate().skip(i) {
-                        if !done[j]
-                            && class(&self.ray_dirs, o.ray) == Some(cl)
-                            && (o.quiet, o.capture) == (r.quiet, r.capture)
-                            && !rays.is_full()
-                        {
-                            rays.push(o.ray);
-                            done[j] = true;
-                        }
-                    }
-                    if rays.len() < 2 || slides.is_full() {
-                        for &ray in &rays {
-                            loose.push(Ride { ray, ..*r });
-                        }
-                        continue;
-                    }
-                    let set = self.slider_set(g, rays);
+                    let set = self.slider_set(g, group.iter().map(|r| r.ray).collect());
                     slides.push(Slide {
                         set,
-                        quiet: r.quiet,
-                        capture: r.capture,
+                        quiet: group[0].quiet,
+                        capture: group[0].capture,
                     });
                 }
                 self.kinds[k].loose_rides[c] = loose;
@@ -443,32 +462,11 @@ impl<W: Word> Tables<W> {
         }
         for c in 0..2 {
             let inv = self.inverse_rides[c].clone();
-            let mut loose = Vec::new();
+            let (groups, loose) = group_rays(&self.ray_dirs, &inv, |r| r.ray, |a, b| a.kinds == b.kinds);
             let mut sets = Vec::new();
-            let mut done = vec![false; inv.len()];
-            for (i, r) in inv.iter().enumerate() {
-                if done[i] {
-                    continue;
-                }
-                let Some(cl) = class(&self.ray_dirs, r.ray) else {
-                    loose.push(*r);
-                    continue;
-                };
-                let mut rays: ArrayVec<usize, 8> = ArrayVec::new();
-                for (j, o) in inv.iter().enumerate().skip(i) {
-                    if !done[j] && class(&self.ray_dirs, o.ray) == Some(cl) && o.kinds == r.kinds && !rays.is_full() {
-                        rays.push(o.ray);
-                        done[j] = true;
-                    }
-                }
-                if rays.len() < 2 {
-                    for &ray in &rays {
-                        loose.push(InverseRide { ray, kinds: r.kinds });
-                    }
-                    continue;
-                }
-                let set = self.slider_set(g, rays);
-                sets.push((set, r.kinds));
+            for group in groups {
+                let set = self.slider_set(g, group.iter().map(|r| r.ray).collect());
+                sets.push((set, group[0].kinds));
             }
             self.attack_rides[c] = loose;
             self.attack_sets[c] = sets;
