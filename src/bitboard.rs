@@ -41,6 +41,10 @@ pub trait Word:
     fn from_u128(v: u128) -> Self;
     /// The set widened to 128 bits.
     fn to_u128(self) -> u128;
+    /// Every bit moved `n` places up (`n` below [`Word::BITS`]); bits past the top are lost.
+    fn up(self, n: u32) -> Self;
+    /// Every bit moved `n` places down (`n` below [`Word::BITS`]).
+    fn down(self, n: u32) -> Self;
 }
 
 macro_rules! word {
@@ -75,6 +79,14 @@ macro_rules! word {
             #[inline(always)]
             fn to_u128(self) -> u128 {
                 self as u128
+            }
+            #[inline(always)]
+            fn up(self, n: u32) -> Self {
+                self << n
+            }
+            #[inline(always)]
+            fn down(self, n: u32) -> Self {
+                self >> n
             }
         }
     };
@@ -158,6 +170,17 @@ impl<W: Word> Bitboard<W> {
     #[inline]
     pub fn clear(&mut self, sq: Square) {
         self.0 = self.0 & !W::bit(sq.index());
+    }
+
+    /// Every square moved by `delta` indices (up when positive); squares pushed past either
+    /// end are lost, so callers shift only sets whose targets exist.
+    #[inline]
+    pub fn shifted(self, delta: i32) -> Bitboard<W> {
+        if delta >= 0 {
+            Bitboard(self.0.up(delta as u32))
+        } else {
+            Bitboard(self.0.down(delta.unsigned_abs()))
+        }
     }
 
     /// The same squares in a word of another width (the squares must fit).

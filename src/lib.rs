@@ -21,6 +21,7 @@ pub mod games;
 mod geometry;
 pub mod kit;
 pub mod lines;
+mod movecount;
 mod movegen;
 mod moves;
 pub mod notation;
@@ -68,4 +69,23 @@ impl GameVisitor for PerftVisitor<'_> {
 /// Perft of a variant from a FEN (or its start position).
 pub fn perft_fen(game: &AnyGame, fen: Option<&str>, depth: u32) -> Result<u64, String> {
     games::dispatch(game, PerftVisitor { fen, depth })
+}
+
+struct CountCheckVisitor<'a> {
+    fen: Option<&'a str>,
+    depth: u32,
+}
+
+impl GameVisitor for CountCheckVisitor<'_> {
+    type Output = Result<Option<String>, String>;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Self::Output {
+        let mut pos = Position::from_fen_or_start(game, self.fen.unwrap_or("")).map_err(|e| e.to_string())?;
+        Ok(perft::count_mismatch(&mut pos, self.depth))
+    }
+}
+
+/// The first position within `depth` plies of a FEN where perft's move count disagrees with
+/// the move list ([`perft::count_mismatch`]), or `None`.
+pub fn count_mismatch_fen(game: &AnyGame, fen: Option<&str>, depth: u32) -> Result<Option<String>, String> {
+    games::dispatch(game, CountCheckVisitor { fen, depth })
 }

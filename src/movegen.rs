@@ -17,9 +17,42 @@ use arrayvec::ArrayVec;
 /// Most inverse ride groups for which the fast legality test keeps pin masks.
 pub const MAX_PIN_GROUPS: usize = 32;
 
+/// Where generated moves go: a list, or a counter that needs no moves (perft's last ply).
+pub(crate) trait MoveSink {
+    /// True for a counter: generation may then count whole sets of moves at once.
+    const BULK: bool;
+    fn push(&mut self, m: Move);
+    /// Plain moves from `from` to each square of `to`.
+    fn push_normal<W: Word>(&mut self, from: Square, to: Bitboard<W>);
+    fn extend_from(&mut self, list: &MoveList);
+    /// Adds `n` counted moves (counters only: [`MoveSink::BULK`] is false for lists).
+    fn add_count(&mut self, n: u64);
+}
+
+impl MoveSink for MoveList {
+    const BULK: bool = false;
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        ArrayVec::push(self, m);
+    }
+    #[inline(always)]
+    fn push_normal<W: Word>(&mut self, from: Square, to: Bitboard<W>) {
+        for to in to {
+            ArrayVec::push(self, Move::normal(from, to));
+        }
+    }
+    #[inline(always)]
+    fn extend_from(&mut self, list: &MoveList) {
+        self.extend(list.iter().copied());
+    }
+    fn add_count(&mut self, _: u64) {
+        unreachable!("a move list is never given counts (BULK is false)");
+    }
+}
+
 /// Which legal moves a generation call produces: the two halves partition the legal moves.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Half {
+pub(crate) enum Half {
     All,
     /// Captures, en passant and pawn moves into the promotion zone.
     Captures,
@@ -143,22 +176,22 @@ impl<R: Rules> Position<R> {
 
     /// Pushes a move, expanding promotions when a pawn enters the promotion zone.
     #[inline]
-    fn push_move(&self, list: &mut MoveList, from: Square, to: Square, kind: usize, promo: bool) {
+    fn push_move<S: MoveSink>(&self, out: &mut S, from: Square, to: Square, kind: usize, promo: bool) {
         if promo {
             let v = &self.game.variant;
             for &pk in &v.promotion_kinds {
-                list.push(Move::new(from, to, MoveKind::Promotion, kind as u32, pk as u32));
+                out.push(Move::new(from, to, MoveKind::Promotion, kind as u32, pk as u32));
             }
             if v.promotion_compulsory {
                 return;
             }
         }
-        list.push(Move::normal(from, to));
+        out.push(Move::normal(from, to));
     }
 
     /// Squares a piece of `kind` on `from` reaches by its unconditional leaps and rides, moving
     /// in `dir`'s direction and capturing pieces in `them` (conditional leaps not included).
-    #[inline]
+    #[inline(always)]
     pub fn kind_targets(&self, from: Square, kind: usize, dir: Color, them: Bb<R>) -> Bb<R> {
         let t = &self.game.tables;
         let kt = &t.kinds[kind];
@@ -190,7 +223,7 @@ impl<R: Rules> Position<R> {
 
     /// Moves of the piece on `from` (kind `kind`, colour = side to move) whose destination is
     /// in `allowed`. Castling and en passant are not included.
-    fn piece_moves(&self, from: Square, kind: usize, allowed: Bb<R>, list: &mut MoveList) {
+    pub(crate) fn piece_moves<S: MoveSink>(&self, from: Square, kind: usize, allowed: Bb<R>, list: &mut S) {
         let g = &*self.game;
         let t = &g.tables;
         let us = self.side;
@@ -206,9 +239,7 @@ impl<R: Rules> Position<R> {
         let targets = reach & allowed & g.landable;
         let is_pawn = g.pawn_kinds >> kind & 1 != 0;
         let zone = if is_pawn { g.promo_zone[c] } else { Bitboard::EMPTY };
-        for to in targets & !zone {
-            list.push(Move::normal(from, to));
-        }
+        list.push_normal(from, targets & !zone);
         for to in targets & zone {
             self.push_move(list, from, to, kind, true);
         }
@@ -251,7 +282,7 @@ impl<R: Rules> Position<R> {
     }
 
     /// Castling moves whose emptiness conditions hold; with `safe`, also the attack conditions.
-    fn castle_moves(&self, list: &mut MoveList, safe: bool) {
+    fn castle_moves<S: MoveSink>(&self, list: &mut S, safe: bool) {
         let us = self.side;
         if !self.st.castling.intersects(CastlingRights::side(us)) {
             return;
@@ -419,8 +450,21 @@ impl<R: Rules> Position<R> {
         let occ = self.occupied();
         let mine = self.by_color[us.index()];
         let theirs = self.by_color[them.index()];
+        let mut snipers = Bitboard::EMPTY;
+        let mut kinds = t.rider_kinds[them.index()];
+        while kinds != 0 {
+            snipers |= self.by_kind[kinds.trailing_zeros() as usize];
+            kinds &= kinds - 1;
+        }
+        snipers &= theirs;
+        if snipers.is_empty() {
+            return;
+        }
         for inv in &t.inverse_rides[them.index()] {
             let ray = t.ray(inv.ray, ksq);
+            if (ray & snipers).is_empty() {
+                continue;
+            }
             let blockers = ray & occ;
             let Some(b1) = t.first_on_ray(inv.ray, blockers) else {
                 continue;
@@ -446,7 +490,7 @@ impl<R: Rules> Position<R> {
         }
     }
 
-    fn legal_fast(&mut self, list: &mut MoveList, ksq: Square, half: Half) {
+    pub(crate) fn legal_fast<S: MoveSink>(&mut self, out: &mut S, ksq: Square, half: Half) {
         let g = &*self.game;
         let t = &g.tables;
         let us = self.side;
@@ -457,16 +501,16 @@ impl<R: Rules> Position<R> {
 
         // Royal moves: the destination must be safe with the royal piece lifted.
         let kkind = self.board[ksq.index()].kind();
-        let start = list.len();
         let theirs = self.by_color[them.index()];
         let king_allowed = match half {
             Half::All => !Bitboard::EMPTY,
             Half::Captures => theirs,
             Half::Quiets => !theirs,
         };
-        self.piece_moves(ksq, kkind, !g.royal_forbidden & king_allowed, list);
+        let mut list = MoveList::new();
+        self.piece_moves(ksq, kkind, !g.royal_forbidden & king_allowed, &mut list);
         let occ_nk = occ & !Bitboard::from(ksq);
-        let mut i = start;
+        let mut i = 0;
         while i < list.len() {
             let to = list[i].to();
             if self.attackers_to(to, them, occ_nk).is_nonempty() {
@@ -475,6 +519,7 @@ impl<R: Rules> Position<R> {
                 i += 1;
             }
         }
+        out.extend_from(&list);
         if checkers.more_than_one() || forbidden_here {
             return;
         }
@@ -499,7 +544,14 @@ impl<R: Rules> Position<R> {
         };
         self.compute_pins(ksq, &mut pins);
         let zone = g.promo_zone[us.index()];
-        for from in self.by_color[us.index()] & !Bitboard::from(ksq) {
+        let mut movers = self.by_color[us.index()] & !Bitboard::from(ksq);
+        if S::BULK {
+            debug_assert!(half == Half::All, "bulk counts cover all moves");
+            let (done, n) = self.count_shifted(allowed, pins.pinned);
+            movers &= !done;
+            out.add_count(n);
+        }
+        for from in movers {
             let kind = self.board[from.index()].kind();
             let mut a = if pins.pinned.contains(from) {
                 allowed & pins.mask(from)
@@ -517,11 +569,11 @@ impl<R: Rules> Position<R> {
                 Half::Quiets => a &= !theirs & !pawn_zone,
             }
             if a.is_nonempty() {
-                self.piece_moves(from, kind, a, list);
+                self.piece_moves(from, kind, a, out);
             }
         }
         if checkers.is_empty() && half != Half::Captures {
-            self.castle_moves(list, true);
+            self.castle_moves(out, true);
         }
         // En passant and special moves are rare: check them by making them.
         let mut extra = MoveList::new();
@@ -531,12 +583,12 @@ impl<R: Rules> Position<R> {
         if self.specials && half != Half::Captures {
             g.rules.extra_moves(self, &mut extra);
         }
-        self.push_legal(&extra, list);
+        self.push_legal(&extra, out);
     }
 
     /// Appends the moves of `candidates` that leave no royal piece of the mover attacked,
     /// testing each by making it.
-    fn push_legal(&mut self, candidates: &MoveList, list: &mut MoveList) {
+    fn push_legal<S: MoveSink>(&mut self, candidates: &MoveList, list: &mut S) {
         let us = self.side;
         for &m in candidates {
             self.make_move(m);

@@ -9,11 +9,11 @@ pub fn perft<R: Rules>(pos: &mut Position<R>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return pos.count_legal_moves();
+    }
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
     let mut n = 0;
     for &m in &list {
         pos.make_move(m);
@@ -21,6 +21,29 @@ pub fn perft<R: Rules>(pos: &mut Position<R>, depth: u32) -> u64 {
         pos.unmake_move();
     }
     n
+}
+
+/// Walks the tree to `depth` plies and returns the first position (as FEN, with both counts)
+/// where [`Position::count_legal_moves`], perft's last ply, differs from the length of
+/// [`Position::legal_moves`].
+pub fn count_mismatch<R: Rules>(pos: &mut Position<R>, depth: u32) -> Option<String> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let counted = pos.count_legal_moves();
+    if counted != list.len() as u64 {
+        return Some(format!("{}: counted {counted}, listed {}", pos.fen(), list.len()));
+    }
+    if depth > 1 {
+        for &m in &list {
+            pos.make_move(m);
+            let bad = count_mismatch(pos, depth - 1);
+            pos.unmake_move();
+            if bad.is_some() {
+                return bad;
+            }
+        }
+    }
+    None
 }
 
 /// Leaf counts per root move. `progress(done, total, move, count)` is called after each root

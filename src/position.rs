@@ -99,6 +99,9 @@ pub struct Game<R: Rules> {
     pub pawn_kinds: u32,
     /// Whether the fast legality test applies.
     pub fast_legal: bool,
+    /// Per colour: bitmask of the non-royal, non-dynamic kinds with a shift plan (counted a
+    /// whole set at a time).
+    pub shift_kinds: [u32; 2],
     /// Bitmask of kinds moved by the rules module.
     pub dynamic_kinds: u32,
     /// Evaluation tables.
@@ -245,8 +248,15 @@ impl<R: Rules> Game<R> {
                 .inverse_rides
                 .iter()
                 .all(|g| g.len() <= crate::movegen::MAX_PIN_GROUPS);
+        let plain = !(variant.royal_kinds() | dynamic_kinds);
+        let shift_kinds = [0, 1].map(|c| {
+            (0..tables.kinds.len())
+                .filter(|&k| plain >> k & 1 != 0 && tables.kinds[k].shifts[c].is_some())
+                .fold(0u32, |m, k| m | 1 << k)
+        });
         GAMES_BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(Arc::new(Game {
+            shift_kinds,
             royal_forbidden: rules.royal_forbidden(),
             variant: variant.clone(),
             tables,

@@ -94,6 +94,104 @@ pub struct KindTables<W: Word> {
     pub slides: [ArrayVec<Slide, 4>; 2],
     /// The rider directions not covered by `slides`, per colour (all of them on 128 bits).
     pub loose_rides: [ArrayVec<Ride, 32>; 2],
+    /// The kind's moves as whole-set shifts, per colour, when it has no rides and few
+    /// distinct leaps (pawns, knights): counting moves then needs no loop over pieces.
+    pub shifts: [Option<ShiftPlan<W>>; 2],
+}
+
+/// Unconditional leaps of one index offset: every piece on `origin` may leap `delta` squares.
+#[derive(Clone, Copy, Debug)]
+pub struct ShiftLeap<W: Word> {
+    pub delta: i32,
+    pub origin: Bitboard<W>,
+    /// May end on an empty square.
+    pub quiet: bool,
+    /// May capture.
+    pub capture: bool,
+}
+
+/// Conditional leaps of one index offset and one path: from `origin`, `delta` squares on, if
+/// the squares at `path` offsets are empty.
+#[derive(Clone, Debug)]
+pub struct ShiftSpecial<W: Word> {
+    pub delta: i32,
+    pub origin: Bitboard<W>,
+    pub path: ArrayVec<i32, 3>,
+    pub quiet: bool,
+    pub capture: bool,
+}
+
+/// A kind's leaps grouped by index offset. Exact by construction: the leaps from a square are
+/// `square + delta` for each entry whose `origin` holds it.
+#[derive(Clone, Debug, Default)]
+pub struct ShiftPlan<W: Word> {
+    pub leaps: ArrayVec<ShiftLeap<W>, 16>,
+    pub specials: ArrayVec<ShiftSpecial<W>, 8>,
+}
+
+impl<W: Word> ShiftPlan<W> {
+    /// The plan of one colour of a kind, or `None` when it has rides, too many distinct
+    /// offsets, long lame paths, or a conditional leap that repeats an unconditional one (the
+    /// move list skips such duplicates per piece).
+    fn of(kt: &KindTables<W>, c: usize) -> Option<ShiftPlan<W>> {
+        if !kt.rides[c].is_empty() {
+            return None;
+        }
+        let mut plan = ShiftPlan::default();
+        for from in (0..MAX_SQUARES).map(Square::new) {
+            let (quiet, capt) = (kt.leap_quiet[c][from], kt.leap_capt[c][from]);
+            for to in quiet | capt {
+                let delta = to.index() as i32 - from.index() as i32;
+                let (q, x) = (quiet.contains(to), capt.contains(to));
+                match plan
+                    .leaps
+                    .iter_mut()
+                    .find(|l| (l.delta, l.quiet, l.capture) == (delta, q, x))
+                {
+                    Some(l) => l.origin.set(from),
+                    None => plan
+                        .leaps
+                        .try_push(ShiftLeap {
+                            delta,
+                            origin: Bitboard::from(from),
+                            quiet: q,
+                            capture: x,
+                        })
+                        .ok()?,
+                }
+            }
+            for sp in &kt.specials[c][from] {
+                let delta = sp.to.index() as i32 - from.index() as i32;
+                let path: ArrayVec<i32, 3> = sp
+                    .path
+                    .map(|p| p.index() as i32 - from.index() as i32)
+                    .collect::<ArrayVec<i32, 8>>()
+                    .as_slice()
+                    .try_into()
+                    .ok()?;
+                if (quiet | capt).contains(sp.to) {
+                    return None;
+                }
+                let same = |s: &ShiftSpecial<W>| {
+                    (s.delta, s.quiet, s.capture) == (delta, sp.quiet, sp.capture) && s.path == path
+                };
+                match plan.specials.iter_mut().find(|s| same(s)) {
+                    Some(s) => s.origin.set(from),
+                    None => plan
+                        .specials
+                        .try_push(ShiftSpecial {
+                            delta,
+                            origin: Bitboard::from(from),
+                            path,
+                            quiet: sp.quiet,
+                            capture: sp.capture,
+                        })
+                        .ok()?,
+                }
+            }
+        }
+        Some(plan)
+    }
 }
 
 /// Some rider directions of a kind looked up at once ([`Tables::set_attacks`]).
@@ -163,6 +261,8 @@ pub struct Tables<W: Word> {
     pub kinds: Vec<KindTables<W>>,
     /// Per attacking colour: inverse ride groups.
     pub inverse_rides: [Vec<InverseRide>; 2],
+    /// Per attacking colour: bitmask of the kinds in `inverse_rides` (the kinds that can pin).
+    pub rider_kinds: [u32; 2],
     /// Per attacking colour: kinds with unconditional capturing leaps.
     pub leap_attackers: [Vec<usize>; 2],
     /// Kinds with conditional capturing leaps.
@@ -249,6 +349,7 @@ impl<W: Word> Tables<W> {
             ray_up: Vec::new(),
             kinds: Vec::new(),
             inverse_rides: [Vec::new(), Vec::new()],
+            rider_kinds: [0, 0],
             leap_attackers: [Vec::new(), Vec::new()],
             lame_attackers: Vec::new(),
             attack_rides: [Vec::new(), Vec::new()],
@@ -268,6 +369,7 @@ impl<W: Word> Tables<W> {
                 lame_capture: false,
                 slides: [ArrayVec::new(), ArrayVec::new()],
                 loose_rides: [ArrayVec::new(), ArrayVec::new()],
+                shifts: [None, None],
             };
             for c in Color::ALL {
                 // Black's moves are White's turned by 180 degrees, so 'l' and 'r' are the
@@ -363,9 +465,11 @@ impl<W: Word> Tables<W> {
                 t.lame_attackers.push(k);
             }
             kt.loose_rides = kt.rides.clone();
+            kt.shifts = [ShiftPlan::of(&kt, 0), ShiftPlan::of(&kt, 1)];
             t.kinds.push(kt);
         }
         t.attack_rides = t.inverse_rides.clone();
+        t.rider_kinds = [0, 1].map(|c| t.inverse_rides[c].iter().fold(0, |m, r| m | r.kinds));
         if W::BITS == 64 {
             t.build_slider_sets(g);
         }

@@ -2,7 +2,7 @@
 //! variant. Entries above a node budget are skipped unless `MENAGERIE_PERFT_NODES` raises it
 //! (`MENAGERIE_PERFT_NODES=all` runs everything).
 
-use menagerie::{Catalog, default_variants, perft_fen, wide_variants};
+use menagerie::{Catalog, count_mismatch_fen, default_variants, perft_fen, wide_variants};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -156,6 +156,34 @@ fn small_boards_pass_on_both_widths() {
     for name in ["capablanca", "chess911", "tensor"] {
         assert_eq!(default_variants().get(name).unwrap().word_bits(), 128, "{name}");
     }
+}
+
+/// Perft counts its last ply without listing moves (pawns and knights a whole set at a time);
+/// on every node within four plies of every suite position, of every variant on both widths,
+/// the count equals the length of the move list.
+#[test]
+fn counted_moves_equal_listed_moves() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for f in suite_files() {
+        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+        let file = f.file_name().unwrap().to_string_lossy().into_owned();
+        let entries = parse_suite(&fs::read_to_string(&f).unwrap(), &file);
+        let mut fens: Vec<&str> = entries.iter().map(|e| e.fen.as_str()).collect();
+        fens.dedup();
+        for set in [default_variants(), wide_variants()] {
+            let v = set.get(&name).unwrap();
+            for fen in &fens {
+                match count_mismatch_fen(v, Some(fen), 4) {
+                    Ok(None) => checked += 1,
+                    Ok(Some(bad)) => failures.push(format!("{name} ({} bits) from {fen}: {bad}", v.word_bits())),
+                    Err(e) => failures.push(format!("{name}: {fen}: {e}")),
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked > 20, "only {checked} positions checked");
 }
 
 #[test]

@@ -29,11 +29,13 @@ esac
 peers=../shared/peers
 mkdir -p target/sprt
 rev=$(git rev-parse --short "$base")
-src=target/sprt/base-$rev
+src=target/sprt/base-$rev-v2
 if ! [ -x "$src-target/release/menagerie" ]; then
     rm -rf "$src"
     git worktree add -f --detach "$src" "$rev" >/dev/null
-    (cd "$src" && CARGO_TARGET_DIR="../base-$rev-target" cargo build --release -q)
+    # The CPU level of .cargo/config.toml, also for commits from before it existed: both
+    # engines get the same code generation.
+    (cd "$src" && RUSTFLAGS="-C target-cpu=x86-64-v2" CARGO_TARGET_DIR="../base-$rev-v2-target" cargo build --release -q)
     git worktree remove --force "$src"
 fi
 cargo build --release -q

@@ -539,6 +539,7 @@ impl Searcher {
             }
             self.moved[ply] = pt;
             pos.make_move(m);
+            self.tt.prefetch(pos.key());
             // A move tried before any generation (stored, killer) is only pseudo-legal.
             if picked.unverified && pos.variant().check && pos.royal_in_danger(mover) {
                 pos.unmake_move();
@@ -755,6 +756,7 @@ impl Searcher {
         for i in 0..kept {
             let m = frame.pick(i);
             pos.make_move(m);
+            self.tt.prefetch(pos.key());
             let score = -self.qsearch(pos, rest, ply + 1, -beta, -alpha);
             pos.unmake_move();
             if self.aborted {
