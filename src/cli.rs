@@ -23,6 +23,15 @@ COMMANDS:
                       count leaf nodes of the legal move tree; --divide prints
                       'move: count' per root move, a blank line, 'Nodes searched: N'
     bench             perft node counts and speed on fixed positions (signature line last)
+    datagen VARIANT --games N --nodes K --seed S --out FILE [--shard I/N]
+                      self-play at K nodes a move from seeded random openings; writes
+                      the quiet positions as 'FEN | RESULT' (1.0, 0.5, 0.0 for White);
+                      --shard I/N plays games I, I+N, ... of N shards (no overlap);
+                      progress on stderr
+    tune --variant V --data FILE... --out WEIGHTS [--epochs N]
+                      fit the evaluation's term weights to datagen's results: the
+                      scaling constant, then the weights (Adam); writes 'NAME MG EG'
+                      lines; progress on stderr
     variants          list the variants of the loaded ini
     check-ini FILE    load an ini file and report the first problem, if any
     rbc-referee [V]   Reconnaissance Blind Chess referee on stdin/stdout (variant V, default
@@ -153,6 +162,8 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
             Ok(())
         }
         "perft" => cmd_perft(&set, rest),
+        "datagen" => cmd_datagen(&set, rest),
+        "tune" => cmd_tune(&set, rest),
         "bench" => cmd_bench(&set, rest),
         "referee" => crate::table_cli::referee(rest),
         "play" => crate::table_cli::play(rest),
@@ -174,6 +185,153 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
 fn find_variant<'a>(set: &'a Catalog, name: &str) -> Result<&'a AnyGame, CliError> {
     set.get(name)
         .ok_or_else(|| CliError(format!("unknown variant '{name}' (known: {})", set.names().join(", "))))
+}
+
+fn cmd_datagen(set: &Catalog, args: &[String]) -> Result<(), CliError> {
+    let variant = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .ok_or_else(|| CliError("datagen needs a variant (menagerie datagen VARIANT --games N ...)".into()))?;
+    let v = find_variant(set, variant)?;
+    let (mut games, mut nodes, mut seed, mut out, mut shard) = (None, None, None, None, (1, 1));
+    let number = |flag: &str, text: &str| {
+        text.parse::<u64>()
+            .map_err(|_| CliError(format!("{flag} '{text}' is not a number")))
+    };
+    let mut i = 1;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        let value = args
+            .get(i + 1)
+            .ok_or_else(|| CliError(format!("{flag} needs a value")))?;
+        match flag {
+            "--games" => games = Some(number(flag, value)?),
+            "--nodes" => nodes = Some(number(flag, value)?),
+            "--seed" => seed = Some(number(flag, value)?),
+            "--out" => out = Some(value.clone()),
+            "--shard" => {
+                let (a, b) = value
+                    .split_once('/')
+                    .ok_or_else(|| CliError(format!("--shard '{value}': want I/N, for example 2/8")))?;
+                shard = (number(flag, a)?, number(flag, b)?);
+                if shard.1 == 0 || shard.0 == 0 || shard.0 > shard.1 {
+                    return Err(CliError(format!("--shard '{value}': want I/N with 1 <= I <= N")));
+                }
+            }
+            other => return Err(CliError(format!("datagen: unexpected argument '{other}'"))),
+        }
+        i += 2;
+    }
+    let need = |x: Option<u64>, what: &str| x.ok_or_else(|| CliError(format!("datagen needs {what}")));
+    let args = crate::datagen::DatagenArgs {
+        games: need(games, "--games N")?,
+        nodes: need(nodes, "--nodes K")?.max(1),
+        seed: need(seed, "--seed S")?,
+        shard,
+    };
+    let path = out.ok_or_else(|| CliError("datagen needs --out FILE".into()))?;
+    let file = std::fs::File::create(&path).map_err(|e| CliError(format!("{path}: {e}")))?;
+    let mut writer = std::io::BufWriter::new(file);
+    let mut last = Instant::now();
+    let mut progress = |line: &str| {
+        if last.elapsed().as_secs_f64() >= 1.0 {
+            eprintln!("{line}");
+            last = Instant::now();
+        }
+    };
+    let stats = games::dispatch(
+        v,
+        crate::datagen::Datagen {
+            args,
+            out: &mut writer,
+            progress: &mut progress,
+        },
+    )
+    .map_err(CliError)?;
+    eprintln!(
+        "datagen: {} games ({} White wins, {} Black wins), {} positions in {path}",
+        stats.games, stats.white_wins, stats.black_wins, stats.positions
+    );
+    Ok(())
+}
+
+fn cmd_tune(set: &Catalog, args: &[String]) -> Result<(), CliError> {
+    let (mut variant, mut data, mut out, mut epochs) = (None, Vec::new(), None, 2000usize);
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        match flag {
+            "--variant" | "--out" | "--epochs" => {
+                let value = args
+                    .get(i + 1)
+                    .ok_or_else(|| CliError(format!("{flag} needs a value")))?
+                    .clone();
+                match flag {
+                    "--variant" => variant = Some(value),
+                    "--out" => out = Some(value),
+                    _ => {
+                        epochs = value
+                            .parse()
+                            .map_err(|_| CliError(format!("--epochs '{value}' is not a number")))?
+                    }
+                }
+                i += 2;
+            }
+            "--data" => {
+                i += 1;
+                while i < args.len() && !args[i].starts_with("--") {
+                    data.push(args[i].clone());
+                    i += 1;
+                }
+            }
+            other => return Err(CliError(format!("tune: unexpected argument '{other}'"))),
+        }
+    }
+    let v = find_variant(set, &variant.ok_or_else(|| CliError("tune needs --variant V".into()))?)?;
+    if data.is_empty() {
+        return Err(CliError("tune needs --data FILE...".into()));
+    }
+    let out = out.ok_or_else(|| CliError("tune needs --out WEIGHTS".into()))?;
+    let start = Instant::now();
+    let mut samples = Vec::new();
+    games::dispatch(
+        v,
+        crate::tune::LoadSamples {
+            files: &data,
+            samples: &mut samples,
+        },
+    )
+    .map_err(CliError)?;
+    if samples.is_empty() {
+        return Err(CliError("tune: the data has no positions".into()));
+    }
+    eprintln!(
+        "tune: {} positions read in {:.1} s",
+        samples.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let w0: Vec<[f64; 2]> = crate::eval::WEIGHTS
+        .linear()
+        .iter()
+        .map(|p| [p[0] as f64, p[1] as f64])
+        .collect();
+    let k = crate::tune::fit_k(&samples, &w0);
+    let e0 = crate::tune::error(&samples, k, &w0);
+    eprintln!("tune: K = {k:.4}, error {e0:.6} with the current weights");
+    let mut progress = |epoch: usize, e: f64| eprintln!("tune: epoch {epoch} of {epochs}, error {e:.6}");
+    let w = crate::tune::fit_weights(&samples, k, &w0, epochs, 1.0, &mut progress);
+    let e1 = crate::tune::error(&samples, k, &w);
+    let mut text = format!(
+        "# menagerie tune --variant {}: {} positions, K = {k:.4}, error {e0:.6} -> {e1:.6}\n",
+        v.variant().name,
+        samples.len()
+    );
+    for (name, p) in crate::eval::Weights::names().iter().zip(&w) {
+        text.push_str(&format!("{name} {} {}\n", p[0].round(), p[1].round()));
+    }
+    std::fs::write(&out, text).map_err(|e| CliError(format!("{out}: {e}")))?;
+    eprintln!("tune: wrote {out} in {:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
 }
 
 fn cmd_perft(set: &Catalog, args: &[String]) -> Result<(), CliError> {

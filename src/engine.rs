@@ -42,6 +42,65 @@ impl Outcome {
     }
 }
 
+/// The game result if the game is over by rule in `pos` (mate, stalemate, king capture, 50
+/// moves, threefold repetition), by the full rules (moves a GUI cannot show count too).
+pub fn outcome<R: Rules>(pos: &mut Position<R>) -> Option<Outcome> {
+    let mut list = MoveList::new();
+    let shown = pos.special_moves_on();
+    pos.set_special_moves(true);
+    pos.legal_moves(&mut list);
+    pos.set_special_moves(shown);
+    let us = pos.side_to_move();
+    let win_them = |r| {
+        if us == Color::White {
+            Outcome::BlackWins(r)
+        } else {
+            Outcome::WhiteWins(r)
+        }
+    };
+    let win_us = |r| {
+        if us == Color::White {
+            Outcome::WhiteWins(r)
+        } else {
+            Outcome::BlackWins(r)
+        }
+    };
+    if list.is_empty() {
+        if pos.royals_gone(us) {
+            return Some(win_them(if us == Color::White {
+                "Black captures the king"
+            } else {
+                "White captures the king"
+            }));
+        }
+        if pos.in_check() {
+            return Some(win_them(if us == Color::White {
+                "Black mates"
+            } else {
+                "White mates"
+            }));
+        }
+        // Without check there is no stalemate as such: the side simply has no move.
+        let why = if pos.variant().check {
+            "Stalemate"
+        } else {
+            "No legal move"
+        };
+        return Some(match pos.variant().stalemate {
+            crate::variant::StalemateResult::Draw => Outcome::Draw(why),
+            crate::variant::StalemateResult::Loss => win_them(why),
+            crate::variant::StalemateResult::Win => win_us(why),
+        });
+    }
+    if pos.move_rule_reached() {
+        return Some(Outcome::Draw("50 move rule"));
+    }
+    if pos.is_repetition(2) {
+        return Some(Outcome::Draw("3-fold repetition"));
+    }
+    None
+}
+
 /// Search output as the session hands it to a protocol: the iteration and the PV as text.
 pub type InfoSink<'a> = dyn FnMut(&Iteration, &str) + 'a;
 
@@ -294,61 +353,7 @@ impl<R: Rules> Session for GameSession<R> {
     }
 
     fn outcome(&mut self) -> Option<Outcome> {
-        // By the full rules: moves a GUI cannot show (switched off) still count.
-        let mut list = MoveList::new();
-        let shown = self.pos.special_moves_on();
-        self.pos.set_special_moves(true);
-        self.pos.legal_moves(&mut list);
-        self.pos.set_special_moves(shown);
-        let us = self.pos.side_to_move();
-        let win_them = |r| {
-            if us == Color::White {
-                Outcome::BlackWins(r)
-            } else {
-                Outcome::WhiteWins(r)
-            }
-        };
-        let win_us = |r| {
-            if us == Color::White {
-                Outcome::WhiteWins(r)
-            } else {
-                Outcome::BlackWins(r)
-            }
-        };
-        if list.is_empty() {
-            if self.pos.royals_gone(us) {
-                return Some(win_them(if us == Color::White {
-                    "Black captures the king"
-                } else {
-                    "White captures the king"
-                }));
-            }
-            if self.pos.in_check() {
-                return Some(win_them(if us == Color::White {
-                    "Black mates"
-                } else {
-                    "White mates"
-                }));
-            }
-            // Without check there is no stalemate as such: the side simply has no move.
-            let why = if self.pos.variant().check {
-                "Stalemate"
-            } else {
-                "No legal move"
-            };
-            return Some(match self.pos.variant().stalemate {
-                crate::variant::StalemateResult::Draw => Outcome::Draw(why),
-                crate::variant::StalemateResult::Loss => win_them(why),
-                crate::variant::StalemateResult::Win => win_us(why),
-            });
-        }
-        if self.pos.move_rule_reached() {
-            return Some(Outcome::Draw("50 move rule"));
-        }
-        if self.pos.is_repetition(2) {
-            return Some(Outcome::Draw("3-fold repetition"));
-        }
-        None
+        outcome(&mut self.pos)
     }
 
     fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<String>, Option<String>) {

@@ -13,6 +13,10 @@ use crate::square::Square;
 use crate::tables::{SqTable, Tables};
 use crate::variant::{MAX_KINDS, Variant};
 
+mod terms;
+use terms::TermTables;
+pub use terms::{TermCounts, WEIGHTS, Weights};
+
 /// Value of a pawn-flagged piece.
 pub const PAWN_VALUE: i32 = 100;
 /// Material value given to a royal piece in games without check (where it can be captured).
@@ -38,6 +42,8 @@ pub struct EvalTables<W: Word> {
     shield: [SqTable<Bitboard<W>>; 2],
     royal_kinds: u32,
     pawn_kinds: u32,
+    /// Masks of the pawn, king-zone, threat and file terms.
+    terms: TermTables<W>,
 }
 
 /// Average number of squares a kind reaches from the squares of an empty board, with ride steps
@@ -209,6 +215,7 @@ impl<W: Word> EvalTables<W> {
             }
         }
         EvalTables {
+            terms: TermTables::new(v, &value),
             value,
             psq,
             phase_value,
@@ -233,30 +240,87 @@ impl<W: Word> EvalTables<W> {
 impl<R: Rules> Position<R> {
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate(&self) -> i32 {
+        let e = &self.game.eval;
+        let (base, counts) = self.eval_parts();
+        let phase = self.phase.clamp(0, e.phase_total);
+        let side = |c: usize| {
+            let [mg, eg] = counts.score(c, &WEIGHTS);
+            base[c] + (mg * phase + eg * (e.phase_total - phase)) / e.phase_total
+        };
+        let us = self.side.index();
+        side(us) - side(1 - us) + self.game.rules.eval_terms(self) + 10
+    }
+
+    /// For fitting the weights: the evaluation from White's side, the middle-game share of
+    /// the phase (1 at the start, 0 with no pieces left), and the term counts.
+    pub fn tuning_trace(&self) -> (i32, f64, TermCounts) {
+        let e = &self.game.eval;
+        let white = if self.side == Color::White { 1 } else { -1 };
+        let phase = self.phase.clamp(0, e.phase_total) as f64 / e.phase_total as f64;
+        (white * self.evaluate(), phase, self.term_counts())
+    }
+
+    /// How often each evaluation term occurs in the position, per side.
+    pub fn term_counts(&self) -> TermCounts {
+        self.eval_parts().1
+    }
+
+    /// Per side, the tapered material, piece-square, mobility and shield score, and the counts
+    /// of the other terms.
+    fn eval_parts(&self) -> ([i32; 2], TermCounts) {
         let game = &*self.game;
         let e = &game.eval;
+        let tt = &e.terms;
         let t: &Tables<R::Word> = &game.tables;
         let occ = self.occupied();
         let phase = self.phase.clamp(0, e.phase_total);
-        let mut score = [0i32; 2];
         let mut pawns = Bitboard::EMPTY;
         let mut m = e.pawn_kinds;
         while m != 0 {
             pawns |= self.by_kind[m.trailing_zeros() as usize];
             m &= m - 1;
         }
+        // The zone of each side's royal piece, when it has exactly one.
+        let zone = Color::ALL.map(|c| {
+            let royals = self.royals(c);
+            match royals.first() {
+                Some(k) if e.royal_kinds != 0 && !royals.more_than_one() => tt.zone[k],
+                _ => Bitboard::EMPTY,
+            }
+        });
+        let mut n = TermCounts::default();
+        let mut score = [0i32; 2];
+        let mut attacks = [Bitboard::EMPTY; 2];
+        let mut pawn_attacks = [Bitboard::EMPTY; 2];
         for c in Color::ALL {
             let ci = c.index();
-            let [mg, eg] = self.psq[ci];
-            let mut s = (mg * phase + eg * (e.phase_total - phase)) / e.phase_total;
+            let them = (!c).index();
             let own = self.by_color[ci];
             let not_own = !own;
-            let mut mk = e.mobility_kinds;
+            let mut mk = e.pawn_kinds;
             while mk != 0 {
                 let k = mk.trailing_zeros() as usize;
                 mk &= mk - 1;
                 for sq in self.by_kind[k] & own {
-                    s += e.mobility[k] * self.reach(t, sq, k, c, occ, not_own) as i32;
+                    pawn_attacks[ci] |= t.kinds[k].leap_capt[ci][sq];
+                }
+            }
+            attacks[ci] = pawn_attacks[ci];
+            let [mg, eg] = self.psq[ci];
+            let mut s = (mg * phase + eg * (e.phase_total - phase)) / e.phase_total;
+            for sq in own & !pawns {
+                let k = self.board[sq.index()].kind();
+                let a = self.attack_set(t, sq, k, c, occ);
+                attacks[ci] |= a;
+                if e.mobility_kinds >> k & 1 != 0 {
+                    let reach = (a | t.kinds[k].leap_quiet[ci][sq]) & not_own;
+                    s += e.mobility[k] * reach.count() as i32;
+                }
+                let hit = a & zone[them];
+                if hit.is_nonempty() && e.royal_kinds >> k & 1 == 0 {
+                    n.zone_attackers[them] += 1;
+                    n.zone_attacks[them] += hit.count() as i32;
+                    n.danger[them] += hit.count() as i32 * tt.attack_unit[k];
                 }
             }
             if e.royal_kinds != 0 {
@@ -268,8 +332,51 @@ impl<R: Rules> Position<R> {
             }
             score[ci] = s;
         }
-        let us = self.side;
-        score[us.index()] - score[(!us).index()] + game.rules.eval_terms(self) + 10
+        for c in Color::ALL {
+            let ci = c.index();
+            let them = (!c).index();
+            let own = self.by_color[ci];
+            let own_pawns = pawns & own;
+            let their_pawns = pawns & !own;
+            for sq in own_pawns {
+                if (tt.passed_span[ci][sq] & their_pawns).is_empty() {
+                    n.passed[ci][tt.passed_bucket[ci][sq] as usize] += 1;
+                }
+                if (tt.front[ci][sq] & own_pawns).is_nonempty() {
+                    n.doubled[ci] += 1;
+                }
+                if (tt.adjacent_files[sq] & own_pawns).is_empty() {
+                    n.isolated[ci] += 1;
+                }
+            }
+            let mut mk = tt.file_riders;
+            while mk != 0 {
+                let k = mk.trailing_zeros() as usize;
+                mk &= mk - 1;
+                for sq in self.by_kind[k] & own {
+                    if (tt.file[sq] & own_pawns).is_empty() {
+                        if (tt.file[sq] & their_pawns).is_empty() {
+                            n.open_file[ci] += 1;
+                        } else {
+                            n.half_open_file[ci] += 1;
+                        }
+                    }
+                }
+            }
+            let mut mk = tt.bound_kinds;
+            while mk != 0 {
+                let k = mk.trailing_zeros() as usize;
+                mk &= mk - 1;
+                let b = self.by_kind[k] & own;
+                if (b & tt.dark).is_nonempty() && (b & !tt.dark).is_nonempty() {
+                    n.bound_pair[ci] += 1;
+                }
+            }
+            let pieces = own & !pawns & !self.royals(c);
+            n.pawn_threat[ci] = (pieces & pawn_attacks[them]).count() as i32;
+            n.hanging[ci] = (pieces & attacks[them] & !attacks[ci]).count() as i32;
+        }
+        (score, n)
     }
 
     /// Material and piece-square sums recomputed from the board: ([opening, endgame] per
@@ -293,18 +400,19 @@ impl<R: Rules> Position<R> {
         (self.psq, self.phase)
     }
 
-    /// Number of squares the piece on `sq` could move to (pseudo-legal, ignoring pins).
+    /// Squares the piece on `sq` (kind `k`, colour `c`) attacks: its capturing leaps and the
+    /// squares its rides reach, up to and including the first piece met.
     #[inline]
-    fn reach(&self, t: &Tables<R::Word>, sq: Square, k: usize, c: Color, occ: Bb<R>, not_own: Bb<R>) -> u32 {
+    fn attack_set(&self, t: &Tables<R::Word>, sq: Square, k: usize, c: Color, occ: Bb<R>) -> Bb<R> {
         let kt = &t.kinds[k];
         let ci = c.index();
-        let mut bb = (kt.leap_quiet[ci][sq] | kt.leap_capt[ci][sq]) & not_own;
+        let mut bb = kt.leap_capt[ci][sq];
         for slide in kt.slides[ci].iter().filter(|_| <R::Word as Word>::BITS == 64) {
-            bb |= t.set_attacks(slide.set, sq, occ) & not_own;
+            bb |= t.set_attacks(slide.set, sq, occ);
         }
         for ride in &kt.loose_rides[ci] {
-            bb |= t.ray_attacks(ride.ray, sq, occ) & not_own;
+            bb |= t.ray_attacks(ride.ray, sq, occ);
         }
-        bb.count()
+        bb
     }
 }

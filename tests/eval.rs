@@ -1,0 +1,84 @@
+//! Evaluation terms counted on hand-worked positions (what each side has, before weights), on
+//! boards of several shapes: the counts are what the evaluation multiplies by its weights.
+
+use menagerie::games::{self, GameVisitor};
+use menagerie::{Game, Position, Rules, TermCounts, default_variants};
+use std::sync::Arc;
+
+struct Counts(&'static str);
+
+impl GameVisitor for Counts {
+    type Output = TermCounts;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> TermCounts {
+        Position::from_fen(game, self.0)
+            .unwrap_or_else(|e| panic!("{}: {e}", self.0))
+            .term_counts()
+    }
+}
+
+fn counts(variant: &str, fen: &'static str) -> TermCounts {
+    games::dispatch(default_variants().get(variant).unwrap(), Counts(fen))
+}
+
+const WHITE: usize = 0;
+const BLACK: usize = 1;
+
+/// Capablanca's 10x8 board: a pawn on b5 is passed unless an enemy pawn stands ahead on the
+/// a, b or c file; progress from the second rank to the eighth is 3/6, bucket 3 of 0..6.
+#[test]
+fn passed_pawn_on_ten_by_eight() {
+    let blocked = counts("capablanca", "4k5/2p7/10/1P8/10/10/10/4K5 w - - 0 1");
+    assert_eq!(blocked.passed, [[0; 7]; 2]);
+    let free = counts("capablanca", "4k5/7p2/10/1P8/10/10/10/4K5 w - - 0 1");
+    assert_eq!(free.passed[WHITE], [0, 0, 0, 1, 0, 0, 0]);
+    // Black's h7 pawn is passed too, on its first rank.
+    assert_eq!(free.passed[BLACK], [1, 0, 0, 0, 0, 0, 0]);
+    // A pawn behind does not stop a passed pawn.
+    let behind = counts("capablanca", "4k5/10/10/1P8/2p7/10/10/4K5 w - - 0 1");
+    assert_eq!(behind.passed[WHITE][3], 1);
+}
+
+/// Chess 911's 11x11 board with holes: the black king on b10 has a zone of five squares (a9,
+/// a10, b11 and c11 are holes; a11 is not). A rook on c3 attacks c9 and c10; a queen on e7
+/// attacks c9 and the king's square b10.
+#[test]
+fn king_zone_attacks_on_eleven_by_eleven_with_holes() {
+    let n = counts("chess911", "11/1k9/11/11/4Q6/11/11/11/2R8/5K5/11 b - - 0 1");
+    assert_eq!(n.zone_attackers, [0, 2]);
+    assert_eq!(n.zone_attacks, [0, 4]);
+    assert!(n.danger[BLACK] >= 4, "danger is weighted by attacker: {:?}", n.danger);
+    // The same pieces far from the king attack nothing of its zone.
+    let far = counts("chess911", "11/1k9/11/11/11/11/11/9Q1/11/5K2R2/11 b - - 0 1");
+    assert_eq!(far.zone_attackers, [0, 0]);
+}
+
+/// A knight attacked by a pawn is threatened; defended by a pawn it does not hang.
+#[test]
+fn threats_and_hanging_pieces() {
+    let defended = counts("chess", "4k3/8/3p4/4N3/3P4/8/8/4K3 w - - 0 1");
+    assert_eq!(defended.pawn_threat, [1, 0]);
+    assert_eq!(defended.hanging, [0, 0]);
+    let alone = counts("chess", "4k3/8/3p4/4N3/8/8/8/4K3 w - - 0 1");
+    assert_eq!(alone.pawn_threat, [1, 0]);
+    assert_eq!(alone.hanging, [1, 0]);
+    // A rook attacked by a bishop and defended by its king does not hang.
+    let guarded = counts("chess", "4k3/8/8/8/8/2b5/3R4/4K3 w - - 0 1");
+    assert_eq!(guarded.hanging, [0, 0]);
+}
+
+/// Doubled and isolated pawns, rooks on open and half-open files, the bishop pair.
+#[test]
+fn pawn_structure_files_and_pairs() {
+    let n = counts("chess", "4k3/1p6/8/8/8/P7/P3P3/R3KB1R w - - 0 1");
+    assert_eq!(n.doubled, [1, 0]);
+    assert_eq!(n.isolated, [3, 1]);
+    // h-file: no pawn at all (open); a-file: White's own pawns (neither).
+    assert_eq!(n.open_file, [1, 0]);
+    assert_eq!(n.half_open_file, [0, 0]);
+    let half = counts("chess", "4k3/1p6/8/8/8/8/4P3/1R2K3 w - - 0 1");
+    assert_eq!(half.half_open_file, [1, 0]);
+    let pair = counts("chess", "2b1kb2/8/8/8/8/8/8/2B1KB2 w - - 0 1");
+    assert_eq!(pair.bound_pair, [1, 1]);
+    let same_colour = counts("chess", "4k3/8/8/8/8/8/8/B1B1K3 w - - 0 1");
+    assert_eq!(same_colour.bound_pair, [0, 0]);
+}
