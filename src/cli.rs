@@ -30,8 +30,9 @@ COMMANDS:
                       progress on stderr
     tune --variant V --data FILE... --out WEIGHTS [--epochs N]
                       fit the evaluation's term weights to datagen's results: the
-                      scaling constant, then the weights (Adam); writes 'NAME MG EG'
-                      lines; progress on stderr
+                      scaling constant, then the weights (Adam); writes 'eval.NAME =
+                      MG EG' lines for the variant's engine.ini section; progress on
+                      stderr
     variants          list the variants of the loaded ini
     check-ini FILE    load an ini file and report the first problem, if any
     rbc-referee [V]   Reconnaissance Blind Chess referee on stdin/stdout (variant V, default
@@ -310,7 +311,7 @@ fn cmd_tune(set: &Catalog, args: &[String]) -> Result<(), CliError> {
         samples.len(),
         start.elapsed().as_secs_f64()
     );
-    let w0: Vec<[f64; 2]> = crate::eval::WEIGHTS
+    let w0: Vec<[f64; 2]> = games::dispatch(v, CurrentWeights)
         .linear()
         .iter()
         .map(|p| [p[0] as f64, p[1] as f64])
@@ -327,11 +328,21 @@ fn cmd_tune(set: &Catalog, args: &[String]) -> Result<(), CliError> {
         samples.len()
     );
     for (name, p) in crate::eval::Weights::names().iter().zip(&w) {
-        text.push_str(&format!("{name} {} {}\n", p[0].round(), p[1].round()));
+        text.push_str(&format!("eval.{name} = {} {}\n", p[0].round(), p[1].round()));
     }
     std::fs::write(&out, text).map_err(|e| CliError(format!("{out}: {e}")))?;
     eprintln!("tune: wrote {out} in {:.1} s", start.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// The evaluation weights a variant plays with.
+struct CurrentWeights;
+
+impl GameVisitor for CurrentWeights {
+    type Output = crate::eval::Weights;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> crate::eval::Weights {
+        game.eval.weights.clone()
+    }
 }
 
 fn cmd_perft(set: &Catalog, args: &[String]) -> Result<(), CliError> {

@@ -2,8 +2,7 @@
 //! openings; the quiet positions of each game (side to move not in check, best move neither a
 //! capture nor a promotion) are written with the game's result.
 //!
-//! Each game is a function of (seed, game number) alone: the searcher is cleared before every
-//! game, so the games of shard `I/N` (numbers `I-1`, `I-1+N`, ...) are the same lines a single
+//! Each game is a function of (seed, game number) alone: every game has a new searcher, so the games of shard `I/N` (numbers `I-1`, `I-1+N`, ...) are the same lines a single
 //! run would write, and shards never overlap.
 
 use crate::color::Color;
@@ -25,6 +24,8 @@ const RANDOM_PLIES: u32 = 8;
 /// A score (centipawns, side to move) held this long ends the game as a win.
 const ADJUDICATE_SCORE: i32 = 1500;
 const ADJUDICATE_PLIES: u32 = 6;
+/// Transposition table per game (a few thousand nodes a move need little).
+const HASH_MB: usize = 2;
 /// A game this long is a draw.
 const MAX_PLIES: u32 = 400;
 /// Positions this decided are not written (their result says nothing about the terms).
@@ -75,12 +76,14 @@ impl GameVisitor for Datagen<'_> {
         if count == 0 || index == 0 || index > count {
             return Err(format!("shard {index}/{count}: want I/N with 1 <= I <= N"));
         }
-        let mut searcher = Searcher::new(16, Arc::new(AtomicBool::new(false)));
+        let stop = Arc::new(AtomicBool::new(false));
         let mut stats = DatagenStats::default();
         let mut samples: Vec<String> = Vec::new();
         let start = Instant::now();
         for number in (index - 1..args.games).step_by(count as usize) {
-            searcher.clear();
+            // A new searcher per game: cheaper than clearing one (its tables are zeroed pages
+            // the OS hands out lazily), and the game depends on nothing before it.
+            let mut searcher = Searcher::new(HASH_MB, stop.clone());
             samples.clear();
             let result = play_game(&game, &args, number, &mut searcher, &mut samples);
             let tag = match result {

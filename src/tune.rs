@@ -147,7 +147,9 @@ pub struct LoadSamples<'a> {
 impl crate::games::GameVisitor for LoadSamples<'_> {
     type Output = Result<(), String>;
     fn visit<R: crate::rules::Rules>(self, game: std::sync::Arc<crate::position::Game<R>>) -> Self::Output {
-        let w: Vec<[f64; 2]> = crate::eval::WEIGHTS
+        let w: Vec<[f64; 2]> = game
+            .eval
+            .weights
             .linear()
             .iter()
             .map(|p| [p[0] as f64, p[1] as f64])

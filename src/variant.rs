@@ -128,6 +128,9 @@ pub struct Variant {
     pub rules: String,
     /// Settings the rules module reads (`rules.KEY = VALUE` lines), uninterpreted here.
     pub rule_settings: BTreeMap<String, String>,
+    /// Evaluation weights (`eval.TERM = MG EG` lines, as `menagerie tune` writes them),
+    /// checked when the game is built.
+    pub eval_settings: BTreeMap<String, String>,
     /// Half-moves without capture or pawn move after which a draw may be claimed (0 = never).
     pub move_rule: u32,
     /// Where the variant was written, for error messages of later checks.
@@ -350,7 +353,7 @@ pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
             } else {
                 sec.pieces.push((letter, rest, ln));
             }
-        } else if KNOWN_KEYS.contains(&key.as_str()) || key.starts_with("rules.") {
+        } else if KNOWN_KEYS.contains(&key.as_str()) || key.starts_with("rules.") || key.starts_with("eval.") {
             sec.keys.insert(key, (value, ln));
         } else {
             return Err(err(ln, format!("unknown key '{key}'")));
@@ -620,6 +623,11 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
         .iter()
         .filter_map(|(k, (v, _))| k.strip_prefix("rules.").map(|k| (k.to_string(), v.clone())))
         .collect();
+    let eval_settings = s
+        .keys
+        .iter()
+        .filter_map(|(k, (v, _))| k.strip_prefix("eval.").map(|k| (k.to_string(), v.clone())))
+        .collect();
     let aliases = get("aliases")
         .map(|(v, _)| {
             v.split([' ', ','])
@@ -653,6 +661,7 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
         stalemate,
         rules,
         rule_settings,
+        eval_settings,
         move_rule,
         origin: Origin {
             file: file.to_string(),

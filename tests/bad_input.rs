@@ -477,6 +477,10 @@ fn the_loader_reads_data_and_the_rules_step_checks_it() {
     let cases = [
         ("rules = nosuch\n", "rules: unknown module 'nosuch'", 6),
         ("rules.eye = f6\n", "rules.eye: unknown setting of the plain rules", 6),
+        ("eval.bogus = 1 2\n", "eval.bogus: unknown term", 6),
+        ("eval.doubled = x 3\n", "eval.doubled = x 3: want whole numbers", 6),
+        ("eval.doubled = 4\n", "eval.doubled = 4: want two numbers", 6),
+        ("eval.king_danger = 4 5\n", "eval.king_danger = 4 5: want one number", 6),
         ("", "start: ", 5),
     ];
     for (extra, want, line) in cases {

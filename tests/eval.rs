@@ -2,7 +2,7 @@
 //! boards of several shapes: the counts are what the evaluation multiplies by its weights.
 
 use menagerie::games::{self, GameVisitor};
-use menagerie::{Game, Position, Rules, TermCounts, default_variants};
+use menagerie::{Catalog, Game, Position, Rules, TermCounts, default_variants};
 use std::sync::Arc;
 
 struct Counts(&'static str);
@@ -81,4 +81,28 @@ fn pawn_structure_files_and_pairs() {
     assert_eq!(pair.bound_pair, [1, 1]);
     let same_colour = counts("chess", "4k3/8/8/8/8/8/8/B1B1K3 w - - 0 1");
     assert_eq!(same_colour.bound_pair, [0, 0]);
+}
+
+struct StartEval;
+
+impl GameVisitor for StartEval {
+    type Output = i32;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> i32 {
+        Position::startpos(game).evaluate()
+    }
+}
+
+/// `eval.NAME = MG EG` lines in a variant's section set its weights: a rook alone on its file
+/// is worth exactly the open-file weight more.
+#[test]
+fn eval_settings_in_the_ini_set_the_weights() {
+    let eval = |extra: &str| {
+        let text = format!(
+            "[mini]\nboard = 4x4\npiece = K king K royal\npiece = R rook R\nstart = 3k/4/4/R2K w - - 0 1\n{extra}"
+        );
+        let set = Catalog::parse(&text, "test.ini").unwrap();
+        games::dispatch(set.get("mini").unwrap(), StartEval)
+    };
+    assert_eq!(eval("eval.open_file = 300 300\n") - eval("eval.open_file = 0 0\n"), 300);
+    assert_eq!(counts("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").open_file, [1, 0]);
 }

@@ -44,6 +44,8 @@ pub struct EvalTables<W: Word> {
     pawn_kinds: u32,
     /// Masks of the pawn, king-zone, threat and file terms.
     terms: TermTables<W>,
+    /// Weights of those terms: [`WEIGHTS`] with the variant's `eval.*` settings.
+    pub weights: Weights,
 }
 
 /// Average number of squares a kind reaches from the squares of an empty board, with ride steps
@@ -216,6 +218,8 @@ impl<W: Word> EvalTables<W> {
         }
         EvalTables {
             terms: TermTables::new(v, &value),
+            // Catalog::prepare refuses bad settings before any game is built.
+            weights: WEIGHTS.with_settings(&v.eval_settings).unwrap_or(WEIGHTS),
             value,
             psq,
             phase_value,
@@ -244,7 +248,7 @@ impl<R: Rules> Position<R> {
         let (base, counts) = self.eval_parts();
         let phase = self.phase.clamp(0, e.phase_total);
         let side = |c: usize| {
-            let [mg, eg] = counts.score(c, &WEIGHTS);
+            let [mg, eg] = counts.score(c, &e.weights);
             base[c] + (mg * phase + eg * (e.phase_total - phase)) / e.phase_total
         };
         let us = self.side.index();

@@ -61,6 +61,54 @@ impl Weights {
         v
     }
 
+    /// The weights with `eval.NAME = MG EG` settings applied (`king_danger` takes one number).
+    /// An error names the setting at fault.
+    pub fn with_settings(
+        &self,
+        settings: &std::collections::BTreeMap<String, String>,
+    ) -> Result<Weights, (String, String)> {
+        let names = Weights::names();
+        let mut linear = self.linear();
+        let mut w = self.clone();
+        for (key, value) in settings {
+            let numbers: Result<Vec<i32>, _> = value.split_whitespace().map(str::parse::<i32>).collect();
+            let bad = |want: &str| (key.clone(), format!("eval.{key} = {value}: want {want}"));
+            let numbers = numbers.map_err(|_| bad("whole numbers"))?;
+            if key == "king_danger" {
+                let [n] = numbers[..] else {
+                    return Err(bad("one number"));
+                };
+                w.king_danger = n;
+            } else if let Some(i) = names.iter().position(|n| n == key) {
+                let [mg, eg] = numbers[..] else {
+                    return Err(bad("two numbers, middle game and end game"));
+                };
+                linear[i] = [mg, eg];
+            } else {
+                return Err((
+                    key.clone(),
+                    format!("eval.{key}: unknown term (known: {}, king_danger)", names.join(", ")),
+                ));
+            }
+        }
+        w.set_linear(&linear);
+        Ok(w)
+    }
+
+    /// Sets the linear weights from a list in the order of [`Weights::linear`].
+    pub fn set_linear(&mut self, v: &[Pair]) {
+        self.passed.copy_from_slice(&v[..PASSED_BUCKETS]);
+        [
+            self.doubled,
+            self.isolated,
+            self.open_file,
+            self.half_open_file,
+            self.bound_pair,
+            self.pawn_threat,
+            self.hanging,
+        ] = v[PASSED_BUCKETS..].try_into().expect("one pair per linear weight");
+    }
+
     /// The linear weights as a list.
     pub fn linear(&self) -> Vec<Pair> {
         let mut v = self.passed.to_vec();
@@ -77,7 +125,7 @@ impl Weights {
     }
 }
 
-/// The weights every variant uses for now.
+/// The weights of a variant without `eval.*` settings.
 pub const WEIGHTS: Weights = Weights {
     passed: [[5, 10], [8, 20], [12, 35], [35, 60], [90, 120], [160, 200], [220, 260]],
     doubled: [-10, -25],

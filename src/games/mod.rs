@@ -194,6 +194,9 @@ impl Catalog {
                     format!("rules.{key}: unknown setting of the {} rules ({expected})", v.rules),
                 ));
             }
+            if let Err((key, message)) = crate::eval::WEIGHTS.with_settings(&v.eval_settings) {
+                return Err(o.error(&format!("eval.{key}"), message));
+            }
             let game = build(&v, wide).map_err(|m| o.error("rules", format!("rules = {}: {m}", v.rules)))?;
             dispatch(&game, ValidateStart).map_err(|m| o.error("start", format!("start: {m}")))?;
             variants.push(game);

@@ -307,16 +307,18 @@ impl Searcher {
 
     #[inline]
     fn check_time(&mut self) {
+        // A node limit holds exactly (datagen plays at a few hundred nodes a move); the clock
+        // and the stop flag are read every 1024 nodes.
+        if let Some(n) = self.limits.nodes
+            && self.nodes >= n
+        {
+            self.aborted = true;
+            return;
+        }
         if self.nodes & 1023 != 0 {
             return;
         }
         if self.stop.load(Ordering::Relaxed) {
-            self.aborted = true;
-            return;
-        }
-        if let Some(n) = self.limits.nodes
-            && self.nodes >= n
-        {
             self.aborted = true;
             return;
         }
