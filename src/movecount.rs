@@ -26,8 +26,8 @@ impl MoveSink for Counter {
         self.0 += u64::from(to.count());
     }
     #[inline(always)]
-    fn extend_from(&mut self, list: &MoveList) {
-        self.0 += list.len() as u64;
+    fn as_list(&mut self) -> Option<&mut MoveList> {
+        None
     }
     #[inline(always)]
     fn add_count(&mut self, n: u64) {
@@ -38,11 +38,10 @@ impl MoveSink for Counter {
 impl<R: Rules> Position<R> {
     /// The number of legal moves, equal to the length of [`Position::legal_moves`].
     pub fn count_legal_moves(&mut self) -> u64 {
-        let g = &*self.game;
-        let royals = self.royals(self.side);
-        if g.variant.check && g.fast_legal && royals.first().is_some() && !royals.more_than_one() {
+        if self.halves_are_cheap() {
             let mut n = Counter::default();
-            self.legal_fast(&mut n, royals.first().expect("one royal"), Half::All);
+            let ksq = self.royals(self.side).first().expect("one royal");
+            self.legal_fast(&mut n, ksq, Half::All);
             return n.0;
         }
         let mut list = MoveList::new();
@@ -82,31 +81,19 @@ impl<R: Rules> Position<R> {
                 n += u64::from((to & !zone).count()) + u64::from((to & zone).count()) * promo;
             };
             let landing = allowed & g.landable;
+            // The targets a leap may end on: empty squares if it moves, enemy ones if it captures.
+            let ends = |to: Bb<R>, quiet: bool, capture: bool| {
+                (if quiet { to & !occ } else { Bitboard::EMPTY }) | (if capture { to & them } else { Bitboard::EMPTY })
+            };
             for l in &plan.leaps {
-                let to = (pieces & l.origin).shifted(l.delta) & landing;
-                let mut ok = Bitboard::EMPTY;
-                if l.quiet {
-                    ok |= to & !occ;
-                }
-                if l.capture {
-                    ok |= to & them;
-                }
-                add(ok);
+                add(ends((pieces & l.origin).shifted(l.delta) & landing, l.quiet, l.capture));
             }
             for sp in &plan.specials {
                 let mut from = pieces & sp.origin;
                 for &p in &sp.path {
                     from &= !occ.shifted(-p);
                 }
-                let to = from.shifted(sp.delta) & allowed;
-                let mut ok = Bitboard::EMPTY;
-                if sp.quiet {
-                    ok |= to & !occ;
-                }
-                if sp.capture {
-                    ok |= to & them;
-                }
-                add(ok);
+                add(ends(from.shifted(sp.delta) & allowed, sp.quiet, sp.capture));
             }
         }
         (done, n)

@@ -24,7 +24,8 @@ pub(crate) trait MoveSink {
     fn push(&mut self, m: Move);
     /// Plain moves from `from` to each square of `to`.
     fn push_normal<W: Word>(&mut self, from: Square, to: Bitboard<W>);
-    fn extend_from(&mut self, list: &MoveList);
+    /// The sink as a move list, if it is one.
+    fn as_list(&mut self) -> Option<&mut MoveList>;
     /// Adds `n` counted moves (counters only: [`MoveSink::BULK`] is false for lists).
     fn add_count(&mut self, n: u64);
 }
@@ -42,8 +43,8 @@ impl MoveSink for MoveList {
         }
     }
     #[inline(always)]
-    fn extend_from(&mut self, list: &MoveList) {
-        self.extend(list.iter().copied());
+    fn as_list(&mut self) -> Option<&mut MoveList> {
+        Some(self)
     }
     fn add_count(&mut self, _: u64) {
         unreachable!("a move list is never given counts (BULK is false)");
@@ -507,10 +508,17 @@ impl<R: Rules> Position<R> {
             Half::Captures => theirs,
             Half::Quiets => !theirs,
         };
-        let mut list = MoveList::new();
-        self.piece_moves(ksq, kkind, !g.royal_forbidden & king_allowed, &mut list);
+        // A list gets the royal moves in place; a counter counts them from a scratch list.
+        let mut scratch = MoveList::new();
+        let counting = out.as_list().is_none();
+        let list = match out.as_list() {
+            Some(l) => l,
+            None => &mut scratch,
+        };
+        let start = list.len();
+        self.piece_moves(ksq, kkind, !g.royal_forbidden & king_allowed, list);
         let occ_nk = occ & !Bitboard::from(ksq);
-        let mut i = 0;
+        let mut i = start;
         while i < list.len() {
             let to = list[i].to();
             if self.attackers_to(to, them, occ_nk).is_nonempty() {
@@ -519,7 +527,9 @@ impl<R: Rules> Position<R> {
                 i += 1;
             }
         }
-        out.extend_from(&list);
+        if counting {
+            out.add_count(scratch.len() as u64);
+        }
         if checkers.more_than_one() || forbidden_here {
             return;
         }

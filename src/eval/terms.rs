@@ -95,33 +95,28 @@ impl Weights {
         Ok(w)
     }
 
+    /// The linear weights, in the order of [`Weights::names`].
+    fn pairs_mut(&mut self) -> impl Iterator<Item = &mut Pair> {
+        self.passed.iter_mut().chain([
+            &mut self.doubled,
+            &mut self.isolated,
+            &mut self.open_file,
+            &mut self.half_open_file,
+            &mut self.bound_pair,
+            &mut self.pawn_threat,
+            &mut self.hanging,
+        ])
+    }
+
     /// Sets the linear weights from a list in the order of [`Weights::linear`].
     pub fn set_linear(&mut self, v: &[Pair]) {
-        self.passed.copy_from_slice(&v[..PASSED_BUCKETS]);
-        [
-            self.doubled,
-            self.isolated,
-            self.open_file,
-            self.half_open_file,
-            self.bound_pair,
-            self.pawn_threat,
-            self.hanging,
-        ] = v[PASSED_BUCKETS..].try_into().expect("one pair per linear weight");
+        assert_eq!(v.len(), Weights::LINEAR, "one pair per linear weight");
+        self.pairs_mut().zip(v).for_each(|(p, x)| *p = *x);
     }
 
     /// The linear weights as a list.
     pub fn linear(&self) -> Vec<Pair> {
-        let mut v = self.passed.to_vec();
-        v.extend([
-            self.doubled,
-            self.isolated,
-            self.open_file,
-            self.half_open_file,
-            self.bound_pair,
-            self.pawn_threat,
-            self.hanging,
-        ]);
-        v
+        self.clone().pairs_mut().map(|p| *p).collect()
     }
 }
 
