@@ -74,7 +74,7 @@ class Check:
                 v = cond()
                 if v:
                     return v
-            except (StaleElementReferenceException, WebDriverException):
+            except (StaleElementReferenceException, WebDriverException, IndexError):  # not drawn yet
                 pass
             if time.time() > end:
                 self.shot("timeout-" + what.replace(" ", "-"))
@@ -92,7 +92,10 @@ class Check:
     def click(self, css):
         """Clicks the first element matching css, found again if the page redrew it."""
         def attempt():
-            el = self.find(css)[0]
+            found = self.find(css)
+            if not found:
+                return False  # not drawn yet (a page redrawn after a hash change)
+            el = found[0]
             self.d.execute_script("arguments[0].scrollIntoView({block: 'center'});", el)
             el.click()
             return True
