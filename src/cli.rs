@@ -28,11 +28,12 @@ COMMANDS:
                       the quiet positions as 'FEN | RESULT' (1.0, 0.5, 0.0 for White);
                       --shard I/N plays games I, I+N, ... of N shards (no overlap);
                       progress on stderr
-    tune --variant V --data FILE... --out WEIGHTS [--epochs N]
-                      fit the evaluation's term weights to datagen's results: the
-                      scaling constant, then the weights (Adam); writes 'eval.NAME =
-                      MG EG' lines for the variant's engine.ini section; progress on
-                      stderr
+    tune --variant V --data FILE... --out WEIGHTS [--epochs N] [--l2 X]
+                      fit the evaluation's weights (material, piece-square features,
+                      mobility, terms) to datagen's results: the scaling constant, then
+                      the weights (Adam, pulled towards the defaults by X, 0.0001);
+                      writes 'eval.NAME = MG EG' lines for the variant's engine.ini
+                      section; progress on stderr
     variants          list the variants of the loaded ini
     check-ini FILE    load an ini file and report the first problem, if any
     rbc-referee [V]   Reconnaissance Blind Chess referee on stdin/stdout (variant V, default
@@ -257,12 +258,17 @@ fn cmd_datagen(set: &Catalog, args: &[String]) -> Result<(), CliError> {
 }
 
 fn cmd_tune(set: &Catalog, args: &[String]) -> Result<(), CliError> {
-    let (mut variant, mut data, mut out, mut epochs) = (None, Vec::new(), None, 2000usize);
+    let (mut variant, mut data, mut out) = (None, Vec::new(), None);
+    let mut fit = crate::tune::Fit {
+        epochs: 2000,
+        rate: 1.0,
+        l2: 1e-4,
+    };
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
         match flag {
-            "--variant" | "--out" | "--epochs" => {
+            "--variant" | "--out" | "--epochs" | "--l2" => {
                 let value = args
                     .get(i + 1)
                     .ok_or_else(|| CliError(format!("{flag} needs a value")))?
@@ -270,10 +276,17 @@ fn cmd_tune(set: &Catalog, args: &[String]) -> Result<(), CliError> {
                 match flag {
                     "--variant" => variant = Some(value),
                     "--out" => out = Some(value),
-                    _ => {
-                        epochs = value
+                    "--epochs" => {
+                        fit.epochs = value
                             .parse()
                             .map_err(|_| CliError(format!("--epochs '{value}' is not a number")))?
+                    }
+                    _ => {
+                        fit.l2 = value
+                            .parse()
+                            .ok()
+                            .filter(|x: &f64| *x >= 0.0)
+                            .ok_or_else(|| CliError(format!("--l2 '{value}' is not a number >= 0")))?
                     }
                 }
                 i += 2;
@@ -311,24 +324,28 @@ fn cmd_tune(set: &Catalog, args: &[String]) -> Result<(), CliError> {
         samples.len(),
         start.elapsed().as_secs_f64()
     );
-    let w0: Vec<[f64; 2]> = games::dispatch(v, CurrentWeights)
-        .linear()
-        .iter()
-        .map(|p| [p[0] as f64, p[1] as f64])
-        .collect();
+    let current = games::dispatch(v, CurrentWeights);
+    let w0 = current.linear();
     let k = crate::tune::fit_k(&samples, &w0);
     let e0 = crate::tune::error(&samples, k, &w0);
     eprintln!("tune: K = {k:.4}, error {e0:.6} with the current weights");
+    let epochs = fit.epochs;
     let mut progress = |epoch: usize, e: f64| eprintln!("tune: epoch {epoch} of {epochs}, error {e:.6}");
-    let w = crate::tune::fit_weights(&samples, k, &w0, epochs, 1.0, &mut progress);
+    let w = crate::tune::fit_weights(&samples, k, &w0, fit, &mut progress);
     let e1 = crate::tune::error(&samples, k, &w);
     let mut text = format!(
-        "# menagerie tune --variant {}: {} positions, K = {k:.4}, error {e0:.6} -> {e1:.6}\n",
+        "# menagerie tune --variant {} --epochs {epochs} --l2 {}: {} positions, K = {k:.4}, error {e0:.6} -> {e1:.6}\n",
         v.variant().name,
+        fit.l2,
         samples.len()
     );
-    for (name, p) in crate::eval::Weights::names().iter().zip(&w) {
-        text.push_str(&format!("eval.{name} = {} {}\n", p[0].round(), p[1].round()));
+    for (name, p) in current.names().iter().zip(&w) {
+        // Adding 0 turns a rounded -0 into 0.
+        text.push_str(&format!(
+            "eval.{name} = {} {}\n",
+            p[0].round() + 0.0,
+            p[1].round() + 0.0
+        ));
     }
     std::fs::write(&out, text).map_err(|e| CliError(format!("{out}: {e}")))?;
     eprintln!("tune: wrote {out} in {:.1} s", start.elapsed().as_secs_f64());

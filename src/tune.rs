@@ -2,7 +2,8 @@
 //! a constant plus the linear terms, `sum f_j (mg_j p + eg_j (1 - p))` with `f` the term
 //! counts (White's minus Black's) and `p` the middle-game share; the predicted score is
 //! `1 / (1 + 10^(-K e / 400))`. `K` is fitted first, then the weights by Adam on the mean
-//! squared error against the results.
+//! squared error against the results, plus an optional pull towards the starting weights
+//! (`l2 * sum ((w - w0) / 100)^2`) that keeps weights the data hardly sees near their defaults.
 
 /// One position, reduced to what the fit needs.
 #[derive(Clone, Debug)]
@@ -20,12 +21,12 @@ pub struct Sample {
 impl Sample {
     /// A sample from an evaluation `eval` made with the weights `w` (one (mg, eg) pair per
     /// term), the counts and the phase: the fitted terms' share is taken out of `eval`.
-    pub fn new(eval: f64, mg: f64, counts: &[i32], w: &[[f64; 2]], result: f64) -> Sample {
+    pub fn new(eval: f64, mg: f64, counts: &[f64], w: &[[f64; 2]], result: f64) -> Sample {
         let features: Vec<(usize, f64)> = counts
             .iter()
             .enumerate()
-            .filter(|(_, c)| **c != 0)
-            .map(|(j, &c)| (j, c as f64))
+            .filter(|(_, c)| **c != 0.0)
+            .map(|(j, &c)| (j, c))
             .collect();
         let mut s = Sample {
             base: eval,
@@ -101,25 +102,36 @@ pub fn gradient(samples: &[Sample], k: f64, w: &[[f64; 2]]) -> Vec<[f64; 2]> {
     grad
 }
 
-/// Fits the weights from `start` with scaling `k`: `epochs` full-batch Adam steps of
-/// `rate` centipawns. `progress(epoch, error)` is called every 100 epochs.
+/// How [`fit_weights`] steps.
+#[derive(Clone, Copy, Debug)]
+pub struct Fit {
+    /// Full-batch Adam steps.
+    pub epochs: usize,
+    /// Step size in centipawns.
+    pub rate: f64,
+    /// Pull towards the starting weights: `l2 * sum ((w - w0) / 100)^2` is added to the error.
+    pub l2: f64,
+}
+
+/// Fits the weights from `start` with scaling `k`. `progress(epoch, error)` is called every
+/// 100 epochs with the error of the predictions (the pull not included).
 pub fn fit_weights(
     samples: &[Sample],
     k: f64,
     start: &[[f64; 2]],
-    epochs: usize,
-    rate: f64,
+    fit: Fit,
     progress: &mut dyn FnMut(usize, f64),
 ) -> Vec<[f64; 2]> {
     let n = start.len();
     let mut w = start.to_vec();
     let (mut m, mut v) = (vec![[0.0f64; 2]; n], vec![[0.0f64; 2]; n]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let Fit { epochs, rate, l2 } = fit;
     for epoch in 1..=epochs {
         let grad = gradient(samples, k, &w);
         for j in 0..n {
             for h in 0..2 {
-                let g = grad[j][h];
+                let g = grad[j][h] + 2.0 * l2 * (w[j][h] - start[j][h]) / 1e4;
                 m[j][h] = b1 * m[j][h] + (1.0 - b1) * g;
                 v[j][h] = b2 * v[j][h] + (1.0 - b2) * g * g;
                 let mh = m[j][h] / (1.0 - b1.powi(epoch as i32));
@@ -147,13 +159,7 @@ pub struct LoadSamples<'a> {
 impl crate::games::GameVisitor for LoadSamples<'_> {
     type Output = Result<(), String>;
     fn visit<R: crate::rules::Rules>(self, game: std::sync::Arc<crate::position::Game<R>>) -> Self::Output {
-        let w: Vec<[f64; 2]> = game
-            .eval
-            .weights
-            .linear()
-            .iter()
-            .map(|p| [p[0] as f64, p[1] as f64])
-            .collect();
+        let w = game.eval.weights.linear();
         for file in self.files {
             let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
             for (i, line) in text.lines().enumerate() {
@@ -173,8 +179,7 @@ impl crate::games::GameVisitor for LoadSamples<'_> {
                 let pos = crate::position::Position::from_fen(game.clone(), fen.trim())
                     .map_err(|e| format!("{}: {e}", at()))?;
                 let (eval, mg, counts) = pos.tuning_trace();
-                self.samples
-                    .push(Sample::new(eval as f64, mg, &counts.features(), &w, result));
+                self.samples.push(Sample::new(eval as f64, mg, &counts, &w, result));
             }
         }
         Ok(())

@@ -481,6 +481,10 @@ fn the_loader_reads_data_and_the_rules_step_checks_it() {
         ("eval.doubled = x 3\n", "eval.doubled = x 3: want whole numbers", 6),
         ("eval.doubled = 4\n", "eval.doubled = 4: want two numbers", 6),
         ("eval.king_danger = 4 5\n", "eval.king_danger = 4 5: want one number", 6),
+        ("eval.doubled = 4.5 3\n", "eval.doubled = 4.5 3: want whole numbers", 6),
+        ("eval.value.q = 900 950\n", "eval.value.q: unknown term", 6),
+        ("eval.centre.r = 1.5 x\n", "eval.centre.r = 1.5 x: want numbers", 6),
+        ("eval.mobility.r = 2 inf\n", "eval.mobility.r = 2 inf: want numbers", 6),
         ("", "start: ", 5),
     ];
     for (extra, want, line) in cases {

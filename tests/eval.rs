@@ -106,3 +106,63 @@ fn eval_settings_in_the_ini_set_the_weights() {
     assert_eq!(eval("eval.open_file = 300 300\n") - eval("eval.open_file = 0 0\n"), 300);
     assert_eq!(counts("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").open_file, [1, 0]);
 }
+
+/// What the tuner reads for a position: (White's evaluation, middle-game share, features) and
+/// the names and values of the weights.
+struct Trace(&'static str);
+
+impl GameVisitor for Trace {
+    type Output = (i32, f64, Vec<f64>, Vec<String>, Vec<[f64; 2]>);
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Self::Output {
+        let w = game.eval.weights.clone();
+        let (e, mg, f) = Position::from_fen(game, self.0).unwrap().tuning_trace();
+        (e, mg, f, w.names(), w.linear())
+    }
+}
+
+/// The tuner's model is the evaluation: raising any one linear weight (a term's, or a kind's
+/// material, square feature or mobility) through `eval.*` changes White's evaluation by that
+/// weight's feature in the trace, tapered by the phase, on 8x8 and on 10x8.
+#[test]
+fn the_trace_predicts_the_evaluation_weight_by_weight() {
+    let cases = [
+        (
+            "chess",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+        ),
+        ("chess", "8/5pk1/R5p1/3r4/5P2/6P1/5K2/8 b - - 0 40"),
+        ("chess", "2r3k1/1q3pp1/p3p2p/1p1nP3/3N4/P1Q3P1/1P3P1P/2R3K1 w - - 0 28"),
+        ("chess", "4k3/2p5/8/3P4/1N6/8/5B2/4K3 w - - 0 1"),
+        (
+            "capablanca",
+            "r1abqkbcnr/pppp1ppppp/2n7/4p5/4P5/5N4/PPPP1PPPPP/RNABQKBC1R w KQkq - 2 3",
+        ),
+    ];
+    let mut moved = 0;
+    for (variant, fen) in cases {
+        let (e0, mg, f, names, w) = games::dispatch(default_variants().get(variant).unwrap(), Trace(fen));
+        assert_eq!(f.len(), names.len());
+        for (j, name) in names.iter().enumerate() {
+            let (dm, de) = (40.0, -24.0);
+            let text = with_line(variant, &format!("eval.{name} = {} {}", w[j][0] + dm, w[j][1] + de));
+            let set = Catalog::parse(&text, "t.ini").unwrap();
+            let e1 = games::dispatch(set.get(variant).unwrap(), Trace(fen)).0;
+            let want = f[j] * (dm * mg + de * (1.0 - mg));
+            let got = (e1 - e0) as f64;
+            assert!(
+                (got - want).abs() <= 2.0,
+                "{variant} {fen}: eval.{name} moved the evaluation by {got}, the trace says {want}"
+            );
+            moved += usize::from(got != 0.0);
+        }
+    }
+    assert!(moved > 40, "only {moved} weights moved the evaluation");
+}
+
+/// The built-in engine.ini with `line` added to the variant's section.
+fn with_line(variant: &str, line: &str) -> String {
+    let ini = menagerie::variant::DEFAULT_INI;
+    let at = ini.find(&format!("\n[{variant}")).expect("the variant's section") + 1;
+    let end = at + ini[at..].find('\n').unwrap() + 1;
+    format!("{}{line}\n{}", &ini[..end], &ini[end..])
+}

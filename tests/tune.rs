@@ -2,7 +2,7 @@
 //! sigmoid), it finds the scaling constant and the weights again. A wrong gradient (a sign, a
 //! missing phase factor) would leave the weights elsewhere.
 
-use menagerie::tune::{Sample, error, fit_k, fit_weights, gradient};
+use menagerie::tune::{Fit, Sample, error, fit_k, fit_weights, gradient};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -14,7 +14,7 @@ fn recovers_a_known_weight_vector() {
     let zero = vec![[0.0, 0.0]; truth.len()];
     let samples: Vec<Sample> = (0..4000)
         .map(|_| {
-            let counts: Vec<i32> = (0..truth.len()).map(|_| rng.random_range(-2..=2)).collect();
+            let counts: Vec<f64> = (0..truth.len()).map(|_| rng.random_range(-2..=2) as f64).collect();
             let mg = rng.random_range(0.0..1.0);
             let base = rng.random_range(-150.0..150.0);
             let mut s = Sample::new(base, mg, &counts, &zero, 0.0);
@@ -24,7 +24,12 @@ fn recovers_a_known_weight_vector() {
         .collect();
     let k_fit = fit_k(&samples, &truth);
     assert!((k_fit - k).abs() < 0.01, "K {k_fit}");
-    let w = fit_weights(&samples, k, &zero, 3000, 1.0, &mut |_, _| {});
+    let fit = Fit {
+        epochs: 3000,
+        rate: 1.0,
+        l2: 0.0,
+    };
+    let w = fit_weights(&samples, k, &zero, fit, &mut |_, _| {});
     for (got, want) in w.iter().zip(&truth) {
         for h in 0..2 {
             assert!((got[h] - want[h]).abs() < 2.0, "fitted {w:?}, truth {truth:?}");
@@ -32,13 +37,20 @@ fn recovers_a_known_weight_vector() {
     }
     assert!(error(&samples, k, &w) < 1e-5);
     assert!(error(&samples, k, &zero) > 1e-3, "the start is far from the truth");
+    // A strong pull towards the start keeps the weights near it.
+    let pulled = fit_weights(&samples, k, &zero, Fit { l2: 1e3, ..fit }, &mut |_, _| {});
+    for (got, want) in pulled.iter().zip(&truth) {
+        for h in 0..2 {
+            assert!(got[h].abs() < want[h].abs() / 4.0, "pulled {pulled:?}, truth {truth:?}");
+        }
+    }
 }
 
 /// A sample made with some weights gives back its evaluation with those weights.
 #[test]
 fn a_sample_keeps_its_evaluation() {
     let w = vec![[10.0, 30.0], [5.0, -5.0]];
-    let s = Sample::new(123.0, 0.25, &[2, -1], &w, 1.0);
+    let s = Sample::new(123.0, 0.25, &[2.0, -1.0], &w, 1.0);
     assert!((s.eval(&w) - 123.0).abs() < 1e-9);
     // base = 123 - (2 * (10 * 0.25 + 30 * 0.75) - (5 * 0.25 - 5 * 0.75)) = 123 - (50 + 2.5)
     assert!((s.base - 70.5).abs() < 1e-9, "{}", s.base);
@@ -51,7 +63,7 @@ fn gradient_matches_finite_differences() {
     let zero = vec![[0.0, 0.0]; 3];
     let samples: Vec<Sample> = (0..300)
         .map(|_| {
-            let counts: Vec<i32> = (0..3).map(|_| rng.random_range(-3..=3)).collect();
+            let counts: Vec<f64> = (0..3).map(|_| rng.random_range(-3..=3) as f64).collect();
             let result = [0.0, 0.5, 1.0][rng.random_range(0..3)];
             Sample::new(
                 rng.random_range(-300.0..300.0),

@@ -14,8 +14,11 @@ use crate::tables::{SqTable, Tables};
 use crate::variant::{MAX_KINDS, Variant};
 
 mod terms;
+mod weights;
+pub use terms::TermCounts;
 use terms::TermTables;
-pub use terms::{TermCounts, WEIGHTS, Weights};
+pub use weights::{KIND_TERMS, Weights, square_features};
+use weights::{MOBILITY, Pair};
 
 /// Value of a pawn-flagged piece.
 pub const PAWN_VALUE: i32 = 100;
@@ -32,10 +35,12 @@ pub struct EvalTables<W: Word> {
     psq: Vec<[i32; 2]>,
     /// Phase weight per kind (non-pawn, non-royal material).
     pub phase_value: [i32; MAX_KINDS],
-    /// Kinds whose mobility is counted (riders).
+    /// Kinds whose mobility is counted (a non-pawn, non-royal kind with a mobility weight).
     mobility_kinds: u32,
-    /// Mobility weight per kind (centipawns per target square).
-    mobility: [i32; MAX_KINDS],
+    /// Non-pawn, non-royal kinds (whose mobility a trace counts).
+    piece_kinds: u32,
+    /// Mobility weight per kind (centipawns per square reached): [opening, endgame].
+    mobility: [Pair; MAX_KINDS],
     /// Sum of non-pawn, non-royal material of both sides in the start position.
     phase_total: i32,
     /// Per colour, the squares in front of each square (pawn shield), for royal pieces.
@@ -44,7 +49,8 @@ pub struct EvalTables<W: Word> {
     pawn_kinds: u32,
     /// Masks of the pawn, king-zone, threat and file terms.
     terms: TermTables<W>,
-    /// Weights of those terms: [`WEIGHTS`] with the variant's `eval.*` settings.
+    /// The weights the tables were built from: the variant's defaults with its `eval.*`
+    /// settings.
     pub weights: Weights,
 }
 
@@ -101,91 +107,71 @@ fn colour_bound(v: &Variant, kind: usize) -> bool {
     v.pieces[kind].motions.iter().all(|m| (m.dx + m.dy) % 2 == 0)
 }
 
+/// Material value per kind (from `value=` in `engine.ini`, or from the kind's mobility on the
+/// board) and the kinds' average reach on an empty board.
+fn material(v: &Variant) -> ([i32; MAX_KINDS], [f64; MAX_KINDS]) {
+    let mut value = [0i32; MAX_KINDS];
+    let mut avg_mob = [0f64; MAX_KINDS];
+    for (k, p) in v.pieces.iter().enumerate() {
+        avg_mob[k] = effective_mobility(v, k);
+        value[k] = if let Some(val) = p.value {
+            val
+        } else if p.is_pawn() {
+            PAWN_VALUE
+        } else if p.is_royal() {
+            if v.check { 0 } else { ROYAL_VALUE_NO_CHECK }
+        } else {
+            let mut val = 62.0 * avg_mob[k];
+            if colour_bound(v, k) {
+                val *= 0.85;
+            }
+            if compound(v, k) {
+                val *= 1.1;
+            }
+            val.round() as i32
+        };
+    }
+    (value, avg_mob)
+}
+
+/// The variant's evaluation weights: the defaults for its pieces and board with its `eval.*`
+/// settings, or the setting at fault.
+pub fn variant_weights(v: &Variant) -> Result<Weights, (String, String)> {
+    let (value, avg_mob) = material(v);
+    Weights::for_variant(v, &value, &avg_mob).with_settings(&v.eval_settings)
+}
+
 impl<W: Word> EvalTables<W> {
     /// Builds the tables for a variant.
     pub fn new(v: &Variant) -> EvalTables<W> {
         let g = &v.geometry;
         let royal_kinds = v.royal_kinds();
         let pawn_kinds = v.pawn_kinds();
-        let mut value = [0i32; MAX_KINDS];
-        let mut mobility = [0i32; MAX_KINDS];
-        let mut avg_mob = [0f64; MAX_KINDS];
-        for (k, p) in v.pieces.iter().enumerate() {
-            avg_mob[k] = effective_mobility(v, k);
-            value[k] = if let Some(val) = p.value {
-                val
-            } else if p.is_pawn() {
-                PAWN_VALUE
-            } else if p.is_royal() {
-                if v.check { 0 } else { ROYAL_VALUE_NO_CHECK }
-            } else {
-                let mut val = 62.0 * avg_mob[k];
-                if colour_bound(v, k) {
-                    val *= 0.85;
-                }
-                if compound(v, k) {
-                    val *= 1.1;
-                }
-                val.round() as i32
-            };
-            mobility[k] = if p.is_pawn() || p.is_royal() {
-                0
-            } else if p.motions.iter().any(|m| m.range != 1) {
-                3
-            } else {
-                2
-            };
-        }
-        // Geometry-driven piece-square terms.
-        let fc = (g.files() as f64 - 1.0) / 2.0;
-        let rc = (g.ranks() as f64 - 1.0) / 2.0;
-        let max_d = fc.max(rc);
-        let mut pst: [[[SqTable<i16>; 2]; 2]; MAX_KINDS] =
-            std::array::from_fn(|_| std::array::from_fn(|_| std::array::from_fn(|_| SqTable::filled(0i16))));
-        for (k, p) in v.pieces.iter().enumerate() {
-            for c in Color::ALL {
-                for sq in g.landable() {
-                    let df = (g.file_of(sq) as f64 - fc).abs();
-                    let dr = (g.rank_of(sq) as f64 - rc).abs();
-                    let central = max_d - df.max(dr); // 0 on the edge .. max_d in the centre
-                    let rr = g.relative_rank(c, sq) as f64;
-                    let (mg, eg) = if p.is_pawn() {
-                        let promo = v.promotion_rank.unwrap_or(g.ranks() - 1) as f64;
-                        let start = v.pawn_initial_ranks.first().map_or(1.0, |&r| r as f64);
-                        let progress = ((rr - start) / (promo - start).max(1.0)).clamp(0.0, 1.0);
-                        let file_bonus = (fc - df) * 3.0;
-                        (progress * progress * 60.0 + file_bonus, progress * progress * 160.0)
-                    } else if p.is_royal() {
-                        // Stay home (and off the centre) while there is material; centralise late.
-                        // Games without check too: a king that can be captured needs cover more.
-                        let home = if rr == 0.0 { 15.0 } else { -10.0 * rr };
-                        (home - central * 4.0, central * 12.0)
-                    } else {
-                        let w = if avg_mob[k] < 7.0 { 8.0 } else { 3.0 };
-                        (central * w, central * w * 0.5)
-                    };
-                    pst[k][c.index()][0][sq] = mg.round() as i16;
-                    pst[k][c.index()][1][sq] = eg.round() as i16;
-                }
-            }
-        }
+        let (value, _) = material(v);
+        // Catalog::prepare refuses bad settings before any game is built.
+        let weights = variant_weights(v).unwrap_or_else(|(_, m)| panic!("{m}"));
         let mut psq = vec![[0i32; 2]; MAX_KINDS * 2 * MAX_SQUARES];
         let mut phase_value = [0i32; MAX_KINDS];
-        let mut mobility_kinds = 0u32;
+        let mut mobility = [[0i32; 2]; MAX_KINDS];
+        let (mut mobility_kinds, mut piece_kinds) = (0u32, 0u32);
         for (k, p) in v.pieces.iter().enumerate() {
+            let w = &weights.kinds[k];
             if !p.is_pawn() && !p.is_royal() {
                 phase_value[k] = value[k];
-                if p.motions.iter().any(|m| m.range != 1) {
+                piece_kinds |= 1 << k;
+                mobility[k] = w[MOBILITY].map(|x| x.round() as i32);
+                if mobility[k] != [0, 0] {
                     mobility_kinds |= 1 << k;
                 }
             }
             for c in Color::ALL {
                 for sq in g.landable() {
+                    let f = square_features(v, c, sq, p.is_pawn());
                     let code = k * 2 + c.index();
-                    psq[code * MAX_SQUARES + sq.index()] = [
-                        value[k] + pst[k][c.index()][0][sq] as i32,
-                        value[k] + pst[k][c.index()][1][sq] as i32,
-                    ];
+                    psq[code * MAX_SQUARES + sq.index()] = [0, 1].map(|h| {
+                        let shape: f64 = f.iter().enumerate().map(|(i, x)| x * w[1 + i][h]).sum();
+                        (w[0][h] + shape.round()).round() as i32
+                    });
                 }
             }
         }
@@ -218,12 +204,12 @@ impl<W: Word> EvalTables<W> {
         }
         EvalTables {
             terms: TermTables::new(v, &value),
-            // Catalog::prepare refuses bad settings before any game is built.
-            weights: WEIGHTS.with_settings(&v.eval_settings).unwrap_or(WEIGHTS),
+            weights,
             value,
             psq,
             phase_value,
             mobility_kinds,
+            piece_kinds,
             mobility,
             phase_total: phase_total.max(1),
             shield,
@@ -245,7 +231,7 @@ impl<R: Rules> Position<R> {
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate(&self) -> i32 {
         let e = &self.game.eval;
-        let (base, counts) = self.eval_parts();
+        let (base, counts) = self.eval_parts::<false>();
         let phase = self.phase.clamp(0, e.phase_total);
         let side = |c: usize| {
             let [mg, eg] = counts.score(c, &e.weights);
@@ -256,22 +242,43 @@ impl<R: Rules> Position<R> {
     }
 
     /// For fitting the weights: the evaluation from White's side, the middle-game share of
-    /// the phase (1 at the start, 0 with no pieces left), and the term counts.
-    pub fn tuning_trace(&self) -> (i32, f64, TermCounts) {
+    /// the phase (1 at the start, 0 with no pieces left), and White's minus Black's count of
+    /// each linear weight's feature in the order of [`Weights::linear`].
+    pub fn tuning_trace(&self) -> (i32, f64, Vec<f64>) {
         let e = &self.game.eval;
+        let v = &self.game.variant;
         let white = if self.side == Color::White { 1 } else { -1 };
         let phase = self.phase.clamp(0, e.phase_total) as f64 / e.phase_total as f64;
-        (white * self.evaluate(), phase, self.term_counts())
+        let n = self.eval_parts::<true>().1;
+        let mut kinds = vec![[0.0f64; KIND_TERMS.len()]; v.pieces.len()];
+        for sq in self.occupied() {
+            let p = self.board[sq.index()];
+            let sign = if p.color() == Color::White { 1.0 } else { -1.0 };
+            let f = &mut kinds[p.kind()];
+            f[0] += sign;
+            let shape = square_features(v, p.color(), sq, v.pieces[p.kind()].is_pawn());
+            for (i, x) in shape.iter().enumerate() {
+                f[1 + i] += sign * x;
+            }
+        }
+        for (k, f) in kinds.iter_mut().enumerate() {
+            f[MOBILITY] = (n.mobility[0][k] - n.mobility[1][k]) as f64;
+        }
+        let mut features: Vec<f64> = n.features().iter().map(|&x| x as f64).collect();
+        features.extend(kinds.iter().flatten());
+        (white * self.evaluate(), phase, features)
     }
 
-    /// How often each evaluation term occurs in the position, per side.
+    /// How often each evaluation term occurs in the position, per side (mobility of every
+    /// non-pawn, non-royal kind included).
     pub fn term_counts(&self) -> TermCounts {
-        self.eval_parts().1
+        self.eval_parts::<true>().1
     }
 
     /// Per side, the tapered material, piece-square, mobility and shield score, and the counts
-    /// of the other terms.
-    fn eval_parts(&self) -> ([i32; 2], TermCounts) {
+    /// of the other terms; with `TRACE`, the mobility of every non-pawn, non-royal kind is
+    /// counted too.
+    fn eval_parts<const TRACE: bool>(&self) -> ([i32; 2], TermCounts) {
         let game = &*self.game;
         let e = &game.eval;
         let tt = &e.terms;
@@ -312,13 +319,19 @@ impl<R: Rules> Position<R> {
             attacks[ci] = pawn_attacks[ci];
             let [mg, eg] = self.psq[ci];
             let mut s = (mg * phase + eg * (e.phase_total - phase)) / e.phase_total;
+            let counted = e.mobility_kinds | if TRACE { e.piece_kinds } else { 0 };
+            let mut mobility = [0i32; 2];
             for sq in own & !pawns {
                 let k = self.board[sq.index()].kind();
                 let a = self.attack_set(t, sq, k, c, occ);
                 attacks[ci] |= a;
-                if e.mobility_kinds >> k & 1 != 0 {
-                    let reach = (a | t.kinds[k].leap_quiet[ci][sq]) & not_own;
-                    s += e.mobility[k] * reach.count() as i32;
+                if counted >> k & 1 != 0 {
+                    let reach = ((a | t.kinds[k].leap_quiet[ci][sq]) & not_own).count() as i32;
+                    mobility[0] += e.mobility[k][0] * reach;
+                    mobility[1] += e.mobility[k][1] * reach;
+                    if TRACE {
+                        n.mobility[ci][k] += reach;
+                    }
                 }
                 let hit = a & zone[them];
                 if hit.is_nonempty() && e.royal_kinds >> k & 1 == 0 {
@@ -327,6 +340,7 @@ impl<R: Rules> Position<R> {
                     n.danger[them] += hit.count() as i32 * tt.attack_unit[k];
                 }
             }
+            s += (mobility[0] * phase + mobility[1] * (e.phase_total - phase)) / e.phase_total;
             if e.royal_kinds != 0 {
                 let royals = self.royals(c);
                 if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {

@@ -9,129 +9,7 @@ use crate::color::Color;
 use crate::tables::SqTable;
 use crate::variant::{MAX_KINDS, Variant};
 
-/// A term's weight in the middle game and in the end game, in centipawns.
-pub type Pair = [i32; 2];
-
-/// Number of passed-pawn buckets: the pawn's progress from its first rank to the promotion
-/// zone, in sevenths.
-pub const PASSED_BUCKETS: usize = 7;
-
-/// The weights of the terms (hand-set: issue 27's tuner is to fit them).
-#[derive(Clone, Debug)]
-pub struct Weights {
-    /// Per passed pawn, by bucket.
-    pub passed: [Pair; PASSED_BUCKETS],
-    /// Per doubled pawn.
-    pub doubled: Pair,
-    /// Per isolated pawn.
-    pub isolated: Pair,
-    /// Per file rider on a file without pawns.
-    pub open_file: Pair,
-    /// Per file rider on a file with enemy pawns only.
-    pub half_open_file: Pair,
-    /// Per colour-bound kind with pieces on both colours.
-    pub bound_pair: Pair,
-    /// Per non-pawn piece attacked by an enemy pawn.
-    pub pawn_threat: Pair,
-    /// Per non-pawn piece attacked and not defended.
-    pub hanging: Pair,
-    /// Middle-game penalty per square of king danger (danger squared, divided by 64).
-    pub king_danger: i32,
-}
-
-impl Weights {
-    /// Number of [`Pair`] weights the tuner fits (every term but the king danger, which is
-    /// not linear).
-    pub const LINEAR: usize = PASSED_BUCKETS + 7;
-
-    /// Names of the linear weights, in the order of [`Weights::linear`].
-    pub fn names() -> Vec<String> {
-        let mut v: Vec<String> = (0..PASSED_BUCKETS).map(|b| format!("passed.{b}")).collect();
-        for n in [
-            "doubled",
-            "isolated",
-            "open_file",
-            "half_open_file",
-            "bound_pair",
-            "pawn_threat",
-            "hanging",
-        ] {
-            v.push(n.to_string());
-        }
-        v
-    }
-
-    /// The weights with `eval.NAME = MG EG` settings applied (`king_danger` takes one number).
-    /// An error names the setting at fault.
-    pub fn with_settings(
-        &self,
-        settings: &std::collections::BTreeMap<String, String>,
-    ) -> Result<Weights, (String, String)> {
-        let names = Weights::names();
-        let mut linear = self.linear();
-        let mut w = self.clone();
-        for (key, value) in settings {
-            let numbers: Result<Vec<i32>, _> = value.split_whitespace().map(str::parse::<i32>).collect();
-            let bad = |want: &str| (key.clone(), format!("eval.{key} = {value}: want {want}"));
-            let numbers = numbers.map_err(|_| bad("whole numbers"))?;
-            if key == "king_danger" {
-                let [n] = numbers[..] else {
-                    return Err(bad("one number"));
-                };
-                w.king_danger = n;
-            } else if let Some(i) = names.iter().position(|n| n == key) {
-                let [mg, eg] = numbers[..] else {
-                    return Err(bad("two numbers, middle game and end game"));
-                };
-                linear[i] = [mg, eg];
-            } else {
-                return Err((
-                    key.clone(),
-                    format!("eval.{key}: unknown term (known: {}, king_danger)", names.join(", ")),
-                ));
-            }
-        }
-        w.set_linear(&linear);
-        Ok(w)
-    }
-
-    /// The linear weights, in the order of [`Weights::names`].
-    fn pairs_mut(&mut self) -> impl Iterator<Item = &mut Pair> {
-        self.passed.iter_mut().chain([
-            &mut self.doubled,
-            &mut self.isolated,
-            &mut self.open_file,
-            &mut self.half_open_file,
-            &mut self.bound_pair,
-            &mut self.pawn_threat,
-            &mut self.hanging,
-        ])
-    }
-
-    /// Sets the linear weights from a list in the order of [`Weights::linear`].
-    pub fn set_linear(&mut self, v: &[Pair]) {
-        assert_eq!(v.len(), Weights::LINEAR, "one pair per linear weight");
-        self.pairs_mut().zip(v).for_each(|(p, x)| *p = *x);
-    }
-
-    /// The linear weights as a list.
-    pub fn linear(&self) -> Vec<Pair> {
-        self.clone().pairs_mut().map(|p| *p).collect()
-    }
-}
-
-/// The weights of a variant without `eval.*` settings.
-pub const WEIGHTS: Weights = Weights {
-    passed: [[5, 10], [8, 20], [12, 35], [35, 60], [90, 120], [160, 200], [220, 260]],
-    doubled: [-10, -25],
-    isolated: [-8, -15],
-    open_file: [25, 10],
-    half_open_file: [12, 6],
-    bound_pair: [30, 50],
-    pawn_threat: [-45, -35],
-    hanging: [-20, -15],
-    king_danger: 24,
-};
+use super::weights::{PASSED_BUCKETS, Pair, TERM_WEIGHTS, Weights};
 
 /// How often each term occurs for each side (index: colour), before weighting: what the
 /// evaluation multiplies by [`Weights`], tests check on hand-worked positions and a tuner fits.
@@ -159,14 +37,17 @@ pub struct TermCounts {
     pub zone_attacks: [i32; 2],
     /// The same attacks weighted by attacker ([`TermTables::attack_unit`]).
     pub danger: [i32; 2],
+    /// Squares reached per kind (non-pawn, non-royal pieces; counted only where the kind's
+    /// mobility weighs something, or when tracing for the tuner).
+    pub mobility: [[i32; MAX_KINDS]; 2],
 }
 
 impl TermCounts {
-    /// White's count minus Black's for each linear weight, in the order of
-    /// [`Weights::linear`].
-    pub fn features(&self) -> [i32; Weights::LINEAR] {
+    /// White's count minus Black's for each linear weight that is not per kind, in the order
+    /// of [`Weights::linear`].
+    pub fn features(&self) -> [i32; TERM_WEIGHTS] {
         let d = |a: [i32; 2]| a[0] - a[1];
-        let mut f = [0; Weights::LINEAR];
+        let mut f = [0; TERM_WEIGHTS];
         for (b, x) in f.iter_mut().take(PASSED_BUCKETS).enumerate() {
             *x = self.passed[0][b] - self.passed[1][b];
         }

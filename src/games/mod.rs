@@ -194,7 +194,7 @@ impl Catalog {
                     format!("rules.{key}: unknown setting of the {} rules ({expected})", v.rules),
                 ));
             }
-            if let Err((key, message)) = crate::eval::WEIGHTS.with_settings(&v.eval_settings) {
+            if let Err((key, message)) = crate::eval::variant_weights(&v) {
                 return Err(o.error(&format!("eval.{key}"), message));
             }
             let game = build(&v, wide).map_err(|m| o.error("rules", format!("rules = {}: {m}", v.rules)))?;

@@ -1,0 +1,256 @@
+//! The evaluation's weights: per piece kind its material, the shape of its piece-square terms
+//! (a linear sum of square features) and its mobility; then the structure, threat and file
+//! terms. Defaults come from the variant's geometry; `eval.*` lines in `engine.ini` replace any
+//! of them, and `menagerie tune` fits them all.
+
+use crate::color::Color;
+use crate::square::Square;
+use crate::variant::Variant;
+
+/// A weight in the middle game and in the end game, in centipawns.
+pub type Pair = [i32; 2];
+
+/// Number of passed-pawn buckets: the pawn's progress from its first rank to the promotion
+/// zone, in sevenths.
+pub const PASSED_BUCKETS: usize = 7;
+
+/// The square features a piece-square term is a weighted sum of, named as in `engine.ini`
+/// (`eval.centre.N = MG EG`).
+pub const SQUARE_FEATURES: [&str; 5] = ["centre", "file_centre", "rank", "advance", "home"];
+
+/// The per-kind weights, named as in `engine.ini`: material, the square features, then mobility
+/// (per square the piece reaches).
+pub const KIND_TERMS: [&str; 7] = ["value", "centre", "file_centre", "rank", "advance", "home", "mobility"];
+
+/// Index of mobility in [`KIND_TERMS`].
+pub const MOBILITY: usize = 6;
+
+/// One kind's weights in the order of [`KIND_TERMS`], [middle game, end game].
+pub type KindWeights = [[f64; 2]; KIND_TERMS.len()];
+
+/// The evaluation's weights for one variant.
+#[derive(Clone, Debug)]
+pub struct Weights {
+    /// Per kind (in the variant's order): [`KIND_TERMS`].
+    pub kinds: Vec<KindWeights>,
+    /// The kinds' FEN letters, for the names.
+    pub letters: Vec<char>,
+    /// Per passed pawn, by bucket.
+    pub passed: [Pair; PASSED_BUCKETS],
+    /// Per doubled pawn.
+    pub doubled: Pair,
+    /// Per isolated pawn.
+    pub isolated: Pair,
+    /// Per file rider on a file without pawns.
+    pub open_file: Pair,
+    /// Per file rider on a file with enemy pawns only.
+    pub half_open_file: Pair,
+    /// Per colour-bound kind with pieces on both colours.
+    pub bound_pair: Pair,
+    /// Per non-pawn piece attacked by an enemy pawn.
+    pub pawn_threat: Pair,
+    /// Per non-pawn piece attacked and not defended.
+    pub hanging: Pair,
+    /// Middle-game penalty per square of king danger (danger squared, divided by 64).
+    pub king_danger: i32,
+}
+
+/// The terms' weights of every variant (the kind weights come from [`Weights::for_variant`]).
+const TERMS: Weights = Weights {
+    kinds: Vec::new(),
+    letters: Vec::new(),
+    passed: [[5, 10], [8, 20], [12, 35], [35, 60], [90, 120], [160, 200], [220, 260]],
+    doubled: [-10, -25],
+    isolated: [-8, -15],
+    open_file: [25, 10],
+    half_open_file: [12, 6],
+    bound_pair: [30, 50],
+    pawn_threat: [-45, -35],
+    hanging: [-20, -15],
+    king_danger: 24,
+};
+
+/// Names of the terms that are not per kind, in the order of [`Weights::linear`].
+fn term_names() -> Vec<String> {
+    let mut v: Vec<String> = (0..PASSED_BUCKETS).map(|b| format!("passed.{b}")).collect();
+    v.extend(
+        [
+            "doubled",
+            "isolated",
+            "open_file",
+            "half_open_file",
+            "bound_pair",
+            "pawn_threat",
+            "hanging",
+        ]
+        .map(String::from),
+    );
+    v
+}
+
+/// Number of linear weights that are not per kind.
+pub const TERM_WEIGHTS: usize = PASSED_BUCKETS + 7;
+
+/// The square features of a square for a piece of colour `c` (pawn-like or not), in the order
+/// of [`SQUARE_FEATURES`]: distance from the edge towards the centre, the same along the rank,
+/// the rank counted from the piece's side, progress towards promotion (pawns) or the far rank
+/// (others) squared, and 1 on its first rank.
+pub fn square_features(v: &Variant, c: Color, sq: Square, pawn: bool) -> [f64; SQUARE_FEATURES.len()] {
+    let g = &v.geometry;
+    let fc = (g.files() as f64 - 1.0) / 2.0;
+    let rc = (g.ranks() as f64 - 1.0) / 2.0;
+    let df = (g.file_of(sq) as f64 - fc).abs();
+    let dr = (g.rank_of(sq) as f64 - rc).abs();
+    let rr = g.relative_rank(c, sq) as f64;
+    let progress = if pawn {
+        let promo = v.promotion_rank.unwrap_or(g.ranks() - 1) as f64;
+        let start = v.pawn_initial_ranks.first().map_or(1.0, |&r| r as f64);
+        ((rr - start) / (promo - start).max(1.0)).clamp(0.0, 1.0)
+    } else {
+        rr / (g.ranks() as f64 - 1.0).max(1.0)
+    };
+    let home = if rr == 0.0 { 1.0 } else { 0.0 };
+    [fc.max(rc) - df.max(dr), fc - df, rr, progress * progress, home]
+}
+
+impl Weights {
+    /// The default weights of a variant, with `value` its kinds' material values and
+    /// `avg_mobility` their average reach on an empty board: pawns gain by advancing (more in
+    /// the end game) and towards the central files; a royal piece stays home and off the
+    /// centre in the middle game and centralises in the end game; short-range pieces like the
+    /// centre more than long riders; riders gain per square they reach.
+    pub fn for_variant(v: &Variant, value: &[i32], avg_mobility: &[f64]) -> Weights {
+        let kinds = v
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let mut w: KindWeights = [[0.0; 2]; KIND_TERMS.len()];
+                w[0] = [value[k] as f64; 2];
+                if p.is_pawn() {
+                    w[2] = [3.0, 0.0];
+                    w[4] = [60.0, 160.0];
+                } else if p.is_royal() {
+                    w[1] = [-4.0, 12.0];
+                    w[3] = [-10.0, 0.0];
+                    w[5] = [15.0, 0.0];
+                } else {
+                    let c = if avg_mobility[k] < 7.0 { 8.0 } else { 3.0 };
+                    w[1] = [c, c * 0.5];
+                    if p.motions.iter().any(|m| m.range != 1) {
+                        w[MOBILITY] = [3.0, 3.0];
+                    }
+                }
+                w
+            })
+            .collect();
+        Weights {
+            kinds,
+            letters: v.pieces.iter().map(|p| p.letter).collect(),
+            ..TERMS
+        }
+    }
+
+    /// Number of linear weights (every one but the king danger, which is not linear).
+    pub fn len(&self) -> usize {
+        TERM_WEIGHTS + self.kinds.len() * KIND_TERMS.len()
+    }
+
+    /// True when there are no weights (never: the terms are always there).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Names of the linear weights as `engine.ini` writes them after `eval.`, in the order of
+    /// [`Weights::linear`]: the terms, then `TERM.LETTER` per kind (the letter in lower case,
+    /// as `engine.ini` keys are).
+    pub fn names(&self) -> Vec<String> {
+        let mut v = term_names();
+        for &l in &self.letters {
+            v.extend(KIND_TERMS.iter().map(|t| format!("{t}.{}", l.to_ascii_lowercase())));
+        }
+        v
+    }
+
+    /// The weights with `eval.NAME = MG EG` settings applied (`king_danger` takes one number;
+    /// per-kind weights may have decimals). An error names the setting at fault.
+    pub fn with_settings(
+        &self,
+        settings: &std::collections::BTreeMap<String, String>,
+    ) -> Result<Weights, (String, String)> {
+        let names = self.names();
+        let mut linear = self.linear();
+        let mut w = self.clone();
+        for (key, value) in settings {
+            let bad = |want: &str| (key.clone(), format!("eval.{key} = {value}: want {want}"));
+            let i = names.iter().position(|n| n.eq_ignore_ascii_case(key));
+            if key == "king_danger" {
+                let numbers: Result<Vec<i32>, _> = value.split_whitespace().map(str::parse::<i32>).collect();
+                match numbers.as_deref() {
+                    Ok(&[n]) => w.king_danger = n,
+                    Ok(_) => return Err(bad("one number")),
+                    Err(_) => return Err(bad("a whole number")),
+                }
+            } else if let Some(i) = i {
+                let numbers: Result<Vec<f64>, _> = value.split_whitespace().map(str::parse::<f64>).collect();
+                let numbers = numbers.ok().filter(|n| n.iter().all(|x| x.is_finite()));
+                let Some(numbers) = numbers else {
+                    return Err(bad(if i < TERM_WEIGHTS { "whole numbers" } else { "numbers" }));
+                };
+                let [mg, eg] = numbers[..] else {
+                    return Err(bad("two numbers, middle game and end game"));
+                };
+                if i < TERM_WEIGHTS && (mg.fract() != 0.0 || eg.fract() != 0.0) {
+                    return Err(bad("whole numbers"));
+                }
+                linear[i] = [mg, eg];
+            } else {
+                let kinds = KIND_TERMS.map(|t| format!("{t}.L")).join(", ");
+                return Err((
+                    key.clone(),
+                    format!(
+                        "eval.{key}: unknown term (known: {}, {kinds} with L a piece letter of the variant, king_danger)",
+                        term_names().join(", ")
+                    ),
+                ));
+            }
+        }
+        w.set_linear(&linear);
+        Ok(w)
+    }
+
+    /// The terms' weights that are not per kind.
+    fn pairs_mut(&mut self) -> impl Iterator<Item = &mut Pair> {
+        self.passed.iter_mut().chain([
+            &mut self.doubled,
+            &mut self.isolated,
+            &mut self.open_file,
+            &mut self.half_open_file,
+            &mut self.bound_pair,
+            &mut self.pawn_threat,
+            &mut self.hanging,
+        ])
+    }
+
+    /// Sets the linear weights from a list in the order of [`Weights::linear`] (the terms that
+    /// are not per kind are rounded to whole centipawns).
+    pub fn set_linear(&mut self, v: &[[f64; 2]]) {
+        assert_eq!(v.len(), self.len(), "one pair per linear weight");
+        self.pairs_mut()
+            .zip(v)
+            .for_each(|(p, x)| *p = [x[0].round() as i32, x[1].round() as i32]);
+        for (k, w) in self.kinds.iter_mut().enumerate() {
+            let at = TERM_WEIGHTS + k * KIND_TERMS.len();
+            w.copy_from_slice(&v[at..at + KIND_TERMS.len()]);
+        }
+    }
+
+    /// The linear weights as a list: the terms, then the kinds'.
+    pub fn linear(&self) -> Vec<[f64; 2]> {
+        let mut v: Vec<[f64; 2]> = self.clone().pairs_mut().map(|p| [p[0] as f64, p[1] as f64]).collect();
+        for w in &self.kinds {
+            v.extend_from_slice(w);
+        }
+        v
+    }
+}
