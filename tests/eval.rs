@@ -159,10 +159,11 @@ fn the_trace_predicts_the_evaluation_weight_by_weight() {
     assert!(moved > 40, "only {moved} weights moved the evaluation");
 }
 
-/// The built-in engine.ini with `line` added to the variant's section.
+/// The built-in engine.ini with `line` added at the end of the variant's section (after its
+/// own `eval.*` lines, which it overrides).
 fn with_line(variant: &str, line: &str) -> String {
     let ini = menagerie::variant::DEFAULT_INI;
     let at = ini.find(&format!("\n[{variant}")).expect("the variant's section") + 1;
-    let end = at + ini[at..].find('\n').unwrap() + 1;
+    let end = ini[at..].find("\n[").map_or(ini.len(), |i| at + i + 1);
     format!("{}{line}\n{}", &ini[..end], &ini[end..])
 }
