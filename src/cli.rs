@@ -324,7 +324,8 @@ fn cmd_tune(set: &Catalog, args: &[String]) -> Result<(), CliError> {
         samples.len(),
         start.elapsed().as_secs_f64()
     );
-    let current = games::dispatch(v, CurrentWeights);
+    // Catalog::prepare checked the variant's settings.
+    let current = crate::eval::variant_weights(v.variant()).map_err(|(_, m)| CliError(m))?;
     let w0 = current.linear();
     let k = crate::tune::fit_k(&samples, &w0);
     let e0 = crate::tune::error(&samples, k, &w0);
@@ -350,16 +351,6 @@ fn cmd_tune(set: &Catalog, args: &[String]) -> Result<(), CliError> {
     std::fs::write(&out, text).map_err(|e| CliError(format!("{out}: {e}")))?;
     eprintln!("tune: wrote {out} in {:.1} s", start.elapsed().as_secs_f64());
     Ok(())
-}
-
-/// The evaluation weights a variant plays with.
-struct CurrentWeights;
-
-impl GameVisitor for CurrentWeights {
-    type Output = crate::eval::Weights;
-    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> crate::eval::Weights {
-        game.eval.weights.clone()
-    }
 }
 
 fn cmd_perft(set: &Catalog, args: &[String]) -> Result<(), CliError> {

@@ -2,8 +2,9 @@
 //! openings; the quiet positions of each game (side to move not in check, best move neither a
 //! capture nor a promotion) are written with the game's result.
 //!
-//! Each game is a function of (seed, game number) alone: every game has a new searcher, so the games of shard `I/N` (numbers `I-1`, `I-1+N`, ...) are the same lines a single
-//! run would write, and shards never overlap.
+//! Each game is a function of (seed, game number) alone: every game has a new searcher, so the
+//! games of shard `I/N` (numbers `I-1`, `I-1+N`, ...) are the same lines a single run would
+//! write, and shards never overlap.
 
 use crate::color::Color;
 use crate::engine::{Outcome, outcome};

@@ -147,9 +147,11 @@ impl<W: Word> EvalTables<W> {
         let g = &v.geometry;
         let royal_kinds = v.royal_kinds();
         let pawn_kinds = v.pawn_kinds();
-        let (value, _) = material(v);
+        let (value, avg_mob) = material(v);
         // Catalog::prepare refuses bad settings before any game is built.
-        let weights = variant_weights(v).unwrap_or_else(|(_, m)| panic!("{m}"));
+        let weights = Weights::for_variant(v, &value, &avg_mob)
+            .with_settings(&v.eval_settings)
+            .unwrap_or_else(|(_, m)| panic!("{m}"));
         let mut psq = vec![[0i32; 2]; MAX_KINDS * 2 * MAX_SQUARES];
         let mut phase_value = [0i32; MAX_KINDS];
         let mut mobility = [[0i32; 2]; MAX_KINDS];
@@ -231,7 +233,7 @@ impl<R: Rules> Position<R> {
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate(&self) -> i32 {
         let e = &self.game.eval;
-        let (base, counts) = self.eval_parts::<false>();
+        let (base, counts) = self.eval_parts(None);
         let phase = self.phase.clamp(0, e.phase_total);
         let side = |c: usize| {
             let [mg, eg] = counts.score(c, &e.weights);
@@ -249,7 +251,8 @@ impl<R: Rules> Position<R> {
         let v = &self.game.variant;
         let white = if self.side == Color::White { 1 } else { -1 };
         let phase = self.phase.clamp(0, e.phase_total) as f64 / e.phase_total as f64;
-        let n = self.eval_parts::<true>().1;
+        let mut mobility = [[0i32; MAX_KINDS]; 2];
+        let n = self.eval_parts(Some(&mut mobility)).1;
         let mut kinds = vec![[0.0f64; KIND_TERMS.len()]; v.pieces.len()];
         for sq in self.occupied() {
             let p = self.board[sq.index()];
@@ -262,23 +265,22 @@ impl<R: Rules> Position<R> {
             }
         }
         for (k, f) in kinds.iter_mut().enumerate() {
-            f[MOBILITY] = (n.mobility[0][k] - n.mobility[1][k]) as f64;
+            f[MOBILITY] = (mobility[0][k] - mobility[1][k]) as f64;
         }
         let mut features: Vec<f64> = n.features().iter().map(|&x| x as f64).collect();
         features.extend(kinds.iter().flatten());
         (white * self.evaluate(), phase, features)
     }
 
-    /// How often each evaluation term occurs in the position, per side (mobility of every
-    /// non-pawn, non-royal kind included).
+    /// How often each evaluation term occurs in the position, per side.
     pub fn term_counts(&self) -> TermCounts {
-        self.eval_parts::<true>().1
+        self.eval_parts(None).1
     }
 
     /// Per side, the tapered material, piece-square, mobility and shield score, and the counts
-    /// of the other terms; with `TRACE`, the mobility of every non-pawn, non-royal kind is
-    /// counted too.
-    fn eval_parts<const TRACE: bool>(&self) -> ([i32; 2], TermCounts) {
+    /// of the other terms. With `trace`, the squares reached by every non-pawn, non-royal kind
+    /// are counted there too, per side and kind (the tuner's mobility features).
+    fn eval_parts(&self, mut trace: Option<&mut [[i32; MAX_KINDS]; 2]>) -> ([i32; 2], TermCounts) {
         let game = &*self.game;
         let e = &game.eval;
         let tt = &e.terms;
@@ -319,7 +321,7 @@ impl<R: Rules> Position<R> {
             attacks[ci] = pawn_attacks[ci];
             let [mg, eg] = self.psq[ci];
             let mut s = (mg * phase + eg * (e.phase_total - phase)) / e.phase_total;
-            let counted = e.mobility_kinds | if TRACE { e.piece_kinds } else { 0 };
+            let counted = e.mobility_kinds | if trace.is_some() { e.piece_kinds } else { 0 };
             let mut mobility = [0i32; 2];
             for sq in own & !pawns {
                 let k = self.board[sq.index()].kind();
@@ -329,8 +331,8 @@ impl<R: Rules> Position<R> {
                     let reach = ((a | t.kinds[k].leap_quiet[ci][sq]) & not_own).count() as i32;
                     mobility[0] += e.mobility[k][0] * reach;
                     mobility[1] += e.mobility[k][1] * reach;
-                    if TRACE {
-                        n.mobility[ci][k] += reach;
+                    if let Some(reached) = trace.as_deref_mut() {
+                        reached[ci][k] += reach;
                     }
                 }
                 let hit = a & zone[them];

@@ -37,9 +37,6 @@ pub struct TermCounts {
     pub zone_attacks: [i32; 2],
     /// The same attacks weighted by attacker ([`TermTables::attack_unit`]).
     pub danger: [i32; 2],
-    /// Squares reached per kind (non-pawn, non-royal pieces; counted only where the kind's
-    /// mobility weighs something, or when tracing for the tuner).
-    pub mobility: [[i32; MAX_KINDS]; 2],
 }
 
 impl TermCounts {

@@ -152,13 +152,8 @@ impl Weights {
     }
 
     /// Number of linear weights (every one but the king danger, which is not linear).
-    pub fn len(&self) -> usize {
+    pub fn linear_len(&self) -> usize {
         TERM_WEIGHTS + self.kinds.len() * KIND_TERMS.len()
-    }
-
-    /// True when there are no weights (never: the terms are always there).
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     /// Names of the linear weights as `engine.ini` writes them after `eval.`, in the order of
@@ -235,7 +230,7 @@ impl Weights {
     /// Sets the linear weights from a list in the order of [`Weights::linear`] (the terms that
     /// are not per kind are rounded to whole centipawns).
     pub fn set_linear(&mut self, v: &[[f64; 2]]) {
-        assert_eq!(v.len(), self.len(), "one pair per linear weight");
+        assert_eq!(v.len(), self.linear_len(), "one pair per linear weight");
         self.pairs_mut()
             .zip(v)
             .for_each(|(p, x)| *p = [x[0].round() as i32, x[1].round() as i32]);
