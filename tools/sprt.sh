@@ -6,7 +6,7 @@
 # the games to target/sprt/NAME.pgn.
 #
 # usage: tools/sprt.sh BASE_REV [VARIANT] [TC] [ELO0] [ELO1] [CONCURRENCY]
-#   VARIANT: chess (default), losalamos, capablanca, chess911 or remotesensing (the last two
+#   VARIANT: chess (default), losalamos, capablanca, chess911, remotesensing or tensor (the last three
 #   cutechess-cli does not know: tools/uci_match.py plays them, refereed by the working tree's
 #   engine, with a pentanomial SPRT); TC: 1+0.01 (default); ELO0 0, ELO1 10;
 #   CONCURRENCY: 2 (two games at once: nothing else may run on this 2-core machine meanwhile).
@@ -23,8 +23,8 @@ case "$variant" in
     chess) cute=standard ;;
     losalamos) cute=losalamos ;;
     capablanca) cute=capablanca ;;
-    chess911|remotesensing) cute= ;;
-    *) echo "sprt.sh: variant '$variant': chess, losalamos, capablanca, chess911 or remotesensing" >&2; exit 2 ;;
+    chess911|remotesensing|tensor) cute= ;;
+    *) echo "sprt.sh: variant '$variant': chess, losalamos, capablanca, chess911, remotesensing or tensor" >&2; exit 2 ;;
 esac
 peers=../shared/peers
 mkdir -p target/sprt
