@@ -6,9 +6,9 @@
 # the games to target/sprt/NAME.pgn.
 #
 # usage: tools/sprt.sh BASE_REV [VARIANT] [TC] [ELO0] [ELO1] [CONCURRENCY]
-#   VARIANT: chess (default), losalamos, capablanca, chess911, remotesensing or tensor (the last three
-#   cutechess-cli does not know: tools/uci_match.py plays them, refereed by the working tree's
-#   engine, with a pentanomial SPRT); TC: 1+0.01 (default); ELO0 0, ELO1 10;
+#   VARIANT: chess (default), losalamos, capablanca, chess911, remotesensing or tensor (the
+#   last three cutechess-cli does not know: tools/uci_match.py plays them, refereed by the
+#   working tree's engine, with a pentanomial SPRT); TC: 1+0.01 (default); ELO0 0, ELO1 10;
 #   CONCURRENCY: 2 (two games at once: nothing else may run on this 2-core machine meanwhile).
 # Needs Debian's libqt5core5a for cutechess-cli (apt-get install -y libqt5core5a).
 set -euo pipefail

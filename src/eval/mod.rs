@@ -138,7 +138,12 @@ fn material(v: &Variant) -> ([i32; MAX_KINDS], [f64; MAX_KINDS]) {
 /// settings, or the setting at fault.
 pub fn variant_weights(v: &Variant) -> Result<Weights, (String, String)> {
     let (value, avg_mob) = material(v);
-    Weights::for_variant(v, &value, &avg_mob).with_settings(&v.eval_settings)
+    weights_from(v, &value, &avg_mob)
+}
+
+/// The variant's weights from its material values and reach (see [`variant_weights`]).
+fn weights_from(v: &Variant, value: &[i32], avg_mob: &[f64]) -> Result<Weights, (String, String)> {
+    Weights::for_variant(v, value, avg_mob).with_settings(&v.eval_settings)
 }
 
 impl<W: Word> EvalTables<W> {
@@ -149,9 +154,7 @@ impl<W: Word> EvalTables<W> {
         let pawn_kinds = v.pawn_kinds();
         let (value, avg_mob) = material(v);
         // Catalog::prepare refuses bad settings before any game is built.
-        let weights = Weights::for_variant(v, &value, &avg_mob)
-            .with_settings(&v.eval_settings)
-            .unwrap_or_else(|(_, m)| panic!("{m}"));
+        let weights = weights_from(v, &value, &avg_mob).unwrap_or_else(|(_, m)| panic!("{m}"));
         let mut psq = vec![[0i32; 2]; MAX_KINDS * 2 * MAX_SQUARES];
         let mut phase_value = [0i32; MAX_KINDS];
         let mut mobility = [[0i32; 2]; MAX_KINDS];
