@@ -43,7 +43,7 @@ mod zobrist;
 pub use bitboard::{Bitboard, Word};
 pub use castling::CastlingRights;
 pub use color::Color;
-pub use eval::{TermCounts, Weights};
+pub use eval::{TermCounts, Weights, term};
 pub use fen::FenError;
 pub use games::{AnyGame, Catalog, default_variants, wide_variants};
 pub use geometry::Geometry;

@@ -2,7 +2,7 @@
 //! boards of several shapes: the counts are what the evaluation multiplies by its weights.
 
 use menagerie::games::{self, GameVisitor};
-use menagerie::{Catalog, Game, Position, Rules, TermCounts, default_variants};
+use menagerie::{Catalog, Game, Position, Rules, TermCounts, default_variants, term};
 use std::sync::Arc;
 
 struct Counts(&'static str);
@@ -28,14 +28,14 @@ const BLACK: usize = 1;
 #[test]
 fn passed_pawn_on_ten_by_eight() {
     let blocked = counts("capablanca", "4k5/2p7/10/1P8/10/10/10/4K5 w - - 0 1");
-    assert_eq!(blocked.passed, [[0; 7]; 2]);
+    assert_eq!([blocked.passed(WHITE), blocked.passed(BLACK)], [[0; 7]; 2]);
     let free = counts("capablanca", "4k5/7p2/10/1P8/10/10/10/4K5 w - - 0 1");
-    assert_eq!(free.passed[WHITE], [0, 0, 0, 1, 0, 0, 0]);
+    assert_eq!(free.passed(WHITE), [0, 0, 0, 1, 0, 0, 0]);
     // Black's h7 pawn is passed too, on its first rank.
-    assert_eq!(free.passed[BLACK], [1, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(free.passed(BLACK), [1, 0, 0, 0, 0, 0, 0]);
     // A pawn behind does not stop a passed pawn.
     let behind = counts("capablanca", "4k5/10/10/1P8/2p7/10/10/4K5 w - - 0 1");
-    assert_eq!(behind.passed[WHITE][3], 1);
+    assert_eq!(behind.passed(WHITE)[3], 1);
 }
 
 /// Chess 911's 11x11 board with holes: the black king on b10 has a zone of five squares (a9,
@@ -56,31 +56,115 @@ fn king_zone_attacks_on_eleven_by_eleven_with_holes() {
 #[test]
 fn threats_and_hanging_pieces() {
     let defended = counts("chess", "4k3/8/3p4/4N3/3P4/8/8/4K3 w - - 0 1");
-    assert_eq!(defended.pawn_threat, [1, 0]);
-    assert_eq!(defended.hanging, [0, 0]);
+    assert_eq!(defended.of(term::PAWN_THREAT), [1, 0]);
+    assert_eq!(defended.of(term::HANGING), [0, 0]);
     let alone = counts("chess", "4k3/8/3p4/4N3/8/8/8/4K3 w - - 0 1");
-    assert_eq!(alone.pawn_threat, [1, 0]);
-    assert_eq!(alone.hanging, [1, 0]);
+    assert_eq!(alone.of(term::PAWN_THREAT), [1, 0]);
+    assert_eq!(alone.of(term::HANGING), [1, 0]);
     // A rook attacked by a bishop and defended by its king does not hang.
     let guarded = counts("chess", "4k3/8/8/8/8/2b5/3R4/4K3 w - - 0 1");
-    assert_eq!(guarded.hanging, [0, 0]);
+    assert_eq!(guarded.of(term::HANGING), [0, 0]);
 }
 
 /// Doubled and isolated pawns, rooks on open and half-open files, the bishop pair.
 #[test]
 fn pawn_structure_files_and_pairs() {
     let n = counts("chess", "4k3/1p6/8/8/8/P7/P3P3/R3KB1R w - - 0 1");
-    assert_eq!(n.doubled, [1, 0]);
-    assert_eq!(n.isolated, [3, 1]);
+    assert_eq!(n.of(term::DOUBLED), [1, 0]);
+    assert_eq!(n.of(term::ISOLATED), [3, 1]);
     // h-file: no pawn at all (open); a-file: White's own pawns (neither).
-    assert_eq!(n.open_file, [1, 0]);
-    assert_eq!(n.half_open_file, [0, 0]);
+    assert_eq!(n.of(term::OPEN_FILE), [1, 0]);
+    assert_eq!(n.of(term::HALF_OPEN_FILE), [0, 0]);
     let half = counts("chess", "4k3/1p6/8/8/8/8/4P3/1R2K3 w - - 0 1");
-    assert_eq!(half.half_open_file, [1, 0]);
+    assert_eq!(half.of(term::HALF_OPEN_FILE), [1, 0]);
     let pair = counts("chess", "2b1kb2/8/8/8/8/8/8/2B1KB2 w - - 0 1");
-    assert_eq!(pair.bound_pair, [1, 1]);
+    assert_eq!(pair.of(term::BOUND_PAIR), [1, 1]);
     let same_colour = counts("chess", "4k3/8/8/8/8/8/8/B1B1K3 w - - 0 1");
-    assert_eq!(same_colour.bound_pair, [0, 0]);
+    assert_eq!(same_colour.of(term::BOUND_PAIR), [0, 0]);
+}
+
+/// A backward pawn (d3: its neighbours have advanced, and Black's c5 pawn attacks d4) and
+/// pawns connected by a defending pawn (d3 defends c4 and e4).
+#[test]
+fn backward_and_connected_pawns() {
+    let n = counts("chess", "4k3/8/8/2p5/2P1P3/3P4/8/4K3 w - - 0 1");
+    assert_eq!(n.of(term::BACKWARD), [1, 0]);
+    // Black's c5 pawn is isolated, which is not counted again as backward.
+    assert_eq!(n.of(term::ISOLATED), [0, 1]);
+    assert_eq!(n.of(term::CONNECTED), [2, 0]);
+    // Without the attacker on c5, d3 may advance: not backward.
+    assert_eq!(
+        counts("chess", "4k3/p7/8/8/2P1P3/3P4/8/4K3 w - - 0 1").of(term::BACKWARD),
+        [0, 0]
+    );
+    // Pawns side by side are connected too.
+    assert_eq!(
+        counts("chess", "4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1").of(term::CONNECTED),
+        [2, 0]
+    );
+}
+
+/// A knight on e5 defended by d4 where no black pawn can ever attack it is on an outpost; a
+/// black pawn on f7 could chase it.
+#[test]
+fn knights_on_outposts() {
+    assert_eq!(
+        counts("chess", "4k3/p7/8/4N3/3P4/8/8/4K3 w - - 0 1").of(term::OUTPOST),
+        [1, 0]
+    );
+    assert_eq!(
+        counts("chess", "4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1").of(term::OUTPOST),
+        [0, 0]
+    );
+    // In its own half it is not an outpost.
+    assert_eq!(
+        counts("chess", "4k3/p7/8/8/4N3/3P4/8/4K3 w - - 0 1").of(term::OUTPOST),
+        [0, 0]
+    );
+}
+
+/// A rook attacked by a bishop is threatened by a lesser piece; a bishop attacked by a rook is
+/// not.
+#[test]
+fn threats_by_lesser_pieces() {
+    let n = counts("chess", "4k3/8/8/8/6b1/8/8/3RK3 w - - 0 1");
+    assert_eq!(n.of(term::LESSER_THREAT), [1, 0]);
+    let n = counts("chess", "4k3/8/8/8/3b4/8/8/3RK3 w - - 0 1");
+    assert_eq!(n.of(term::LESSER_THREAT), [0, 0]);
+}
+
+/// The pawns in front of the king (f2, g2, h2) shield it; an enemy pawn on g4 storms it, one
+/// on h5 is too far.
+#[test]
+fn royal_shield_and_storm() {
+    let n = counts("chess", "4k3/8/8/7p/6p1/8/5PPP/6K1 w - - 0 1");
+    assert_eq!(n.of(term::SHIELD), [3, 0]);
+    assert_eq!(n.of(term::STORM), [1, 0]);
+}
+
+/// The mobility table: a knight on a1 reaches two squares, so `reach2` weighs it and `reach3`
+/// does not.
+#[test]
+fn the_mobility_table_weighs_by_squares_reached() {
+    const FEN: &str = "4k3/8/8/8/8/8/8/N3K3 w - - 0 1";
+    let eval = |line: &str| {
+        let set = Catalog::parse(&with_line("chess", line), "t.ini").unwrap();
+        games::dispatch(set.get("chess").unwrap(), Eval(FEN))
+    };
+    let base = eval("");
+    // The tapered sum is divided once, so the 50 may lose one to rounding.
+    let gain = eval("eval.reach2.n = 50 50") - base;
+    assert!((49..=50).contains(&gain), "reach2 moved the evaluation by {gain}");
+    assert_eq!(eval("eval.reach3.n = 50 50") - base, 0);
+}
+
+struct Eval(&'static str);
+
+impl GameVisitor for Eval {
+    type Output = i32;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> i32 {
+        Position::from_fen(game, self.0).unwrap().evaluate()
+    }
 }
 
 struct StartEval;
@@ -104,7 +188,10 @@ fn eval_settings_in_the_ini_set_the_weights() {
         games::dispatch(set.get("mini").unwrap(), StartEval)
     };
     assert_eq!(eval("eval.open_file = 300 300\n") - eval("eval.open_file = 0 0\n"), 300);
-    assert_eq!(counts("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").open_file, [1, 0]);
+    assert_eq!(
+        counts("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").of(term::OPEN_FILE),
+        [1, 0]
+    );
 }
 
 /// What the tuner reads for a position: (White's evaluation, middle-game share, features) and

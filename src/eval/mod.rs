@@ -16,9 +16,9 @@ use crate::variant::{MAX_KINDS, Variant};
 mod terms;
 mod weights;
 pub use terms::TermCounts;
-use terms::TermTables;
-pub use weights::{KIND_TERMS, Weights, square_features};
-use weights::{MOBILITY, Pair};
+use terms::{Counted, TermSink, TermTables, Weighted};
+pub use weights::{KIND_TERMS, Weights, square_features, term};
+use weights::{MOBILITY, Pair, REACH, REACH_BUCKETS, TERM_WEIGHTS};
 
 /// Value of a pawn-flagged piece.
 pub const PAWN_VALUE: i32 = 100;
@@ -39,8 +39,19 @@ pub struct EvalTables<W: Word> {
     mobility_kinds: u32,
     /// Non-pawn, non-royal kinds (whose mobility a trace counts).
     piece_kinds: u32,
-    /// Mobility weight per kind (centipawns per square reached): [opening, endgame].
-    mobility: [Pair; MAX_KINDS],
+    /// Mobility score per kind and number of squares reached (`kind * mob_stride + reach`):
+    /// the per-square weight (rounded) times the squares, plus the mobility table's entry.
+    mob_score: Vec<Pair>,
+    /// Entries per kind in `mob_score`: one more than the squares on the board (a piece reaches
+    /// at most all of them).
+    mob_stride: usize,
+    /// The shield's weight per pawn.
+    shield_weight: Pair,
+    /// The terms' weights as the search's evaluation adds them, indexed by [`term`]: the
+    /// shield's is zero there (it is tapered with the material, `shield_weight`).
+    term_pairs: [Pair; TERM_WEIGHTS],
+    /// The costlier terms the weights use.
+    counted: Counted,
     /// Sum of non-pawn, non-royal material of both sides in the start position.
     phase_total: i32,
     /// Per colour, the squares in front of each square (pawn shield), for royal pieces.
@@ -52,6 +63,14 @@ pub struct EvalTables<W: Word> {
     /// The weights the tables were built from: the variant's defaults with its `eval.*`
     /// settings.
     pub weights: Weights,
+}
+
+/// What a trace collects beside the term counts: per side and kind, the squares reached and
+/// how many pieces fall in each entry of the mobility table.
+#[derive(Default)]
+struct MobilityTrace {
+    reach: [[i32; MAX_KINDS]; 2],
+    buckets: [[[i32; REACH_BUCKETS]; MAX_KINDS]; 2],
 }
 
 /// Average number of squares a kind reaches from the squares of an empty board, with ride steps
@@ -157,16 +176,21 @@ impl<W: Word> EvalTables<W> {
         let weights = weights_from(v, &value, &avg_mob).unwrap_or_else(|(_, m)| panic!("{m}"));
         let mut psq = vec![[0i32; 2]; MAX_KINDS * 2 * MAX_SQUARES];
         let mut phase_value = [0i32; MAX_KINDS];
-        let mut mobility = [[0i32; 2]; MAX_KINDS];
+        let mob_stride = g.board.count() as usize + 1;
+        let mut mob_score = vec![[0i32; 2]; MAX_KINDS * mob_stride];
         let (mut mobility_kinds, mut piece_kinds) = (0u32, 0u32);
         for (k, p) in v.pieces.iter().enumerate() {
             let w = &weights.kinds[k];
             if !p.is_pawn() && !p.is_royal() {
                 phase_value[k] = value[k];
                 piece_kinds |= 1 << k;
-                mobility[k] = w[MOBILITY].map(|x| x.round() as i32);
-                if mobility[k] != [0, 0] {
-                    mobility_kinds |= 1 << k;
+                let per_square = w[MOBILITY].map(|x| x.round() as i32);
+                for (n, m) in mob_score[k * mob_stride..(k + 1) * mob_stride].iter_mut().enumerate() {
+                    let table = w[REACH + n.min(REACH_BUCKETS - 1)].map(|x| x.round() as i32);
+                    *m = [0, 1].map(|h| per_square[h] * n as i32 + table[h]);
+                    if *m != [0, 0] {
+                        mobility_kinds |= 1 << k;
+                    }
                 }
             }
             for c in Color::ALL {
@@ -209,13 +233,21 @@ impl<W: Word> EvalTables<W> {
         }
         EvalTables {
             terms: TermTables::new(v, &value),
+            counted: Counted::from_weights(&weights),
+            shield_weight: weights.terms[term::SHIELD],
+            term_pairs: {
+                let mut pairs = weights.terms;
+                pairs[term::SHIELD] = [0, 0];
+                pairs
+            },
             weights,
+            mob_score,
+            mob_stride,
             value,
             psq,
             phase_value,
             mobility_kinds,
             piece_kinds,
-            mobility,
             phase_total: phase_total.max(1),
             shield,
             royal_kinds,
@@ -236,10 +268,11 @@ impl<R: Rules> Position<R> {
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate(&self) -> i32 {
         let e = &self.game.eval;
-        let (base, counts) = self.eval_parts(None);
+        let mut terms = Weighted::new(&e.term_pairs, e.weights.king_danger);
+        let base = self.eval_parts(&mut terms, None);
         let phase = self.phase.clamp(0, e.phase_total);
         let side = |c: usize| {
-            let [mg, eg] = counts.score(c, &e.weights);
+            let [mg, eg] = terms.score(c);
             base[c] + (mg * phase + eg * (e.phase_total - phase)) / e.phase_total
         };
         let us = self.side.index();
@@ -254,8 +287,9 @@ impl<R: Rules> Position<R> {
         let v = &self.game.variant;
         let white = if self.side == Color::White { 1 } else { -1 };
         let phase = self.phase.clamp(0, e.phase_total) as f64 / e.phase_total as f64;
-        let mut mobility = [[0i32; MAX_KINDS]; 2];
-        let n = self.eval_parts(Some(&mut mobility)).1;
+        let mut mobility = MobilityTrace::default();
+        let mut n = TermCounts::default();
+        self.eval_parts(&mut n, Some(&mut mobility));
         let mut kinds = vec![[0.0f64; KIND_TERMS.len()]; v.pieces.len()];
         for sq in self.occupied() {
             let p = self.board[sq.index()];
@@ -268,22 +302,29 @@ impl<R: Rules> Position<R> {
             }
         }
         for (k, f) in kinds.iter_mut().enumerate() {
-            f[MOBILITY] = (mobility[0][k] - mobility[1][k]) as f64;
+            f[MOBILITY] = (mobility.reach[0][k] - mobility.reach[1][k]) as f64;
+            for b in 0..REACH_BUCKETS {
+                f[REACH + b] = (mobility.buckets[0][k][b] - mobility.buckets[1][k][b]) as f64;
+            }
         }
         let mut features: Vec<f64> = n.features().iter().map(|&x| x as f64).collect();
         features.extend(kinds.iter().flatten());
         (white * self.evaluate(), phase, features)
     }
 
-    /// How often each evaluation term occurs in the position, per side.
+    /// How often each evaluation term occurs in the position, per side (every term, whatever
+    /// its weight).
     pub fn term_counts(&self) -> TermCounts {
-        self.eval_parts(None).1
+        let mut n = TermCounts::default();
+        self.eval_parts(&mut n, Some(&mut MobilityTrace::default()));
+        n
     }
 
-    /// Per side, the tapered material, piece-square, mobility and shield score, and the counts
-    /// of the other terms. With `trace`, the squares reached by every non-pawn, non-royal kind
-    /// are counted there too, per side and kind (the tuner's mobility features).
-    fn eval_parts(&self, mut trace: Option<&mut [[i32; MAX_KINDS]; 2]>) -> ([i32; 2], TermCounts) {
+    /// Per side, the tapered material, piece-square, mobility and shield score; the other terms
+    /// go to `n`. With `trace`, the squares reached by every non-pawn, non-royal kind are
+    /// counted there too, per side and kind (the tuner's mobility features), and every term is
+    /// counted whatever its weight.
+    fn eval_parts<S: TermSink>(&self, n: &mut S, mut trace: Option<&mut MobilityTrace>) -> [i32; 2] {
         let game = &*self.game;
         let e = &game.eval;
         let tt = &e.terms;
@@ -304,10 +345,11 @@ impl<R: Rules> Position<R> {
                 _ => Bitboard::EMPTY,
             }
         });
-        let mut n = TermCounts::default();
+        let counted = if trace.is_some() { Counted::ALL } else { e.counted };
         let mut score = [0i32; 2];
         let mut attacks = [Bitboard::EMPTY; 2];
         let mut pawn_attacks = [Bitboard::EMPTY; 2];
+        let mut kind_attacks = [[Bitboard::<R::Word>::EMPTY; MAX_KINDS]; 2];
         for c in Color::ALL {
             let ci = c.index();
             let them = (!c).index();
@@ -324,25 +366,29 @@ impl<R: Rules> Position<R> {
             attacks[ci] = pawn_attacks[ci];
             let [mg, eg] = self.psq[ci];
             let mut s = (mg * phase + eg * (e.phase_total - phase)) / e.phase_total;
-            let counted = e.mobility_kinds | if trace.is_some() { e.piece_kinds } else { 0 };
+            let reached = e.mobility_kinds | if trace.is_some() { e.piece_kinds } else { 0 };
             let mut mobility = [0i32; 2];
             for sq in own & !pawns {
                 let k = self.board[sq.index()].kind();
                 let a = self.attack_set(t, sq, k, c, occ);
                 attacks[ci] |= a;
-                if counted >> k & 1 != 0 {
-                    let reach = ((a | t.kinds[k].leap_quiet[ci][sq]) & not_own).count() as i32;
-                    mobility[0] += e.mobility[k][0] * reach;
-                    mobility[1] += e.mobility[k][1] * reach;
-                    if let Some(reached) = trace.as_deref_mut() {
-                        reached[ci][k] += reach;
+                if counted.lesser_threat {
+                    kind_attacks[ci][k] |= a;
+                }
+                if reached >> k & 1 != 0 {
+                    let reach = ((a | t.kinds[k].leap_quiet[ci][sq]) & not_own).count() as usize;
+                    let [mg, eg] = e.mob_score[k * e.mob_stride + reach];
+                    mobility[0] += mg;
+                    mobility[1] += eg;
+                    if let Some(tr) = trace.as_deref_mut() {
+                        tr.reach[ci][k] += reach as i32;
+                        tr.buckets[ci][k][reach.min(REACH_BUCKETS - 1)] += 1;
                     }
                 }
                 let hit = a & zone[them];
                 if hit.is_nonempty() && e.royal_kinds >> k & 1 == 0 {
-                    n.zone_attackers[them] += 1;
-                    n.zone_attacks[them] += hit.count() as i32;
-                    n.danger[them] += hit.count() as i32 * tt.attack_unit[k];
+                    let hits = hit.count() as i32;
+                    n.zone_attack(them, hits, hits * tt.attack_unit[k]);
                 }
             }
             s += (mobility[0] * phase + mobility[1] * (e.phase_total - phase)) / e.phase_total;
@@ -350,7 +396,12 @@ impl<R: Rules> Position<R> {
                 let royals = self.royals(c);
                 if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
                     let shield = (e.shield[ci][k] & pawns & own).count() as i32;
-                    s += shield * 12 * phase / e.phase_total;
+                    let [wm, we] = e.shield_weight;
+                    s += (shield * wm * phase + shield * we * (e.phase_total - phase)) / e.phase_total;
+                    n.add(ci, term::SHIELD, shield);
+                    if counted.storm {
+                        n.add(ci, term::STORM, (tt.storm[ci][k] & pawns & !own).count() as i32);
+                    }
                 }
             }
             score[ci] = s;
@@ -363,13 +414,61 @@ impl<R: Rules> Position<R> {
             let their_pawns = pawns & !own;
             for sq in own_pawns {
                 if (tt.passed_span[ci][sq] & their_pawns).is_empty() {
-                    n.passed[ci][tt.passed_bucket[ci][sq] as usize] += 1;
+                    n.add(ci, term::PASSED + tt.passed_bucket[ci][sq] as usize, 1);
                 }
                 if (tt.front[ci][sq] & own_pawns).is_nonempty() {
-                    n.doubled[ci] += 1;
+                    n.add(ci, term::DOUBLED, 1);
                 }
                 if (tt.adjacent_files[sq] & own_pawns).is_empty() {
-                    n.isolated[ci] += 1;
+                    n.add(ci, term::ISOLATED, 1);
+                }
+            }
+            if counted.backward {
+                for sq in own_pawns {
+                    if (tt.adjacent_files[sq] & own_pawns).is_nonempty()
+                        && (tt.support[ci][sq] & own_pawns).is_empty()
+                        && (tt.stop[ci][sq] & pawn_attacks[them]).is_nonempty()
+                    {
+                        n.add(ci, term::BACKWARD, 1);
+                    }
+                }
+            }
+            if counted.connected {
+                for sq in own_pawns {
+                    if pawn_attacks[ci].contains(sq) || (tt.beside[sq] & own_pawns).is_nonempty() {
+                        n.add(ci, term::CONNECTED, 1);
+                    }
+                }
+            }
+            if counted.outpost {
+                let safe = tt.enemy_half[ci] & pawn_attacks[ci];
+                let mut mk = tt.leapers;
+                while mk != 0 {
+                    let k = mk.trailing_zeros() as usize;
+                    mk &= mk - 1;
+                    for sq in self.by_kind[k] & own & safe {
+                        if (tt.passed_span[ci][sq] & tt.adjacent_files[sq] & their_pawns).is_empty() {
+                            n.add(ci, term::OUTPOST, 1);
+                        }
+                    }
+                }
+            }
+            if counted.lesser_threat {
+                let mut mk = e.piece_kinds;
+                while mk != 0 {
+                    let k = mk.trailing_zeros() as usize;
+                    mk &= mk - 1;
+                    let targets = self.by_kind[k] & own;
+                    if targets.is_empty() {
+                        continue;
+                    }
+                    let mut by_lesser = Bitboard::EMPTY;
+                    let mut lk = tt.lesser[k];
+                    while lk != 0 {
+                        by_lesser |= kind_attacks[them][lk.trailing_zeros() as usize];
+                        lk &= lk - 1;
+                    }
+                    n.add(ci, term::LESSER_THREAT, (targets & by_lesser).count() as i32);
                 }
             }
             let mut mk = tt.file_riders;
@@ -379,9 +478,9 @@ impl<R: Rules> Position<R> {
                 for sq in self.by_kind[k] & own {
                     if (tt.file[sq] & own_pawns).is_empty() {
                         if (tt.file[sq] & their_pawns).is_empty() {
-                            n.open_file[ci] += 1;
+                            n.add(ci, term::OPEN_FILE, 1);
                         } else {
-                            n.half_open_file[ci] += 1;
+                            n.add(ci, term::HALF_OPEN_FILE, 1);
                         }
                     }
                 }
@@ -392,14 +491,18 @@ impl<R: Rules> Position<R> {
                 mk &= mk - 1;
                 let b = self.by_kind[k] & own;
                 if (b & tt.dark).is_nonempty() && (b & !tt.dark).is_nonempty() {
-                    n.bound_pair[ci] += 1;
+                    n.add(ci, term::BOUND_PAIR, 1);
                 }
             }
             let pieces = own & !pawns & !self.royals(c);
-            n.pawn_threat[ci] = (pieces & pawn_attacks[them]).count() as i32;
-            n.hanging[ci] = (pieces & attacks[them] & !attacks[ci]).count() as i32;
+            n.add(ci, term::PAWN_THREAT, (pieces & pawn_attacks[them]).count() as i32);
+            n.add(
+                ci,
+                term::HANGING,
+                (pieces & attacks[them] & !attacks[ci]).count() as i32,
+            );
         }
-        (score, n)
+        score
     }
 
     /// Material and piece-square sums recomputed from the board: ([opening, endgame] per

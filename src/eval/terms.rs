@@ -1,6 +1,7 @@
-//! Evaluation terms beyond material, piece squares and mobility: passed, doubled and isolated
-//! pawns; attacks on the royal piece's zone; pieces attacked by pawns or left hanging; straight
-//! riders on open files; pairs of colour-bound pieces. The masks come from each variant's
+//! Evaluation terms beyond material, piece squares and mobility: passed, doubled, isolated,
+//! backward and connected pawns; attacks on the royal piece's zone, its pawn shield and the enemy
+//! pawns storming it; pieces attacked by pawns, by lesser pieces or left hanging; straight riders
+//! on open files; leapers on outposts; pairs of colour-bound pieces. The masks come from each variant's
 //! geometry once, when it loads; a term that does not apply (no pawns, no single royal piece, no
 //! colour-bound kind) weighs nothing.
 
@@ -9,28 +10,23 @@ use crate::color::Color;
 use crate::tables::SqTable;
 use crate::variant::{MAX_KINDS, Variant};
 
-use super::weights::{PASSED_BUCKETS, Pair, TERM_WEIGHTS, Weights};
+use super::weights::{PASSED_BUCKETS, Pair, TERM_WEIGHTS, Weights, term};
+
+/// Where the evaluation puts the terms it finds: counted ([`TermCounts`], for a trace and
+/// tests) or weighted at once ([`Weighted`], for the search).
+pub trait TermSink {
+    /// `n` occurrences of term `t` (an index of [`term`]) for side `c`.
+    fn add(&mut self, c: usize, t: usize, n: i32);
+    /// An enemy piece attacks side `c`'s royal zone: `hits` squares, `danger` their weight.
+    fn zone_attack(&mut self, c: usize, hits: i32, danger: i32);
+}
 
 /// How often each term occurs for each side (index: colour), before weighting: what the
 /// evaluation multiplies by [`Weights`], tests check on hand-worked positions and a tuner fits.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TermCounts {
-    /// Passed pawns per bucket.
-    pub passed: [[i32; PASSED_BUCKETS]; 2],
-    /// Pawns with a pawn of their side ahead on their file.
-    pub doubled: [i32; 2],
-    /// Pawns with no pawn of their side on an adjacent file.
-    pub isolated: [i32; 2],
-    /// File riders on files without pawns.
-    pub open_file: [i32; 2],
-    /// File riders on files with enemy pawns only.
-    pub half_open_file: [i32; 2],
-    /// Colour-bound kinds with pieces on both square colours.
-    pub bound_pair: [i32; 2],
-    /// Non-pawn, non-royal pieces attacked by enemy pawns.
-    pub pawn_threat: [i32; 2],
-    /// Non-pawn, non-royal pieces attacked and not defended.
-    pub hanging: [i32; 2],
+    /// Per side, the count of each term, indexed by [`term`].
+    pub terms: [[i32; TERM_WEIGHTS]; 2],
     /// Enemy pieces attacking the side's royal zone.
     pub zone_attackers: [i32; 2],
     /// Their attacks on zone squares (a square attacked by two pieces counts twice).
@@ -39,50 +35,118 @@ pub struct TermCounts {
     pub danger: [i32; 2],
 }
 
+impl TermSink for TermCounts {
+    #[inline]
+    fn add(&mut self, c: usize, t: usize, n: i32) {
+        self.terms[c][t] += n;
+    }
+
+    #[inline]
+    fn zone_attack(&mut self, c: usize, hits: i32, danger: i32) {
+        self.zone_attackers[c] += 1;
+        self.zone_attacks[c] += hits;
+        self.danger[c] += danger;
+    }
+}
+
 impl TermCounts {
+    /// Both sides' counts of term `t`.
+    pub fn of(&self, t: usize) -> [i32; 2] {
+        [self.terms[0][t], self.terms[1][t]]
+    }
+
+    /// A side's passed pawns by bucket.
+    pub fn passed(&self, c: usize) -> [i32; PASSED_BUCKETS] {
+        std::array::from_fn(|b| self.terms[c][term::PASSED + b])
+    }
+
     /// White's count minus Black's for each linear weight that is not per kind, in the order
     /// of [`Weights::linear`].
     pub fn features(&self) -> [i32; TERM_WEIGHTS] {
-        let d = |a: [i32; 2]| a[0] - a[1];
-        let mut f = [0; TERM_WEIGHTS];
-        for (b, x) in f.iter_mut().take(PASSED_BUCKETS).enumerate() {
-            *x = self.passed[0][b] - self.passed[1][b];
+        std::array::from_fn(|t| self.terms[0][t] - self.terms[1][t])
+    }
+}
+
+/// The terms weighted as they are found: per side [middle game, end game], and the royal
+/// zone's attackers for the king danger, which is not linear.
+pub struct Weighted<'a> {
+    pairs: &'a [Pair; TERM_WEIGHTS],
+    king_danger: i32,
+    score: [Pair; 2],
+    zone_attackers: [i32; 2],
+    danger: [i32; 2],
+}
+
+impl<'a> Weighted<'a> {
+    /// A sink weighting by `pairs` (indexed by [`term`]) and `king_danger`.
+    pub fn new(pairs: &'a [Pair; TERM_WEIGHTS], king_danger: i32) -> Weighted<'a> {
+        Weighted {
+            pairs,
+            king_danger,
+            score: [[0; 2]; 2],
+            zone_attackers: [0; 2],
+            danger: [0; 2],
         }
-        let rest = [
-            d(self.doubled),
-            d(self.isolated),
-            d(self.open_file),
-            d(self.half_open_file),
-            d(self.bound_pair),
-            d(self.pawn_threat),
-            d(self.hanging),
-        ];
-        f[PASSED_BUCKETS..].copy_from_slice(&rest);
-        f
     }
 
-    /// The side's score from the counts: [middle game, end game].
-    pub fn score(&self, c: usize, w: &Weights) -> Pair {
-        let mut p: Pair = [0, 0];
-        let mut add = |pair: Pair, n: i32| {
-            p[0] += pair[0] * n;
-            p[1] += pair[1] * n;
-        };
-        for (b, &n) in self.passed[c].iter().enumerate() {
-            add(w.passed[b], n);
-        }
-        add(w.doubled, self.doubled[c]);
-        add(w.isolated, self.isolated[c]);
-        add(w.open_file, self.open_file[c]);
-        add(w.half_open_file, self.half_open_file[c]);
-        add(w.bound_pair, self.bound_pair[c]);
-        add(w.pawn_threat, self.pawn_threat[c]);
-        add(w.hanging, self.hanging[c]);
+    /// Side `c`'s score: [middle game, end game]. The king danger, with two or more attackers,
+    /// costs `king_danger * min(danger, 30)^2 / 64` in the middle game.
+    pub fn score(&self, c: usize) -> Pair {
+        let mut p = self.score[c];
         if self.zone_attackers[c] >= 2 {
             let d = self.danger[c].min(30);
-            p[0] -= w.king_danger * d * d / 64;
+            p[0] -= self.king_danger * d * d / 64;
         }
         p
+    }
+}
+
+impl TermSink for Weighted<'_> {
+    #[inline]
+    fn add(&mut self, c: usize, t: usize, n: i32) {
+        let w = self.pairs[t];
+        self.score[c][0] += w[0] * n;
+        self.score[c][1] += w[1] * n;
+    }
+
+    #[inline]
+    fn zone_attack(&mut self, c: usize, _hits: i32, danger: i32) {
+        self.zone_attackers[c] += 1;
+        self.danger[c] += danger;
+    }
+}
+
+/// Which of the costlier terms an evaluation counts: those whose weight is not zero (a trace
+/// counts them all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counted {
+    pub backward: bool,
+    pub connected: bool,
+    pub outpost: bool,
+    pub lesser_threat: bool,
+    pub storm: bool,
+}
+
+impl Counted {
+    /// Every term (for a trace).
+    pub const ALL: Counted = Counted {
+        backward: true,
+        connected: true,
+        outpost: true,
+        lesser_threat: true,
+        storm: true,
+    };
+
+    /// The terms the weights use.
+    pub fn from_weights(w: &Weights) -> Counted {
+        let used = |t: usize| w.terms[t] != [0, 0];
+        Counted {
+            backward: used(term::BACKWARD),
+            connected: used(term::CONNECTED),
+            outpost: used(term::OUTPOST),
+            lesser_threat: used(term::LESSER_THREAT),
+            storm: used(term::STORM),
+        }
     }
 }
 
@@ -96,6 +160,22 @@ pub struct TermTables<W: Word> {
     pub passed_span: [SqTable<Bitboard<W>>; 2],
     /// Squares of the adjacent files.
     pub adjacent_files: SqTable<Bitboard<W>>,
+    /// Squares next to the square on its rank.
+    pub beside: SqTable<Bitboard<W>>,
+    /// Per colour: the squares of the adjacent files on the square's rank and behind it (where
+    /// a supporting pawn would stand).
+    pub support: [SqTable<Bitboard<W>>; 2],
+    /// Per colour: the next square ahead on the file.
+    pub stop: [SqTable<Bitboard<W>>; 2],
+    /// Per colour: the three files around the square, one to three ranks ahead (the storm
+    /// zone of a royal piece there).
+    pub storm: [SqTable<Bitboard<W>>; 2],
+    /// Per colour: the enemy half of the board (outposts).
+    pub enemy_half: [Bitboard<W>; 2],
+    /// Non-pawn, non-royal kinds that only leap (knights): the kinds outposts count.
+    pub leapers: u32,
+    /// Per kind, the non-pawn, non-royal kinds of lower value (its lesser attackers).
+    pub lesser: [u32; MAX_KINDS],
     /// Squares of the same file.
     pub file: SqTable<Bitboard<W>>,
     /// The royal piece's zone: its square and the squares next to it.
@@ -121,6 +201,13 @@ impl<W: Word> TermTables<W> {
             front: [empty(), empty()],
             passed_span: [empty(), empty()],
             adjacent_files: empty(),
+            beside: empty(),
+            support: [empty(), empty()],
+            stop: [empty(), empty()],
+            storm: [empty(), empty()],
+            enemy_half: [Bitboard::EMPTY; 2],
+            leapers: 0,
+            lesser: [0; MAX_KINDS],
             file: empty(),
             zone: empty(),
             passed_bucket: [SqTable::filled(0), SqTable::filled(0)],
@@ -141,6 +228,9 @@ impl<W: Word> TermTables<W> {
                 }
                 if df.abs() == 1 {
                     t.adjacent_files[sq].set(s);
+                    if dr == 0 {
+                        t.beside[sq].set(s);
+                    }
                 }
                 if df.abs() <= 1 && dr.abs() <= 1 {
                     t.zone[sq].set(s);
@@ -153,12 +243,25 @@ impl<W: Word> TermTables<W> {
                     if ahead && df.abs() <= 1 {
                         t.passed_span[c.index()][sq].set(s);
                     }
+                    let forward = if c == Color::White { dr } else { -dr };
+                    if df.abs() == 1 && forward <= 0 {
+                        t.support[c.index()][sq].set(s);
+                    }
+                    if df == 0 && forward == 1 {
+                        t.stop[c.index()][sq].set(s);
+                    }
+                    if df.abs() <= 1 && (1..=3).contains(&forward) {
+                        t.storm[c.index()][sq].set(s);
+                    }
                 }
             }
             for c in Color::ALL {
                 let rr = g.relative_rank(c, sq) as f64;
                 let progress = ((rr - start) / (promo - start).max(1.0)).clamp(0.0, 1.0);
                 t.passed_bucket[c.index()][sq] = (progress * (PASSED_BUCKETS - 1) as f64).round() as u8;
+                if 2 * g.relative_rank(c, sq) >= g.ranks() {
+                    t.enemy_half[c.index()].set(sq);
+                }
             }
         }
         for (k, p) in v.pieces.iter().enumerate() {
@@ -172,7 +275,17 @@ impl<W: Word> TermTables<W> {
             if !p.is_royal() && moves.clone().count() > 0 && moves.clone().all(|m| (m.dx + m.dy) % 2 == 0) {
                 t.bound_kinds |= 1 << k;
             }
+            if !p.is_royal() && moves.clone().count() > 0 && moves.clone().all(|m| m.range == 1) {
+                t.leapers |= 1 << k;
+            }
             t.attack_unit[k] = (value[k] / 150).clamp(1, 6);
+            if !p.is_royal() {
+                for (j, q) in v.pieces.iter().enumerate() {
+                    if !q.is_pawn() && !q.is_royal() && value[j] < value[k] {
+                        t.lesser[k] |= 1 << j;
+                    }
+                }
+            }
         }
         t
     }

@@ -18,12 +18,35 @@ pub const PASSED_BUCKETS: usize = 7;
 /// (`eval.centre.N = MG EG`).
 pub const SQUARE_FEATURES: [&str; 5] = ["centre", "file_centre", "rank", "advance", "home"];
 
-/// The per-kind weights, named as in `engine.ini`: material, the square features, then mobility
-/// (per square the piece reaches).
-pub const KIND_TERMS: [&str; 7] = ["value", "centre", "file_centre", "rank", "advance", "home", "mobility"];
+/// The per-kind weights, named as in `engine.ini`: material, the square features, mobility
+/// (per square the piece reaches), then a table by the number of squares reached (`reach7`: seven
+/// or more) on top of it.
+pub const KIND_TERMS: [&str; 15] = [
+    "value",
+    "centre",
+    "file_centre",
+    "rank",
+    "advance",
+    "home",
+    "mobility",
+    "reach0",
+    "reach1",
+    "reach2",
+    "reach3",
+    "reach4",
+    "reach5",
+    "reach6",
+    "reach7",
+];
 
 /// Index of mobility in [`KIND_TERMS`].
 pub const MOBILITY: usize = 6;
+
+/// Index of the first entry of the mobility table in [`KIND_TERMS`].
+pub const REACH: usize = 7;
+
+/// Entries of the mobility table: a piece reaching `n` squares falls in `min(n, 7)`.
+pub const REACH_BUCKETS: usize = 8;
 
 /// One kind's weights in the order of [`KIND_TERMS`], [middle game, end game].
 pub type KindWeights = [[f64; 2]; KIND_TERMS.len()];
@@ -35,61 +58,104 @@ pub struct Weights {
     pub kinds: Vec<KindWeights>,
     /// The kinds' FEN letters, for the names.
     pub letters: Vec<char>,
-    /// Per passed pawn, by bucket.
-    pub passed: [Pair; PASSED_BUCKETS],
-    /// Per doubled pawn.
-    pub doubled: Pair,
-    /// Per isolated pawn.
-    pub isolated: Pair,
-    /// Per file rider on a file without pawns.
-    pub open_file: Pair,
-    /// Per file rider on a file with enemy pawns only.
-    pub half_open_file: Pair,
-    /// Per colour-bound kind with pieces on both colours.
-    pub bound_pair: Pair,
-    /// Per non-pawn piece attacked by an enemy pawn.
-    pub pawn_threat: Pair,
-    /// Per non-pawn piece attacked and not defended.
-    pub hanging: Pair,
+    /// The terms' weights that are not per kind, indexed by [`term`].
+    pub terms: [Pair; TERM_WEIGHTS],
     /// Middle-game penalty per square of king danger (danger squared, divided by 64).
     pub king_danger: i32,
 }
 
-/// The terms' weights of every variant (the kind weights come from [`Weights::for_variant`]).
-const TERMS: Weights = Weights {
-    kinds: Vec::new(),
-    letters: Vec::new(),
-    passed: [[5, 10], [8, 20], [12, 35], [35, 60], [90, 120], [160, 200], [220, 260]],
-    doubled: [-10, -25],
-    isolated: [-8, -15],
-    open_file: [25, 10],
-    half_open_file: [12, 6],
-    bound_pair: [30, 50],
-    pawn_threat: [-45, -35],
-    hanging: [-20, -15],
-    king_danger: 24,
-};
-
-/// Names of the terms that are not per kind, in the order of [`Weights::linear`].
-fn term_names() -> Vec<String> {
-    let mut v: Vec<String> = (0..PASSED_BUCKETS).map(|b| format!("passed.{b}")).collect();
-    v.extend(
-        [
-            "doubled",
-            "isolated",
-            "open_file",
-            "half_open_file",
-            "bound_pair",
-            "pawn_threat",
-            "hanging",
-        ]
-        .map(String::from),
-    );
-    v
+/// The terms that are not per kind: their indices in [`Weights::terms`], in the order of
+/// [`TERM_NAMES`] and of [`Weights::linear`].
+pub mod term {
+    use super::PASSED_BUCKETS;
+    /// Passed pawns, by bucket: `PASSED + bucket`.
+    pub const PASSED: usize = 0;
+    /// Pawns with a pawn of their side ahead on their file.
+    pub const DOUBLED: usize = PASSED + PASSED_BUCKETS;
+    /// Pawns with no pawn of their side on an adjacent file.
+    pub const ISOLATED: usize = DOUBLED + 1;
+    /// File riders on files without pawns.
+    pub const OPEN_FILE: usize = ISOLATED + 1;
+    /// File riders on files with enemy pawns only.
+    pub const HALF_OPEN_FILE: usize = OPEN_FILE + 1;
+    /// Colour-bound kinds with pieces on both square colours.
+    pub const BOUND_PAIR: usize = HALF_OPEN_FILE + 1;
+    /// Non-pawn, non-royal pieces attacked by enemy pawns.
+    pub const PAWN_THREAT: usize = BOUND_PAIR + 1;
+    /// Non-pawn, non-royal pieces attacked and not defended.
+    pub const HANGING: usize = PAWN_THREAT + 1;
+    /// Pawns no pawn of their side can support, whose next square an enemy pawn attacks.
+    pub const BACKWARD: usize = HANGING + 1;
+    /// Pawns defended by a pawn of their side or with one beside them.
+    pub const CONNECTED: usize = BACKWARD + 1;
+    /// Leapers in the enemy half, defended by a pawn, that no enemy pawn can ever attack.
+    pub const OUTPOST: usize = CONNECTED + 1;
+    /// Non-pawn, non-royal pieces attacked by an enemy piece of lower value.
+    pub const LESSER_THREAT: usize = OUTPOST + 1;
+    /// Pawns up to two ranks in front of the side's single royal piece (tapered with the
+    /// material, not with the other terms).
+    pub const SHIELD: usize = LESSER_THREAT + 1;
+    /// Enemy pawns up to three ranks in front of the side's single royal piece.
+    pub const STORM: usize = SHIELD + 1;
 }
 
 /// Number of linear weights that are not per kind.
-pub const TERM_WEIGHTS: usize = PASSED_BUCKETS + 7;
+pub const TERM_WEIGHTS: usize = term::STORM + 1;
+
+/// The terms' names as in `engine.ini` (`eval.NAME = MG EG`), indexed by [`term`]: passed pawns
+/// by bucket; doubled, isolated, backward and connected pawns; file riders on open and half-open
+/// files; colour-bound pairs; pieces attacked by pawns, hanging, or attacked by lesser pieces;
+/// leapers on outposts; pawns in the royal piece's shield and enemy pawns storming it.
+pub const TERM_NAMES: [&str; TERM_WEIGHTS] = [
+    "passed.0",
+    "passed.1",
+    "passed.2",
+    "passed.3",
+    "passed.4",
+    "passed.5",
+    "passed.6",
+    "doubled",
+    "isolated",
+    "open_file",
+    "half_open_file",
+    "bound_pair",
+    "pawn_threat",
+    "hanging",
+    "backward",
+    "connected",
+    "outpost",
+    "lesser_threat",
+    "shield",
+    "storm",
+];
+
+/// The terms' default weights of every variant, indexed by [`term`] (the new terms weigh
+/// nothing until a variant's weights are fitted).
+const DEFAULT_TERMS: [Pair; TERM_WEIGHTS] = [
+    [5, 10],
+    [8, 20],
+    [12, 35],
+    [35, 60],
+    [90, 120],
+    [160, 200],
+    [220, 260],
+    [-10, -25],
+    [-8, -15],
+    [25, 10],
+    [12, 6],
+    [30, 50],
+    [-45, -35],
+    [-20, -15],
+    [0, 0],
+    [0, 0],
+    [0, 0],
+    [0, 0],
+    [12, 0],
+    [0, 0],
+];
+
+/// The default middle-game penalty per unit of king danger squared (divided by 64).
+const DEFAULT_KING_DANGER: i32 = 24;
 
 /// The square features of a square for a piece of colour `c` (pawn-like or not), in the order
 /// of [`SQUARE_FEATURES`]: distance from the edge towards the centre, the same along the rank,
@@ -147,7 +213,8 @@ impl Weights {
         Weights {
             kinds,
             letters: v.pieces.iter().map(|p| p.letter).collect(),
-            ..TERMS
+            terms: DEFAULT_TERMS,
+            king_danger: DEFAULT_KING_DANGER,
         }
     }
 
@@ -160,7 +227,7 @@ impl Weights {
     /// [`Weights::linear`]: the terms, then `TERM.LETTER` per kind (the letter in lower case,
     /// as `engine.ini` keys are).
     pub fn names(&self) -> Vec<String> {
-        let mut v = term_names();
+        let mut v: Vec<String> = TERM_NAMES.map(String::from).to_vec();
         for &l in &self.letters {
             v.extend(KIND_TERMS.iter().map(|t| format!("{t}.{}", l.to_ascii_lowercase())));
         }
@@ -205,7 +272,7 @@ impl Weights {
                     key.clone(),
                     format!(
                         "eval.{key}: unknown term (known: {}, {kinds} with L a piece letter of the variant, king_danger)",
-                        term_names().join(", ")
+                        TERM_NAMES.join(", ")
                     ),
                 ));
             }
@@ -214,26 +281,13 @@ impl Weights {
         Ok(w)
     }
 
-    /// The terms' weights that are not per kind.
-    fn pairs_mut(&mut self) -> impl Iterator<Item = &mut Pair> {
-        self.passed.iter_mut().chain([
-            &mut self.doubled,
-            &mut self.isolated,
-            &mut self.open_file,
-            &mut self.half_open_file,
-            &mut self.bound_pair,
-            &mut self.pawn_threat,
-            &mut self.hanging,
-        ])
-    }
-
     /// Sets the linear weights from a list in the order of [`Weights::linear`] (the terms that
     /// are not per kind are rounded to whole centipawns).
     pub fn set_linear(&mut self, v: &[[f64; 2]]) {
         assert_eq!(v.len(), self.linear_len(), "one pair per linear weight");
-        self.pairs_mut()
-            .zip(v)
-            .for_each(|(p, x)| *p = [x[0].round() as i32, x[1].round() as i32]);
+        for (p, x) in self.terms.iter_mut().zip(v) {
+            *p = x.map(|x| x.round() as i32);
+        }
         for (k, w) in self.kinds.iter_mut().enumerate() {
             let at = TERM_WEIGHTS + k * KIND_TERMS.len();
             w.copy_from_slice(&v[at..at + KIND_TERMS.len()]);
@@ -242,7 +296,7 @@ impl Weights {
 
     /// The linear weights as a list: the terms, then the kinds'.
     pub fn linear(&self) -> Vec<[f64; 2]> {
-        let mut v: Vec<[f64; 2]> = self.clone().pairs_mut().map(|p| [p[0] as f64, p[1] as f64]).collect();
+        let mut v: Vec<[f64; 2]> = self.terms.iter().map(|p| p.map(f64::from)).collect();
         for w in &self.kinds {
             v.extend_from_slice(w);
         }
