@@ -325,7 +325,8 @@ fn cmd_tune(set: &Catalog, args: &[String]) -> Result<(), CliError> {
         start.elapsed().as_secs_f64()
     );
     // Catalog::prepare checked the variant's settings.
-    let current = crate::eval::variant_weights(v.variant()).map_err(|(_, m)| CliError(m))?;
+    let features = games::eval_features_of(&v.variant().rules);
+    let current = crate::eval::variant_weights(v.variant(), features).map_err(|(_, m)| CliError(m))?;
     let w0 = current.linear();
     let k = crate::tune::fit_k(&samples, &w0);
     let e0 = crate::tune::error(&samples, k, &w0);

@@ -271,7 +271,7 @@ impl<R: Rules> Game<R> {
             pawn_kinds: variant.pawn_kinds(),
             fast_legal,
             dynamic_kinds,
-            eval: crate::eval::EvalTables::new(variant),
+            eval: crate::eval::EvalTables::new(variant, R::EVAL_FEATURES),
             caps,
         }))
     }

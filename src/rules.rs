@@ -3,6 +3,7 @@
 //! variants pay nothing for the interface.
 
 use crate::bitboard::{Bitboard, Word};
+use crate::color::Color;
 use crate::moves::{Move, MoveForm, MoveList};
 use crate::position::{Game, Position};
 use crate::square::Square;
@@ -53,6 +54,9 @@ pub struct Holding {
     /// Upper-case letters of the pieces in it.
     pub letters: String,
 }
+
+/// Most evaluation features a rules module may name ([`Rules::EVAL_FEATURES`]).
+pub const MAX_RULE_FEATURES: usize = 4;
 
 /// A game's special rules. Implementors live in `games/`, one file per game.
 pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
@@ -149,6 +153,14 @@ pub trait Rules: Sized + Clone + Debug + Send + Sync + 'static {
 
     /// Writes the game's own castling-field tokens (after the castling letters).
     fn write_castling_chars(&self, _state: &Self::State, _out: &mut String) {}
+
+    /// Names of the game's own evaluation features (at most [`MAX_RULE_FEATURES`]): linear
+    /// terms weighted like the generic ones, `eval.NAME = MG EG` in `engine.ini`, zero until
+    /// `menagerie tune` fits them.
+    const EVAL_FEATURES: &'static [&'static str] = &[];
+
+    /// How often each of [`Rules::EVAL_FEATURES`] occurs for side `c`, in their order.
+    fn eval_features(&self, _pos: &Position<Self>, _c: Color, _out: &mut [i32; MAX_RULE_FEATURES]) {}
 
     /// Evaluation terms of the game, in centipawns for the side to move.
     fn eval_terms(&self, _pos: &Position<Self>) -> i32 {

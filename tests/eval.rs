@@ -167,6 +167,23 @@ impl GameVisitor for Eval {
     }
 }
 
+/// Chess 911's own features at the start: both Rendezvous to come, six pieces of each side on
+/// the Eye's diagonals (a Fortress in its citadel, a rook and a pawn on each), two Fortresses
+/// in the citadels.
+#[test]
+fn chess911_features_at_the_start() {
+    let start = default_variants().get("chess911").unwrap().variant().start_fen.clone();
+    let n = counts("chess911", Box::leak(start.into_boxed_str()));
+    assert_eq!(n.rules, [[1, 6, 2, 0], [1, 6, 2, 0]]);
+    // After White's Rendezvous (the castling field's V), White has none to come.
+    let used = counts(
+        "chess911",
+        "f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKBSNR1/F9F b KQkqV - 1 1",
+    );
+    assert_eq!(n.rules[1][0], 1);
+    assert_eq!(used.rules[0][0], 0);
+}
+
 struct StartEval;
 
 impl GameVisitor for StartEval {
@@ -194,6 +211,13 @@ fn eval_settings_in_the_ini_set_the_weights() {
     );
 }
 
+/// A Chess 911 opening of `tools/openings/chess911.epd` (holes written `*`).
+const CHESS911_MIDDLE: &str =
+    "f*********f/*rnbqksbnr*/*ppp1pp3*/*6ppp*/*3p5*/*1N7*/*8P*/*1P7*/*P1PPPPPP1*/*R1BQKSBNR*/F*********F w KQkq - 0 5";
+
+/// A Tensor opening of `tools/openings/tensor.epd`, with beasts (T) of both sides.
+const TENSOR_MIDDLE: &str = "rtn1qkbntr/ppbpp2ppp/2p2pp3/10/1P8/3N4N1/PTPPPPPPPP/R2BQKB1TR w KQkq - 0 5";
+
 /// What the tuner reads for a position: (White's evaluation, middle-game share, features) and
 /// the names and values of the weights.
 struct Trace(&'static str);
@@ -209,7 +233,8 @@ impl GameVisitor for Trace {
 
 /// The tuner's model is the evaluation: raising any one linear weight (a term's, or a kind's
 /// material, square feature or mobility) through `eval.*` changes White's evaluation by that
-/// weight's feature in the trace, tapered by the phase, on 8x8 and on 10x8.
+/// weight's feature in the trace, tapered by the phase, on 8x8, on 10x8, and on the boards of
+/// Chess 911 and Tensor with their rules modules' own features.
 #[test]
 fn the_trace_predicts_the_evaluation_weight_by_weight() {
     let cases = [
@@ -224,6 +249,8 @@ fn the_trace_predicts_the_evaluation_weight_by_weight() {
             "capablanca",
             "r1abqkbcnr/pppp1ppppp/2n7/4p5/4P5/5N4/PPPP1PPPPP/RNABQKBC1R w KQkq - 2 3",
         ),
+        ("chess911", CHESS911_MIDDLE),
+        ("tensor", TENSOR_MIDDLE),
     ];
     let mut moved = 0;
     for (variant, fen) in cases {

@@ -7,7 +7,7 @@
 use crate::bitboard::{Bitboard, Word};
 use crate::color::Color;
 use crate::position::Position;
-use crate::rules::{Bb, Rules};
+use crate::rules::{Bb, MAX_RULE_FEATURES, Rules};
 use crate::square::MAX_SQUARES;
 use crate::square::Square;
 use crate::tables::{SqTable, Tables};
@@ -155,25 +155,32 @@ fn material(v: &Variant) -> ([i32; MAX_KINDS], [f64; MAX_KINDS]) {
 
 /// The variant's evaluation weights: the defaults for its pieces and board with its `eval.*`
 /// settings, or the setting at fault.
-pub fn variant_weights(v: &Variant) -> Result<Weights, (String, String)> {
+/// `rule_names` are its rules module's own features ([`Rules::EVAL_FEATURES`]).
+pub fn variant_weights(v: &Variant, rule_names: &'static [&'static str]) -> Result<Weights, (String, String)> {
     let (value, avg_mob) = material(v);
-    weights_from(v, &value, &avg_mob)
+    weights_from(v, &value, &avg_mob, rule_names)
 }
 
 /// The variant's weights from its material values and reach (see [`variant_weights`]).
-fn weights_from(v: &Variant, value: &[i32], avg_mob: &[f64]) -> Result<Weights, (String, String)> {
-    Weights::for_variant(v, value, avg_mob).with_settings(&v.eval_settings)
+fn weights_from(
+    v: &Variant,
+    value: &[i32],
+    avg_mob: &[f64],
+    rule_names: &'static [&'static str],
+) -> Result<Weights, (String, String)> {
+    Weights::for_variant(v, value, avg_mob, rule_names).with_settings(&v.eval_settings)
 }
 
 impl<W: Word> EvalTables<W> {
-    /// Builds the tables for a variant.
-    pub fn new(v: &Variant) -> EvalTables<W> {
+    /// Builds the tables for a variant whose rules module names `rule_names` as its own
+    /// features.
+    pub fn new(v: &Variant, rule_names: &'static [&'static str]) -> EvalTables<W> {
         let g = &v.geometry;
         let royal_kinds = v.royal_kinds();
         let pawn_kinds = v.pawn_kinds();
         let (value, avg_mob) = material(v);
         // Catalog::prepare refuses bad settings before any game is built.
-        let weights = weights_from(v, &value, &avg_mob).unwrap_or_else(|(_, m)| panic!("{m}"));
+        let weights = weights_from(v, &value, &avg_mob, rule_names).unwrap_or_else(|(_, m)| panic!("{m}"));
         let mut psq = vec![[0i32; 2]; MAX_KINDS * 2 * MAX_SQUARES];
         let mut phase_value = [0i32; MAX_KINDS];
         let mob_stride = g.board.count() as usize + 1;
@@ -268,7 +275,7 @@ impl<R: Rules> Position<R> {
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate(&self) -> i32 {
         let e = &self.game.eval;
-        let mut terms = Weighted::new(&e.term_pairs, e.weights.king_danger);
+        let mut terms = Weighted::new(&e.term_pairs, &e.weights.rules, e.weights.king_danger);
         let base = self.eval_parts(&mut terms, None);
         let phase = self.phase.clamp(0, e.phase_total);
         let side = |c: usize| {
@@ -308,6 +315,8 @@ impl<R: Rules> Position<R> {
             }
         }
         let mut features: Vec<f64> = n.features().iter().map(|&x| x as f64).collect();
+        let own = R::EVAL_FEATURES.len();
+        features.extend((0..own).map(|i| (n.rules[0][i] - n.rules[1][i]) as f64));
         features.extend(kinds.iter().flatten());
         (white * self.evaluate(), phase, features)
     }
@@ -501,6 +510,13 @@ impl<R: Rules> Position<R> {
                 term::HANGING,
                 (pieces & attacks[them] & !attacks[ci]).count() as i32,
             );
+            if !R::EVAL_FEATURES.is_empty() {
+                let mut own = [0; MAX_RULE_FEATURES];
+                game.rules.eval_features(self, c, &mut own);
+                for (i, &x) in own.iter().enumerate().take(R::EVAL_FEATURES.len()) {
+                    n.add_rule(ci, i, x);
+                }
+            }
         }
         score
     }

@@ -7,6 +7,7 @@
 
 use crate::bitboard::{Bitboard, Word};
 use crate::color::Color;
+use crate::rules::MAX_RULE_FEATURES;
 use crate::tables::SqTable;
 use crate::variant::{MAX_KINDS, Variant};
 
@@ -19,6 +20,8 @@ pub trait TermSink {
     fn add(&mut self, c: usize, t: usize, n: i32);
     /// An enemy piece attacks side `c`'s royal zone: `hits` squares, `danger` their weight.
     fn zone_attack(&mut self, c: usize, hits: i32, danger: i32);
+    /// `n` occurrences of the rules module's feature `i` for side `c`.
+    fn add_rule(&mut self, c: usize, i: usize, n: i32);
 }
 
 /// How often each term occurs for each side (index: colour), before weighting: what the
@@ -33,6 +36,8 @@ pub struct TermCounts {
     pub zone_attacks: [i32; 2],
     /// The same attacks weighted by attacker ([`TermTables::attack_unit`]).
     pub danger: [i32; 2],
+    /// Per side, the count of each of the rules module's features.
+    pub rules: [[i32; MAX_RULE_FEATURES]; 2],
 }
 
 impl TermSink for TermCounts {
@@ -46,6 +51,11 @@ impl TermSink for TermCounts {
         self.zone_attackers[c] += 1;
         self.zone_attacks[c] += hits;
         self.danger[c] += danger;
+    }
+
+    #[inline]
+    fn add_rule(&mut self, c: usize, i: usize, n: i32) {
+        self.rules[c][i] += n;
     }
 }
 
@@ -71,6 +81,7 @@ impl TermCounts {
 /// zone's attackers for the king danger, which is not linear.
 pub struct Weighted<'a> {
     pairs: &'a [Pair; TERM_WEIGHTS],
+    rule_pairs: &'a [Pair; MAX_RULE_FEATURES],
     king_danger: i32,
     score: [Pair; 2],
     zone_attackers: [i32; 2],
@@ -78,10 +89,16 @@ pub struct Weighted<'a> {
 }
 
 impl<'a> Weighted<'a> {
-    /// A sink weighting by `pairs` (indexed by [`term`]) and `king_danger`.
-    pub fn new(pairs: &'a [Pair; TERM_WEIGHTS], king_danger: i32) -> Weighted<'a> {
+    /// A sink weighting by `pairs` (indexed by [`term`]), `rule_pairs` (the rules module's
+    /// features) and `king_danger`.
+    pub fn new(
+        pairs: &'a [Pair; TERM_WEIGHTS],
+        rule_pairs: &'a [Pair; MAX_RULE_FEATURES],
+        king_danger: i32,
+    ) -> Weighted<'a> {
         Weighted {
             pairs,
+            rule_pairs,
             king_danger,
             score: [[0; 2]; 2],
             zone_attackers: [0; 2],
@@ -113,6 +130,13 @@ impl TermSink for Weighted<'_> {
     fn zone_attack(&mut self, c: usize, _hits: i32, danger: i32) {
         self.zone_attackers[c] += 1;
         self.danger[c] += danger;
+    }
+
+    #[inline]
+    fn add_rule(&mut self, c: usize, i: usize, n: i32) {
+        let w = self.rule_pairs[i];
+        self.score[c][0] += w[0] * n;
+        self.score[c][1] += w[1] * n;
     }
 }
 

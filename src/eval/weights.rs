@@ -4,6 +4,9 @@
 //! of them, and `menagerie tune` fits them all.
 
 use crate::color::Color;
+use crate::rules::MAX_RULE_FEATURES;
+#[cfg(doc)]
+use crate::rules::Rules;
 use crate::square::Square;
 use crate::variant::Variant;
 
@@ -60,6 +63,10 @@ pub struct Weights {
     pub letters: Vec<char>,
     /// The terms' weights that are not per kind, indexed by [`term`].
     pub terms: [Pair; TERM_WEIGHTS],
+    /// The names of the rules module's own features ([`Rules::EVAL_FEATURES`]).
+    pub rule_names: &'static [&'static str],
+    /// Their weights, in that order (the rest zero).
+    pub rules: [Pair; MAX_RULE_FEATURES],
     /// Middle-game penalty per square of king danger (danger squared, divided by 64).
     pub king_danger: i32,
 }
@@ -185,7 +192,13 @@ impl Weights {
     /// the end game) and towards the central files; a royal piece stays home and off the
     /// centre in the middle game and centralises in the end game; short-range pieces like the
     /// centre more than long riders; riders gain per square they reach.
-    pub fn for_variant(v: &Variant, value: &[i32], avg_mobility: &[f64]) -> Weights {
+    /// `rule_names` are the rules module's own features (zero weights).
+    pub fn for_variant(
+        v: &Variant,
+        value: &[i32],
+        avg_mobility: &[f64],
+        rule_names: &'static [&'static str],
+    ) -> Weights {
         let kinds = v
             .pieces
             .iter()
@@ -214,20 +227,32 @@ impl Weights {
             kinds,
             letters: v.pieces.iter().map(|p| p.letter).collect(),
             terms: DEFAULT_TERMS,
+            rule_names,
+            rules: [[0; 2]; MAX_RULE_FEATURES],
             king_danger: DEFAULT_KING_DANGER,
         }
     }
 
     /// Number of linear weights (every one but the king danger, which is not linear).
     pub fn linear_len(&self) -> usize {
-        TERM_WEIGHTS + self.kinds.len() * KIND_TERMS.len()
+        self.whole_len() + self.kinds.len() * KIND_TERMS.len()
+    }
+
+    /// Number of the first linear weights, which are whole centipawns: the terms and the
+    /// rules module's features.
+    fn whole_len(&self) -> usize {
+        TERM_WEIGHTS + self.rule_names.len()
     }
 
     /// Names of the linear weights as `engine.ini` writes them after `eval.`, in the order of
-    /// [`Weights::linear`]: the terms, then `TERM.LETTER` per kind (the letter in lower case,
-    /// as `engine.ini` keys are).
+    /// [`Weights::linear`]: the terms, the rules module's features, then `TERM.LETTER` per kind
+    /// (the letter in lower case, as `engine.ini` keys are).
     pub fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = TERM_NAMES.map(String::from).to_vec();
+        let mut v: Vec<String> = TERM_NAMES
+            .iter()
+            .chain(self.rule_names)
+            .map(|n| n.to_string())
+            .collect();
         for &l in &self.letters {
             v.extend(KIND_TERMS.iter().map(|t| format!("{t}.{}", l.to_ascii_lowercase())));
         }
@@ -257,12 +282,16 @@ impl Weights {
                 let numbers: Result<Vec<f64>, _> = value.split_whitespace().map(str::parse::<f64>).collect();
                 let numbers = numbers.ok().filter(|n| n.iter().all(|x| x.is_finite()));
                 let Some(numbers) = numbers else {
-                    return Err(bad(if i < TERM_WEIGHTS { "whole numbers" } else { "numbers" }));
+                    return Err(bad(if i < self.whole_len() {
+                        "whole numbers"
+                    } else {
+                        "numbers"
+                    }));
                 };
                 let [mg, eg] = numbers[..] else {
                     return Err(bad("two numbers, middle game and end game"));
                 };
-                if i < TERM_WEIGHTS && (mg.fract() != 0.0 || eg.fract() != 0.0) {
+                if i < self.whole_len() && (mg.fract() != 0.0 || eg.fract() != 0.0) {
                     return Err(bad("whole numbers"));
                 }
                 linear[i] = [mg, eg];
@@ -272,7 +301,12 @@ impl Weights {
                     key.clone(),
                     format!(
                         "eval.{key}: unknown term (known: {}, {kinds} with L a piece letter of the variant, king_danger)",
-                        TERM_NAMES.join(", ")
+                        TERM_NAMES
+                            .iter()
+                            .chain(self.rule_names)
+                            .copied()
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 ));
             }
@@ -285,18 +319,21 @@ impl Weights {
     /// are not per kind are rounded to whole centipawns).
     pub fn set_linear(&mut self, v: &[[f64; 2]]) {
         assert_eq!(v.len(), self.linear_len(), "one pair per linear weight");
-        for (p, x) in self.terms.iter_mut().zip(v) {
+        let n = self.rule_names.len();
+        for (p, x) in self.terms.iter_mut().chain(&mut self.rules[..n]).zip(v) {
             *p = x.map(|x| x.round() as i32);
         }
+        let whole = self.whole_len();
         for (k, w) in self.kinds.iter_mut().enumerate() {
-            let at = TERM_WEIGHTS + k * KIND_TERMS.len();
+            let at = whole + k * KIND_TERMS.len();
             w.copy_from_slice(&v[at..at + KIND_TERMS.len()]);
         }
     }
 
-    /// The linear weights as a list: the terms, then the kinds'.
+    /// The linear weights as a list: the terms, the rules module's features, then the kinds'.
     pub fn linear(&self) -> Vec<[f64; 2]> {
-        let mut v: Vec<[f64; 2]> = self.terms.iter().map(|p| p.map(f64::from)).collect();
+        let own = &self.rules[..self.rule_names.len()];
+        let mut v: Vec<[f64; 2]> = self.terms.iter().chain(own).map(|p| p.map(f64::from)).collect();
         for w in &self.kinds {
             v.extend_from_slice(w);
         }

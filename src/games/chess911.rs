@@ -13,7 +13,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Piece, Position};
-use crate::rules::{Capabilities, Rules};
+use crate::rules::{Capabilities, MAX_RULE_FEATURES, Rules};
 use crate::square::Square;
 use crate::variant::Variant;
 use crate::zobrist::Zobrist;
@@ -22,6 +22,8 @@ use crate::zobrist::Zobrist;
 #[derive(Clone, Debug)]
 pub struct Chess911 {
     eye_diagonals: Bitboard,
+    /// The board's corners (the citadels).
+    citadels: Bitboard,
     princess: usize,
     bishop: usize,
     /// Per colour: (princess square, bishop square).
@@ -78,12 +80,31 @@ impl Rules for Chess911 {
                 "rules.rendezvous: '{rv}' names a square where no piece can stand"
             ));
         }
+        let mut citadels = Bitboard::EMPTY;
+        for sq in g.board {
+            let (f, r) = (g.file_of(sq), g.rank_of(sq));
+            if (f == 0 || f + 1 == g.files()) && (r == 0 || r + 1 == g.ranks()) {
+                citadels.set(sq);
+            }
+        }
         Ok(Chess911 {
             eye_diagonals,
+            citadels,
             princess,
             bishop,
             swap_squares: [(ps, bs), (g.flip(ps), g.flip(bs))],
         })
+    }
+
+    /// The Rendezvous still to come, pieces on the Eye's diagonals (where no royal piece can
+    /// take them) and pieces in a citadel.
+    const EVAL_FEATURES: &'static [&'static str] = &["rendezvous", "eye_lines", "citadel"];
+
+    fn eval_features(&self, pos: &Position<Self>, c: Color, out: &mut [i32; MAX_RULE_FEATURES]) {
+        let own = pos.color_bb(c);
+        out[0] = i32::from(pos.rule_state().0 >> c.index() & 1 == 0);
+        out[1] = (own & !pos.royals(c) & self.eye_diagonals).count() as i32;
+        out[2] = (own & self.citadels).count() as i32;
     }
 
     fn royal_forbidden(&self) -> Bitboard {

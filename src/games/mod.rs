@@ -48,6 +48,14 @@ macro_rules! registry {
             }
         }
 
+        /// The evaluation features a module names (none for an unknown module).
+        pub fn eval_features_of(module: &str) -> &'static [&'static str] {
+            match module {
+                $($name => <$ty as Rules>::EVAL_FEATURES,)*
+                _ => &[],
+            }
+        }
+
         /// Builds the game data; `wide` asks for 128-bit bitboards even where 64 would do.
         fn build(variant: &Variant, wide: bool) -> Result<AnyGame, String> {
             let squares = variant.geometry.files() * variant.geometry.ranks();
@@ -194,7 +202,7 @@ impl Catalog {
                     format!("rules.{key}: unknown setting of the {} rules ({expected})", v.rules),
                 ));
             }
-            if let Err((key, message)) = crate::eval::variant_weights(&v) {
+            if let Err((key, message)) = crate::eval::variant_weights(&v, eval_features_of(&v.rules)) {
                 return Err(o.error(&format!("eval.{key}"), message));
             }
             let game = build(&v, wide).map_err(|m| o.error("rules", format!("rules = {}: {m}", v.rules)))?;

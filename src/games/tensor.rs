@@ -26,7 +26,7 @@ use crate::castling::CastlingRights;
 use crate::color::Color;
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::position::{Piece, Position};
-use crate::rules::{Capabilities, Rules};
+use crate::rules::{Capabilities, MAX_RULE_FEATURES, Rules};
 use crate::square::{MAX_SQUARES, Square};
 use crate::variant::{MAX_KINDS, Variant};
 use arrayvec::ArrayVec;
@@ -828,6 +828,17 @@ impl Rules for Tensor {
             }
         }
         Ok(())
+    }
+
+    /// Per side, the beasts' destinations and their support (pieces that can bounce off or
+    /// propel them): fitted on top of the hand-set values of `eval_terms`.
+    const EVAL_FEATURES: &'static [&'static str] = &["beast_reach", "beast_support"];
+
+    fn eval_features(&self, pos: &Position<Self>, c: Color, out: &mut [i32; MAX_RULE_FEATURES]) {
+        for b in pos.pieces(c, self.beast) {
+            out[0] += self.beast_reach(pos, b) as i32;
+            out[1] += self.beast_support(pos, b, c);
+        }
     }
 
     /// A beast is worth its base value (`value=` in `engine.ini`) plus what its mobility and
