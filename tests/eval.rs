@@ -180,8 +180,8 @@ fn chess911_features_at_the_start() {
         "chess911",
         "f9f/1rnbqksbnr1/1ppppppppp1/11/11/11/11/11/1PPPPPPPPP1/1RNBQKBSNR1/F9F b KQkqV - 1 1",
     );
-    assert_eq!(n.rules[1][0], 1);
     assert_eq!(used.rules[0][0], 0);
+    assert_eq!(used.rules[1][0], 1);
 }
 
 struct StartEval;

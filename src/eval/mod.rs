@@ -510,7 +510,7 @@ impl<R: Rules> Position<R> {
                 term::HANGING,
                 (pieces & attacks[them] & !attacks[ci]).count() as i32,
             );
-            if !R::EVAL_FEATURES.is_empty() {
+            if !R::EVAL_FEATURES.is_empty() && counted.rules {
                 let mut own = [0; MAX_RULE_FEATURES];
                 game.rules.eval_features(self, c, &mut own);
                 for (i, &x) in own.iter().enumerate().take(R::EVAL_FEATURES.len()) {

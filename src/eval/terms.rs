@@ -141,7 +141,7 @@ impl TermSink for Weighted<'_> {
 }
 
 /// Which of the costlier terms an evaluation counts: those whose weight is not zero (a trace
-/// counts them all).
+/// counts them all), and the rules module's features when any of their weights is not zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Counted {
     pub backward: bool,
@@ -149,6 +149,7 @@ pub struct Counted {
     pub outpost: bool,
     pub lesser_threat: bool,
     pub storm: bool,
+    pub rules: bool,
 }
 
 impl Counted {
@@ -159,6 +160,7 @@ impl Counted {
         outpost: true,
         lesser_threat: true,
         storm: true,
+        rules: true,
     };
 
     /// The terms the weights use.
@@ -170,6 +172,7 @@ impl Counted {
             outpost: used(term::OUTPOST),
             lesser_threat: used(term::LESSER_THREAT),
             storm: used(term::STORM),
+            rules: w.rules.iter().any(|p| *p != [0, 0]),
         }
     }
 }

@@ -72,7 +72,7 @@ pub struct Weights {
 }
 
 /// The terms that are not per kind: their indices in [`Weights::terms`], in the order of
-/// [`TERM_NAMES`] and of [`Weights::linear`].
+/// [`TERMS`] and of [`Weights::linear`].
 pub mod term {
     use super::PASSED_BUCKETS;
     /// Passed pawns, by bucket: `PASSED + bucket`.
@@ -109,56 +109,33 @@ pub mod term {
 /// Number of linear weights that are not per kind.
 pub const TERM_WEIGHTS: usize = term::STORM + 1;
 
-/// The terms' names as in `engine.ini` (`eval.NAME = MG EG`), indexed by [`term`]: passed pawns
-/// by bucket; doubled, isolated, backward and connected pawns; file riders on open and half-open
-/// files; colour-bound pairs; pieces attacked by pawns, hanging, or attacked by lesser pieces;
-/// leapers on outposts; pawns in the royal piece's shield and enemy pawns storming it.
-pub const TERM_NAMES: [&str; TERM_WEIGHTS] = [
-    "passed.0",
-    "passed.1",
-    "passed.2",
-    "passed.3",
-    "passed.4",
-    "passed.5",
-    "passed.6",
-    "doubled",
-    "isolated",
-    "open_file",
-    "half_open_file",
-    "bound_pair",
-    "pawn_threat",
-    "hanging",
-    "backward",
-    "connected",
-    "outpost",
-    "lesser_threat",
-    "shield",
-    "storm",
-];
-
-/// The terms' default weights of every variant, indexed by [`term`] (the new terms weigh
-/// nothing until a variant's weights are fitted).
-const DEFAULT_TERMS: [Pair; TERM_WEIGHTS] = [
-    [5, 10],
-    [8, 20],
-    [12, 35],
-    [35, 60],
-    [90, 120],
-    [160, 200],
-    [220, 260],
-    [-10, -25],
-    [-8, -15],
-    [25, 10],
-    [12, 6],
-    [30, 50],
-    [-45, -35],
-    [-20, -15],
-    [0, 0],
-    [0, 0],
-    [0, 0],
-    [0, 0],
-    [12, 0],
-    [0, 0],
+/// The terms' names as in `engine.ini` (`eval.NAME = MG EG`) and their default weights in
+/// every variant, indexed by [`term`]: passed pawns by bucket; doubled, isolated, backward and
+/// connected pawns; file riders on open and half-open files; colour-bound pairs; pieces
+/// attacked by pawns, hanging, or attacked by lesser pieces; leapers on outposts; pawns in the
+/// royal piece's shield and enemy pawns storming it. The terms added after the first fits weigh
+/// nothing until a variant's weights are fitted.
+pub const TERMS: [(&str, Pair); TERM_WEIGHTS] = [
+    ("passed.0", [5, 10]),
+    ("passed.1", [8, 20]),
+    ("passed.2", [12, 35]),
+    ("passed.3", [35, 60]),
+    ("passed.4", [90, 120]),
+    ("passed.5", [160, 200]),
+    ("passed.6", [220, 260]),
+    ("doubled", [-10, -25]),
+    ("isolated", [-8, -15]),
+    ("open_file", [25, 10]),
+    ("half_open_file", [12, 6]),
+    ("bound_pair", [30, 50]),
+    ("pawn_threat", [-45, -35]),
+    ("hanging", [-20, -15]),
+    ("backward", [0, 0]),
+    ("connected", [0, 0]),
+    ("outpost", [0, 0]),
+    ("lesser_threat", [0, 0]),
+    ("shield", [12, 0]),
+    ("storm", [0, 0]),
 ];
 
 /// The default middle-game penalty per unit of king danger squared (divided by 64).
@@ -226,7 +203,7 @@ impl Weights {
         Weights {
             kinds,
             letters: v.pieces.iter().map(|p| p.letter).collect(),
-            terms: DEFAULT_TERMS,
+            terms: TERMS.map(|(_, p)| p),
             rule_names,
             rules: [[0; 2]; MAX_RULE_FEATURES],
             king_danger: DEFAULT_KING_DANGER,
@@ -248,11 +225,8 @@ impl Weights {
     /// [`Weights::linear`]: the terms, the rules module's features, then `TERM.LETTER` per kind
     /// (the letter in lower case, as `engine.ini` keys are).
     pub fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = TERM_NAMES
-            .iter()
-            .chain(self.rule_names)
-            .map(|n| n.to_string())
-            .collect();
+        let own = self.rule_names.iter().copied();
+        let mut v: Vec<String> = TERMS.iter().map(|t| t.0).chain(own).map(String::from).collect();
         for &l in &self.letters {
             v.extend(KIND_TERMS.iter().map(|t| format!("{t}.{}", l.to_ascii_lowercase())));
         }
@@ -301,12 +275,7 @@ impl Weights {
                     key.clone(),
                     format!(
                         "eval.{key}: unknown term (known: {}, {kinds} with L a piece letter of the variant, king_danger)",
-                        TERM_NAMES
-                            .iter()
-                            .chain(self.rule_names)
-                            .copied()
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        names[..self.whole_len()].join(", ")
                     ),
                 ));
             }
