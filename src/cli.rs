@@ -22,7 +22,9 @@ COMMANDS:
     perft [--variant V] [--fen FEN] [--divide] DEPTH
                       count leaf nodes of the legal move tree; --divide prints
                       'move: count' per root move, a blank line, 'Nodes searched: N'
-    bench             perft node counts and speed on fixed positions (signature line last)
+    bench             perft node counts and fixed-depth searches; then 'Bench: N' (the
+                      signature) and, last, 'N nodes M nps' as OpenBench reads it
+    --version         the engine's name and version
     datagen VARIANT --games N --nodes K --seed S --out FILE [--shard I/N]
                       self-play at K nodes a move from seeded random openings; writes
                       the quiet positions as 'FEN | RESULT' (1.0, 0.5, 0.0 for White);
@@ -137,6 +139,10 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
         return Ok(());
     }
     match cmd.as_str() {
+        "--version" | "-V" | "version" => {
+            println!("{}", crate::protocol::ENGINE_NAME);
+            Ok(())
+        }
         "help" | "--help" | "-h" => {
             println!("{HELP}\nTable games: {}.", crate::kit::names().join(", "));
             Ok(())
@@ -520,6 +526,8 @@ fn cmd_bench(set: &Catalog, args: &[String]) -> Result<(), CliError> {
         search_nodes as f64 / search_secs / 1e3
     );
     println!("Bench: {search_nodes}");
+    // The last line in the form OpenBench's workers read: the signature, then the speed.
+    println!("{search_nodes} nodes {:.0} nps", search_nodes as f64 / search_secs);
     Ok(())
 }
 

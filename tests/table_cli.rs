@@ -125,6 +125,17 @@ fn each_command_has_its_help() {
     assert!(o.contains("menagerie play --replay FILE"), "{o}");
 }
 
+/// `--version` names the engine and Cargo's version, as UCI's `id name` and XBoard's `myname` do.
+#[test]
+fn version_names_the_engine() {
+    let out = run(&["--version"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let want = format!("Menagerie {}\n", env!("CARGO_PKG_VERSION"));
+    assert_eq!(text(&out.stdout), want);
+    let uci = text(&run(&[], "uci\nquit\n").stdout);
+    assert!(uci.contains(&format!("id name {want}")), "{uci}");
+}
+
 #[test]
 fn a_person_plays_a_seat_at_the_terminal() {
     // Seat 0 is a person: the first answer is refused and asked again, the second is taken;
