@@ -135,6 +135,9 @@ pub trait Session: Send {
     fn outcome(&mut self) -> Option<Outcome>;
     /// Searches the current position; returns best move and expected reply as text.
     fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<String>, Option<String>);
+    /// Restricts the next `go` to these moves (MMN or XBoard's form); an illegal or garbled
+    /// one is an error and nothing is restricted.
+    fn search_only(&mut self, searcher: &mut Searcher, moves: &[&str]) -> Result<(), MoveError>;
     /// Perft divide: (move text, count) per legal move.
     fn divide(&mut self, depth: u32) -> Vec<(String, u64)>;
     /// CECP highlight board for the piece on `square`: `Y` target, `R` capture, `M`
@@ -375,6 +378,19 @@ impl<R: Rules> Session for GameSession<R> {
             t
         });
         (Some(best), ponder.flatten())
+    }
+
+    fn search_only(&mut self, searcher: &mut Searcher, moves: &[&str]) -> Result<(), MoveError> {
+        let mut only = MoveList::new();
+        for text in moves {
+            let m =
+                parse_move(&mut self.pos, text).or_else(|e| parse_xboard_move(&mut self.pos, text).map_err(|_| e))?;
+            if !only.contains(&m) && !only.is_full() {
+                only.push(m);
+            }
+        }
+        searcher.search_only(&only);
+        Ok(())
     }
 
     fn divide(&mut self, depth: u32) -> Vec<(String, u64)> {

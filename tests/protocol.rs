@@ -735,3 +735,123 @@ fn rbc_lines_over_cecp() {
     let truth: Vec<&String> = out.iter().filter(|l| l.starts_with("truth ")).collect();
     assert_eq!(truth, ["truth in sampled 0", "truth out sampled 0"], "{out:?}");
 }
+
+/// XBoard analysis with `exclude` and `include`: the excluded mate is never a PV's first move;
+/// once included again, analysis finds it.
+#[test]
+fn cecp_analysis_leaves_out_excluded_moves() {
+    let (mut child, rx, mut stdin) = spawn_engine();
+    let mut say = |lines: &[&str]| {
+        for l in lines {
+            writeln!(stdin, "{l}").unwrap();
+        }
+    };
+    let first_move = |l: &str| {
+        l.split('\t')
+            .nth(1)
+            .and_then(|pv| pv.split(' ').next())
+            .map(str::to_string)
+    };
+    let wait_for = |want: &str| -> Vec<String> {
+        let mut seen = Vec::new();
+        while let Ok(l) = rx.recv_timeout(Duration::from_secs(20)) {
+            let done = l == want;
+            seen.push(l);
+            if done {
+                return seen;
+            }
+        }
+        panic!("no '{want}' after {seen:?}");
+    };
+    say(&[
+        "xboard",
+        "protover 2",
+        "new",
+        "force",
+        "setboard 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "post",
+        "exclude d1d8",
+        "exclude z9z9",
+        "analyze",
+        "ping 1",
+    ]);
+    let before = wait_for("pong 1");
+    assert!(before.iter().any(|l| l == "Error (illegal move): z9z9"), "{before:?}");
+    // Let the analysis reach some depth, then ask again.
+    std::thread::sleep(Duration::from_millis(300));
+    say(&["ping 2"]);
+    let thinking: Vec<String> = wait_for("pong 2")
+        .into_iter()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert!(thinking.len() >= 3, "{thinking:?}");
+    assert!(
+        thinking.iter().all(|l| first_move(l).is_some_and(|m| m != "d1d8")),
+        "{thinking:?}"
+    );
+    say(&["include all"]);
+    let found = (0..2000).any(|_| {
+        rx.recv_timeout(Duration::from_secs(20))
+            .is_ok_and(|l| first_move(&l).is_some_and(|m| m == "d1d8"))
+    });
+    assert!(found, "the mate was not found once included again");
+    say(&["exit", "quit"]);
+    let _ = child.wait();
+}
+
+/// XBoard `hard`: after its move the engine ponders on the expected reply, answers an idle
+/// `ping` meanwhile, and takes the pondered move back: another reply is accepted on the true
+/// position and answered with a legal move.
+#[test]
+fn cecp_ponders_after_its_move_in_hard_mode() {
+    let (mut child, rx, mut stdin) = spawn_engine();
+    let mut say = |lines: &[&str]| {
+        for l in lines {
+            writeln!(stdin, "{l}").unwrap();
+        }
+    };
+    let mut seen = Vec::new();
+    let mut wait_for = |want: &str| -> String {
+        while let Ok(l) = rx.recv_timeout(Duration::from_secs(20)) {
+            seen.push(l.clone());
+            if l.starts_with(want) {
+                return l;
+            }
+        }
+        panic!("no '{want}' after {seen:?}");
+    };
+    say(&["xboard", "protover 2", "new", "hard", "post", "sd 5", "usermove e2e4"]);
+    let first = wait_for("move ")[5..].to_string();
+    // Pondering now: thinking output deeper than `sd 5` comes from the ponder search (which
+    // has no depth limit); an idle ping is answered at once.
+    wait_for("10 ");
+    say(&["ping 1"]);
+    wait_for("pong 1");
+    say(&["usermove g1f3"]);
+    let second = wait_for("move ")[5..].to_string();
+    say(&["ping 2"]);
+    wait_for("pong 2");
+    say(&["easy", "quit"]);
+    let _ = child.wait();
+    let errors: Vec<&String> = seen
+        .iter()
+        .filter(|l| l.starts_with("Error") || l.starts_with("Illegal"))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    // Black's second move must be legal after 1. e4 <black's first> 2. Nf3.
+    let out = converse(
+        &lines(&[
+            "uci",
+            &format!("position startpos moves e2e4 {first} g1f3 {second}"),
+            "d",
+        ]),
+        "info string fen",
+        Duration::from_secs(10),
+    );
+    assert!(!out.iter().any(|l| l.contains("illegal")), "{first} {second}: {out:?}");
+    let fen = out.last().cloned().unwrap_or_default();
+    assert!(
+        fen.starts_with("info string fen") && fen.contains(" w "),
+        "{first} {second}: {fen}"
+    );
+}

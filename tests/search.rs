@@ -352,3 +352,201 @@ fn solves_puzzles_with_known_answers() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Collects the lines of a search's last reported depth: (multipv, score, first move). Its
+/// room is reserved first, so that it allocates nothing while the search reports.
+struct Lines {
+    depth: u32,
+    lines: Vec<(u32, i32, menagerie::Move)>,
+}
+
+impl<R: Rules> menagerie::search::Report<R> for Lines {
+    fn iteration(&mut self, _root: &Position<R>, info: &menagerie::search::Iteration, pv: &[menagerie::Move]) {
+        if info.depth != self.depth {
+            self.depth = info.depth;
+            self.lines.clear();
+        }
+        if self.lines.len() < self.lines.capacity() {
+            self.lines.push((
+                info.multipv,
+                info.score,
+                pv.first().copied().unwrap_or(menagerie::Move::NONE),
+            ));
+        }
+    }
+}
+
+/// What [`go_with`] found: the result, the last depth and its lines (multipv, score, first
+/// move in MMN), and the allocations during `go`.
+struct Found {
+    result: menagerie::search::SearchResult,
+    depth: u32,
+    lines: Vec<(u32, i32, String)>,
+    allocs: usize,
+}
+
+/// A search with its own searcher: `only` restricts the root (MMN), `ponder` is the ponder
+/// flag's value.
+struct GoWith {
+    fen: &'static str,
+    limits: Limits,
+    only: &'static [&'static str],
+    ponder: bool,
+}
+
+impl GameVisitor for GoWith {
+    type Output = Found;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Found {
+        let mut pos = Position::from_fen(game, self.fen).unwrap();
+        let mut searcher = Searcher::new(8, Arc::new(AtomicBool::new(false)));
+        searcher.set_ponder_flag(Arc::new(AtomicBool::new(self.ponder)));
+        searcher.go(
+            &mut pos,
+            Limits {
+                depth: Some(2),
+                ..Limits::default()
+            },
+            &mut Silent,
+        );
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let text = |m| menagerie::notation::move_text(&pos, m);
+        let only: Vec<_> = list
+            .iter()
+            .copied()
+            .filter(|&m| self.only.contains(&text(m).as_str()))
+            .collect();
+        assert_eq!(only.len(), self.only.len(), "not all of {:?} are legal", self.only);
+        let mut lines = Lines {
+            depth: 0,
+            lines: Vec::with_capacity(64),
+        };
+        let mut result = None;
+        let allocs = allocations(|| {
+            searcher.search_only(&only);
+            result = Some(searcher.go(&mut pos, self.limits, &mut lines));
+        });
+        Found {
+            result: result.unwrap(),
+            depth: lines.depth,
+            lines: lines
+                .lines
+                .iter()
+                .map(|&(n, s, m)| (n, s, menagerie::notation::move_text(&pos, m)))
+                .collect(),
+            allocs,
+        }
+    }
+}
+
+fn go_with(variant: &str, fen: &'static str, limits: Limits, only: &'static [&'static str], ponder: bool) -> Found {
+    games::dispatch(
+        default_variants().get(variant).unwrap(),
+        GoWith {
+            fen,
+            limits,
+            only,
+            ponder,
+        },
+    )
+}
+
+const BACK_RANK: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+
+#[test]
+fn multipv_reports_distinct_lines_best_first_without_allocating() {
+    for (variant, fen) in [
+        (
+            "chess",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ),
+        (
+            "capablanca",
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+        ),
+    ] {
+        let limits = Limits {
+            depth: Some(7),
+            multipv: 4,
+            ..Limits::default()
+        };
+        let f = go_with(variant, fen, limits, &[], false);
+        assert_eq!(f.allocs, 0, "{variant}: MultiPV allocated");
+        assert_eq!(f.depth, 7);
+        let numbers: Vec<u32> = f.lines.iter().map(|l| l.0).collect();
+        assert_eq!(numbers, [1, 2, 3, 4], "{variant}");
+        assert!(
+            f.lines.windows(2).all(|w| w[0].1 >= w[1].1),
+            "{variant}: not best first: {:?}",
+            f.lines
+        );
+        assert_eq!(f.result.score, f.lines[0].1);
+        let mut firsts: Vec<&str> = f.lines.iter().map(|l| l.2.as_str()).collect();
+        firsts.sort();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 4, "{variant}: lines share a first move: {:?}", f.lines);
+    }
+    // The back-rank mate is the best line; the second line is not a mate.
+    let limits = Limits {
+        depth: Some(4),
+        multipv: 2,
+        ..Limits::default()
+    };
+    let f = go_with("chess", BACK_RANK, limits, &[], false);
+    assert_eq!(f.lines[0].2, "d1d8");
+    assert!(f.lines[0].1 > MATE_BOUND && f.lines[1].1 < MATE_BOUND, "{:?}", f.lines);
+}
+
+#[test]
+fn search_only_keeps_to_the_moves_given_for_one_search() {
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let f = go_with("chess", BACK_RANK, limits, &["h2h3", "g1f1"], false);
+    assert_eq!(f.allocs, 0);
+    assert!(
+        !f.lines.is_empty() && f.lines.iter().all(|l| l.2 == "h2h3" || l.2 == "g1f1"),
+        "{:?}",
+        f.lines
+    );
+    assert!(
+        f.result.score < MATE_BOUND,
+        "the mate d1d8 was not allowed: {}",
+        f.result.score
+    );
+}
+
+#[test]
+fn a_mate_limit_ends_the_search_once_the_mate_is_proved() {
+    // Without the limit this search would go on to the depth limit.
+    let limits = Limits {
+        depth: Some(30),
+        mate: Some(1),
+        ..Limits::default()
+    };
+    let r = go_with("chess", BACK_RANK, limits, &[], false).result;
+    assert!(
+        r.score > MATE_BOUND && r.depth <= 2,
+        "score {} depth {}",
+        r.score,
+        r.depth
+    );
+}
+
+#[test]
+fn a_ponder_search_ignores_the_clock_until_ponderhit() {
+    // The same 1 ms budget: pondering (flag set) the search reaches its depth limit; once the
+    // flag is cleared (ponderhit), the clock ends it long before.
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let limits = Limits {
+        depth: Some(10),
+        movetime: Some(std::time::Duration::from_millis(1)),
+        ponder: true,
+        ..Limits::default()
+    };
+    let f = go_with("chess", fen, limits, &[], true);
+    assert_eq!((f.result.depth, f.allocs), (10, 0));
+    let r = go_with("chess", fen, limits, &[], false).result;
+    assert!(r.depth < 10, "the clock did not end the search: depth {}", r.depth);
+}

@@ -178,6 +178,12 @@ pub struct Cecp<'a> {
     hidden: Option<Box<dyn crate::engine::HiddenGame>>,
     /// FEN of the last `setboard` (the start of a hidden-information game).
     setboard_fen: String,
+    /// Moves (MMN) that analysis leaves out (`exclude`); cleared when the position changes.
+    excluded: Vec<String>,
+    /// `hard`: after its move the engine thinks on while the opponent does (`easy` stops it).
+    ponder: bool,
+    /// The reply the last search expected (MMN), to ponder on.
+    expected: Option<String>,
 }
 
 impl<'a> Cecp<'a> {
@@ -203,6 +209,9 @@ impl<'a> Cecp<'a> {
             last_lift: None,
             hidden: None,
             setboard_fen: String::new(),
+            excluded: Vec::new(),
+            ponder: false,
+            expected: None,
         }
     }
 
@@ -216,6 +225,12 @@ impl<'a> Cecp<'a> {
                 if !self.analyze(&mut input) {
                     return 0;
                 }
+            }
+            if let Some(reply) = self.expected.take()
+                && self.ponder
+                && !self.force
+            {
+                self.ponder_on(&reply, &mut input);
             }
         }
         0
@@ -233,7 +248,7 @@ impl<'a> Cecp<'a> {
         }
         send(&format!(
             "feature myname=\"{}\" ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 \
-             analyze=1 colors=0 san=0 name=1 nps=1 memory=1 highlight=1 debug=1 mmn=1 rbc=1 variants=\"{}\"",
+             analyze=1 exclude=1 colors=0 san=0 name=1 nps=1 memory=1 highlight=1 debug=1 mmn=1 rbc=1 variants=\"{}\"",
             super::ENGINE_NAME,
             names.join(",")
         ));
@@ -252,6 +267,9 @@ impl<'a> Cecp<'a> {
         if matches!(cmd, "new" | "variant" | "setboard") {
             self.hidden = None;
             self.setboard_fen.clear();
+        }
+        if matches!(cmd, "new" | "variant" | "setboard" | "usermove" | "undo" | "remove") || looks_like_move(cmd) {
+            self.excluded.clear();
         }
         if cmd.starts_with("rbc-") {
             self.hidden_command(cmd, line);
@@ -341,8 +359,10 @@ impl<'a> Cecp<'a> {
                 self.random = !self.random;
                 self.reseed();
             }
-            "?" | "draw" | "hint" | "bk" | "hard" | "easy" | "computer" | "name" | "rating" | "ics" | "cores"
-            | "egtpath" | "put" | "hover" | "pause" | "resume" | "." | "exit" => {}
+            "hard" => self.ponder = true,
+            "easy" => self.ponder = false,
+            "?" | "draw" | "hint" | "bk" | "computer" | "name" | "rating" | "ics" | "cores" | "egtpath" | "put"
+            | "hover" | "pause" | "resume" | "." | "exit" => {}
             "post" => self.post = true,
             "nopost" => self.post = false,
             "result" => self.force = true,
@@ -374,6 +394,7 @@ impl<'a> Cecp<'a> {
                 _ => send(&format!("Error (bad memory size): {line}")),
             },
             "analyze" => self.analyzing = true,
+            "exclude" | "include" => self.exclude(cmd == "exclude", arg),
             "lift" => {
                 let sq = from_cecp(arg, self.ranks());
                 let leg = self
@@ -524,10 +545,11 @@ impl<'a> Cecp<'a> {
             return;
         }
         let limits = self.limits();
-        let (best, discard) = self.search(limits, input, false);
+        let (best, expected, discard) = self.search(limits, input, false, self.post);
         if discard {
             return;
         }
+        self.expected = expected;
         let Some(best) = best else {
             // The game goes on by the rules, but every legal move is one this GUI cannot show.
             send("telluser Menagerie: every legal move here is a special move XBoard cannot show; resigning");
@@ -551,9 +573,17 @@ impl<'a> Cecp<'a> {
         }
     }
 
-    fn search(&mut self, limits: Limits, input: &mut Input, analyzing: bool) -> (Option<String>, bool) {
+    /// A search; `interruptible`: every command ends it (analysis, pondering); `post`: with
+    /// thinking output. Returns the best move, the expected reply and whether to drop the move.
+    fn search(
+        &mut self,
+        limits: Limits,
+        input: &mut Input,
+        interruptible: bool,
+        post: bool,
+    ) -> (Option<String>, Option<String>, bool) {
         let ranks = self.ranks();
-        let post = self.post || analyzing;
+        let analyzing = interruptible;
         let st = &mut *self.st;
         begin_search(&st.shared, input, false, analyzing);
         let mut sink = |it: &Iteration, pv: &str| {
@@ -580,9 +610,44 @@ impl<'a> Cecp<'a> {
                 pv
             ));
         };
-        let (best, _) = st.session.go(&mut st.searcher, limits, &mut sink);
+        let (best, expected) = st.session.go(&mut st.searcher, limits, &mut sink);
         let discard = end_search(&st.shared);
-        (best, discard)
+        (best, expected, discard)
+    }
+
+    /// Pondering (`hard`): the expected reply is played on the board, searched until the next
+    /// command arrives (its move is never played; thinking output as `post` says), and taken
+    /// back. What it leaves in the
+    /// transposition table speeds up the next search when the opponent did play that reply.
+    fn ponder_on(&mut self, reply: &str, input: &mut Input) {
+        if self.st.session.play(reply).is_err() {
+            return;
+        }
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        self.search(limits, input, true, self.post);
+        self.st.session.undo();
+    }
+
+    /// `exclude MOVE|all` and `include MOVE|all`: which moves analysis looks at.
+    fn exclude(&mut self, out: bool, arg: &str) {
+        let legal = self.st.session.legal_moves();
+        if arg == "all" {
+            self.excluded = if out { legal } else { Vec::new() };
+            return;
+        }
+        let Some(m) = legal
+            .into_iter()
+            .find(|m| m == arg || self.st.session.xboard_form(m) == arg)
+        else {
+            return send(&format!("Error (illegal move): {arg}"));
+        };
+        self.excluded.retain(|x| *x != m);
+        if out {
+            self.excluded.push(m);
+        }
     }
 
     /// One analysis search; returns false when input ended.
@@ -591,7 +656,20 @@ impl<'a> Cecp<'a> {
             infinite: true,
             ..Limits::default()
         };
-        self.search(limits, input, true);
+        let searched = if self.excluded.is_empty() {
+            true
+        } else {
+            let legal = self.st.session.legal_moves();
+            let rest: Vec<&str> = legal
+                .iter()
+                .filter(|m| !self.excluded.contains(m))
+                .map(String::as_str)
+                .collect();
+            !rest.is_empty() && self.st.session.search_only(&mut self.st.searcher, &rest).is_ok()
+        };
+        if searched {
+            self.search(limits, input, true, true);
+        }
         // The search ends on a command (or at its depth limit): take the next command.
         let Some(line) = input.next_line() else { return false };
         match line.split_whitespace().next().unwrap_or("") {

@@ -29,6 +29,8 @@ pub const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
 pub struct Shared {
     /// Set to end the running search (read by the searcher).
     pub stop: Arc<AtomicBool>,
+    /// Set while a ponder search runs and `ponderhit` has not come (read by the searcher).
+    pub pondering: Arc<AtomicBool>,
     /// True while the main thread searches.
     pub searching: AtomicBool,
     /// True while CECP analysis runs (every command interrupts it).
@@ -65,7 +67,8 @@ impl EngineState {
     pub fn new(set: Catalog, shared: Arc<Shared>) -> Result<EngineState, String> {
         let first = set.get("chess").or_else(|| set.variants.first()).ok_or("no variants")?;
         let session = new_session(first);
-        let searcher = Searcher::new(DEFAULT_HASH_MB, Arc::clone(&shared.stop));
+        let mut searcher = Searcher::new(DEFAULT_HASH_MB, Arc::clone(&shared.stop));
+        searcher.set_ponder_flag(Arc::clone(&shared.pondering));
         Ok(EngineState {
             set,
             session,
@@ -172,6 +175,8 @@ enum Urgent {
     Answer(String),
     /// Stop the search (and drop its move when `discard`); the line is still processed later.
     Stop { discard: bool },
+    /// The pondered move was played: the ponder search becomes a timed one; the line is consumed.
+    PonderHit,
     /// Nothing urgent; the line waits for the search to end.
     Wait,
     /// Drop the line.
@@ -183,8 +188,8 @@ fn classify(uci: bool, analyzing: bool, cmd: &str, queued_before: bool) -> Urgen
     if uci {
         return match word {
             "isready" => Urgent::Answer("readyok".into()),
-            // We offer no Ponder option; a `go ponder` search ends on `ponderhit` as on `stop`.
-            "stop" | "quit" | "ponderhit" => Urgent::Stop { discard: false },
+            "ponderhit" => Urgent::PonderHit,
+            "stop" | "quit" => Urgent::Stop { discard: false },
             _ => Urgent::Wait,
         };
     }
@@ -223,6 +228,10 @@ fn apply_urgent(shared: &Shared, uci: bool, cmd: &str, queued_before: bool) -> b
                 shared.discard.store(true, Ordering::SeqCst);
             }
             true
+        }
+        Urgent::PonderHit => {
+            shared.pondering.store(false, Ordering::SeqCst);
+            false
         }
         Urgent::Wait => true,
         Urgent::Ignore => false,

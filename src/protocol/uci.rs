@@ -4,13 +4,32 @@ use super::{EngineState, Input, begin_search, end_search, send};
 use crate::engine::new_session;
 use crate::games::Catalog;
 use crate::search::{Iteration, Limits, MATE, MATE_BOUND};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// UCI protocol state.
 pub struct Uci<'a> {
     st: &'a mut EngineState,
     overhead: u64,
+    multipv: usize,
 }
+
+/// The words of `go` that take a value or stand alone; `searchmoves` ends at the next of them.
+const GO_WORDS: &[&str] = &[
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
 
 /// The UCI `score` field for a search score.
 pub fn score_text(score: i32) -> String {
@@ -26,7 +45,11 @@ pub fn score_text(score: i32) -> String {
 impl<'a> Uci<'a> {
     /// Wraps the engine state.
     pub fn new(st: &'a mut EngineState) -> Uci<'a> {
-        Uci { st, overhead: 30 }
+        Uci {
+            st,
+            overhead: 30,
+            multipv: 1,
+        }
     }
 
     /// Answers the `uci` command that started the protocol, then serves lines until `quit`.
@@ -59,6 +82,11 @@ impl<'a> Uci<'a> {
             crate::search::MAX_HASH_MB
         ));
         send("option name Clear Hash type button");
+        send("option name Ponder type check default false");
+        send(&format!(
+            "option name MultiPV type spin default 1 min 1 max {}",
+            crate::search::MAX_MULTIPV
+        ));
         send("option name IniFile type string default <empty>");
         send(&format!(
             "option name Move Overhead type spin default {} min 0 max 5000",
@@ -144,6 +172,19 @@ impl<'a> Uci<'a> {
                 )),
             },
             "clear hash" => self.st.searcher.clear(),
+            // The GUI says whether it will send `go ponder`; the time plan is the same either way.
+            "ponder" => {
+                if value != "true" && value != "false" {
+                    send(&format!("info string Ponder: '{value}' is not true or false"));
+                }
+            }
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=crate::search::MAX_MULTIPV).contains(&n) => self.multipv = n,
+                _ => send(&format!(
+                    "info string MultiPV: '{value}' is not 1..{}",
+                    crate::search::MAX_MULTIPV
+                )),
+            },
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) if ms <= 5000 => self.overhead = ms,
                 _ => send(&format!("info string Move Overhead: '{value}' is not 0..5000 ms")),
@@ -208,9 +249,9 @@ impl<'a> Uci<'a> {
             .iter()
             .any(|w| matches!(*w, "wtime" | "btime" | "winc" | "binc" | "movestogo"));
         let ponder = rest.contains(&"ponder");
-        if ponder {
-            l.infinite = true;
-        }
+        l.ponder = ponder;
+        l.multipv = self.multipv;
+        let mut only: Vec<&str> = Vec::new();
         let mut i = 0;
         while i < rest.len() {
             let key = rest[i];
@@ -222,6 +263,12 @@ impl<'a> Uci<'a> {
                     takes_value = false;
                 }
                 ("ponder", _) => takes_value = false,
+                ("searchmoves", _) => {
+                    let n = rest[i + 1..].iter().take_while(|w| !GO_WORDS.contains(w)).count();
+                    only.extend_from_slice(&rest[i + 1..i + 1 + n]);
+                    i += 1 + n;
+                    continue;
+                }
                 ("perft", Some(d)) if (1..=super::MAX_PROTOCOL_PERFT as i64).contains(&d) => {
                     let res = self.st.session.divide(d as u32);
                     let total: u64 = res.iter().map(|r| r.1).sum();
@@ -241,7 +288,7 @@ impl<'a> Uci<'a> {
                 ("movetime", Some(t)) if t >= 0 => l.movetime = Some(Duration::from_millis(t as u64)),
                 ("depth", Some(d)) if d > 0 => l.depth = Some(d as u32),
                 ("nodes", Some(n)) if n > 0 => l.nodes = Some(n as u64),
-                ("mate", Some(n)) if n > 0 => l.depth = Some((2 * n.min(40)) as u32),
+                ("mate", Some(n)) if n > 0 => l.mate = Some(n.min(40) as u32),
                 _ => {
                     send(&format!("info string go: ignored bad or unknown parameter '{key}'"));
                     takes_value = false;
@@ -253,17 +300,30 @@ impl<'a> Uci<'a> {
             // Only the other side's clock (or only increments): think briefly rather than for ever.
             l.movetime = Some(Duration::from_millis(1000));
         }
-        let bounded = l.depth.is_some() || l.nodes.is_some() || l.movetime.is_some() || l.time_left.is_some();
+        let bounded =
+            l.depth.is_some() || l.nodes.is_some() || l.movetime.is_some() || l.time_left.is_some() || l.mate.is_some();
         if !bounded && !ponder {
             // A bare `go` (or one with only bad parameters) analyses until `stop`.
             l.infinite = true;
         }
         let st = &mut *self.st;
+        if !only.is_empty()
+            && let Err(e) = st.session.search_only(&mut st.searcher, &only)
+        {
+            return send(&format!("info string go searchmoves: {e}; no search"));
+        }
+        st.shared.pondering.store(ponder, Ordering::SeqCst);
         begin_search(&st.shared, input, true, false);
+        let lines = self.multipv;
         let mut sink = |it: &Iteration, pv: &str| {
             let nps = it.nodes * 1000 / it.millis.max(1);
+            let multipv = if lines > 1 {
+                format!(" multipv {}", it.multipv)
+            } else {
+                String::new()
+            };
             send(&format!(
-                "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+                "info depth {} seldepth {}{multipv} score {} nodes {} nps {} time {} hashfull {} pv {}",
                 it.depth,
                 it.seldepth,
                 score_text(it.score),
@@ -275,12 +335,12 @@ impl<'a> Uci<'a> {
             ));
         };
         let (best, ponder) = st.session.go(&mut st.searcher, l, &mut sink);
-        if l.infinite {
-            // UCI: an infinite (or ponder) search answers only after `stop` (or `ponderhit`).
-            while !st.shared.stop.load(std::sync::atomic::Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(2));
-            }
+        // UCI: an infinite search answers only after `stop`, a ponder search only after `stop`
+        // or `ponderhit`, even when it ended by itself (a depth reached, a mate found).
+        while (l.infinite || st.shared.pondering.load(Ordering::SeqCst)) && !st.shared.stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(2));
         }
+        st.shared.pondering.store(false, Ordering::SeqCst);
         end_search(&st.shared);
         match (best, ponder) {
             (Some(b), Some(p)) => send(&format!("bestmove {b} ponder {p}")),

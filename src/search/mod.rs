@@ -29,6 +29,8 @@ pub const MAX_HASH_MB: usize = 8192;
 
 /// Deepest ply the search reaches (main search plus quiescence).
 pub const MAX_PLY: usize = 96;
+/// Most principal variations one search reports (UCI `MultiPV`).
+pub const MAX_MULTIPV: usize = 256;
 /// Score of a mate at the root; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30000;
 /// Scores beyond this are mates.
@@ -68,6 +70,8 @@ pub struct Iteration {
     pub millis: u64,
     /// Table usage in permille.
     pub hashfull: u32,
+    /// Which principal variation this is, from 1 (best) to the number asked for.
+    pub multipv: u32,
 }
 
 /// Receives progress; protocols format it. Called only between iterations.
@@ -98,6 +102,14 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
+/// One principal variation of a MultiPV search: its moves and score.
+#[derive(Clone, Copy)]
+struct Line {
+    moves: [Move; MAX_PLY + 1],
+    len: usize,
+    score: i32,
+}
+
 /// Searcher with all its memory: TT, histories, per-ply move lists and PV table.
 pub struct Searcher {
     tt: TransTable,
@@ -125,6 +137,16 @@ pub struct Searcher {
     noise: u64,
     /// Static evaluation at each ply of the current line (`-INF` in check), for `improving`.
     evals: [i32; MAX_PLY + 2],
+    /// The root moves the next search may play (empty: all); see [`Searcher::search_only`].
+    root_only: Box<crate::moves::MoveList>,
+    /// The principal variations of a MultiPV search, best first.
+    lines: Box<[Line; MAX_MULTIPV]>,
+    /// The line being searched: the root skips the first moves of the lines before it.
+    pv_index: usize,
+    /// Some root moves are skipped (`root_only` or `pv_index`): the root result is not stored.
+    restricted: bool,
+    /// Set while a ponder search must not end or watch the clock (cleared by `ponderhit`).
+    pondering: Arc<AtomicBool>,
 }
 
 impl Searcher {
@@ -159,7 +181,50 @@ impl Searcher {
             null_ok: true,
             noise: 0,
             evals: [-INF; MAX_PLY + 2],
+            root_only: Box::new(crate::moves::MoveList::new()),
+            lines: vec![
+                Line {
+                    moves: [Move::NONE; MAX_PLY + 1],
+                    len: 0,
+                    score: 0,
+                };
+                MAX_MULTIPV
+            ]
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("MAX_MULTIPV lines")),
+            pv_index: 0,
+            restricted: false,
+            pondering: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The flag a ponder search ([`Limits::ponder`]) watches: while it is set, the search
+    /// neither reads the clock nor ends on its own. The protocol clears it on `ponderhit`.
+    pub fn set_ponder_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.pondering = flag;
+    }
+
+    /// Restricts the next search (only) to these root moves (UCI `searchmoves`, XBoard
+    /// `include`/`exclude`); moves that are not legal there are ignored, and if none is, the
+    /// search considers every move.
+    pub fn search_only(&mut self, moves: &[Move]) {
+        self.root_only.clear();
+        for &m in moves.iter().take(self.root_only.capacity()) {
+            self.root_only.push(m);
+        }
+    }
+
+    #[inline]
+    fn pondering(&self) -> bool {
+        self.limits.ponder && self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// True when the root skips `m`: outside the allowed moves, or the first move of an
+    /// earlier principal variation of this iteration.
+    fn root_skips(&self, m: Move) -> bool {
+        (!self.root_only.is_empty() && !self.root_only.contains(&m))
+            || self.lines[..self.pv_index].iter().any(|l| l.moves[0] == m)
     }
 
     /// Replaces the transposition table (allocates). On failure the old table stays.
@@ -207,6 +272,8 @@ impl Searcher {
     }
 
     /// Searches `pos` within `limits` and returns the best move. The position is restored.
+    /// With `limits.multipv` above 1, each iteration finds that many lines, each without the
+    /// first moves of the lines before it, and reports them best first.
     pub fn go<R: Rules>(&mut self, pos: &mut Position<R>, limits: Limits, report: &mut dyn Report<R>) -> SearchResult {
         self.limits = limits;
         self.clock = Some(Clock::new(&limits));
@@ -229,6 +296,12 @@ impl Searcher {
             let root = &mut frames[0];
             root.moves.clear();
             pos.legal_moves(&mut root.moves);
+            if !self.root_only.is_empty() && root.moves.iter().any(|m| self.root_only.contains(m)) {
+                let only = &self.root_only;
+                root.moves.retain(|m| only.contains(m));
+            } else {
+                self.root_only.clear();
+            }
             if let Some(&m) = root.moves.first() {
                 result.best = m;
             }
@@ -238,53 +311,92 @@ impl Searcher {
             self.frames = frames;
             return result;
         }
+        let lines = limits.multipv.clamp(1, MAX_MULTIPV).min(root_moves);
+        for l in &mut self.lines[..lines] {
+            l.len = 0;
+            l.score = 0;
+        }
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 4).clamp(1, MAX_PLY as u32 - 4);
-        let mut prev = 0;
         for depth in 1..=max_depth {
-            let mut delta = 30;
-            let (mut alpha, mut beta) = if depth >= 5 {
-                (prev - delta, prev + delta)
-            } else {
-                (-INF, INF)
-            };
-            let score = loop {
-                let s = self.negamax(pos, &mut frames, depth as i32, 0, alpha, beta, true);
-                if self.aborted {
-                    break s;
-                }
-                if s <= alpha {
-                    alpha = (alpha - delta).max(-INF);
-                    beta = (alpha + beta) / 2;
-                } else if s >= beta {
-                    beta = (beta + delta).min(INF);
+            for pv_index in 0..lines {
+                self.pv_index = pv_index;
+                self.restricted = pv_index > 0 || !self.root_only.is_empty();
+                let prev = self.lines[pv_index].score;
+                let mut delta = 30;
+                let (mut alpha, mut beta) = if depth >= 5 {
+                    (prev - delta, prev + delta)
                 } else {
-                    break s;
+                    (-INF, INF)
+                };
+                let score = loop {
+                    let s = self.negamax(pos, &mut frames, depth as i32, 0, alpha, beta, true);
+                    if self.aborted {
+                        break s;
+                    }
+                    if s <= alpha {
+                        alpha = (alpha - delta).max(-INF);
+                        beta = (alpha + beta) / 2;
+                    } else if s >= beta {
+                        beta = (beta + delta).min(INF);
+                    } else {
+                        break s;
+                    }
+                    delta += delta;
+                };
+                // A partial iteration still counts: its first PV move was searched to the end.
+                if self.pv_len[0] > 0 && !(self.aborted && pv_index > 0) {
+                    let line = &mut self.lines[pv_index];
+                    line.len = self.pv_len[0];
+                    line.moves[..line.len].copy_from_slice(&self.pv[0][..line.len]);
+                    if !self.aborted {
+                        line.score = score;
+                    }
                 }
-                delta += delta;
-            };
-            // A partial iteration still counts: its first PV move was searched to the end.
-            if self.pv_len[0] > 0 {
-                result.best = self.pv[0][0];
-                result.ponder = if self.pv_len[0] > 1 { self.pv[0][1] } else { Move::NONE };
-                if !self.aborted {
-                    result.score = score;
+                if self.aborted {
+                    break;
                 }
+            }
+            // Best first (the later lines were searched without the earlier lines' moves).
+            for i in 1..lines {
+                let mut j = i;
+                while j > 0 && self.lines[j].score > self.lines[j - 1].score {
+                    self.lines.swap(j, j - 1);
+                    j -= 1;
+                }
+            }
+            let best = &self.lines[0];
+            if best.len > 0 {
+                result.best = best.moves[0];
+                result.ponder = if best.len > 1 { best.moves[1] } else { Move::NONE };
+                result.score = best.score;
             }
             if self.aborted {
                 break;
             }
-            prev = score;
+            let score = best.score;
             result.depth = depth;
             let clock = self.clock.expect("set above");
-            let info = Iteration {
-                depth,
-                seldepth: self.seldepth as u32,
-                score,
-                nodes: self.nodes,
-                millis: clock.wall().as_millis() as u64,
-                hashfull: self.tt.hashfull(),
-            };
-            report.iteration(pos, &info, &self.pv[0][..self.pv_len[0]]);
+            for (i, line) in self.lines[..lines].iter().enumerate() {
+                let info = Iteration {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score: line.score,
+                    nodes: self.nodes,
+                    millis: clock.wall().as_millis() as u64,
+                    hashfull: self.tt.hashfull(),
+                    multipv: i as u32 + 1,
+                };
+                report.iteration(pos, &info, &line.moves[..line.len]);
+            }
+            if let Some(n) = limits.mate
+                && score >= MATE - (2 * n as i32 - 1)
+            {
+                break;
+            }
+            // A ponder search goes on until `ponderhit` (or its depth or node limit).
+            if self.pondering() {
+                continue;
+            }
             if score.abs() > MATE_BOUND && !limits.infinite && limits.depth.is_none() {
                 let mate_plies = (MATE - score.abs()) as u32;
                 if depth > mate_plies + 2 {
@@ -300,6 +412,9 @@ impl Searcher {
                 break;
             }
         }
+        self.root_only.clear();
+        self.pv_index = 0;
+        self.restricted = false;
         result.nodes = self.nodes;
         self.frames = frames;
         result
@@ -325,6 +440,7 @@ impl Searcher {
         if let Some(clock) = self.clock
             && let Some(hard) = clock.hard
             && clock.elapsed(self.nodes) >= hard
+            && !self.pondering()
         {
             self.aborted = true;
         }
@@ -518,6 +634,9 @@ impl Searcher {
         let mover = pos.side_to_move();
         while let Some(picked) = self.next_move(pos, frame, ply) {
             let m = picked.mv;
+            if ply == 0 && self.restricted && self.root_skips(m) {
+                continue;
+            }
             let i = count;
             let victim = pos.victim(m);
             let quiet = victim.is_none() && m.kind() != MoveKind::Promotion;
@@ -648,8 +767,11 @@ impl Searcher {
         } else {
             BOUND_UPPER
         };
-        self.tt
-            .store(key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
+        // A root that skipped moves knows only the best of the rest.
+        if ply > 0 || !self.restricted {
+            self.tt
+                .store(key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
+        }
         best
     }
 

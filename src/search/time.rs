@@ -23,6 +23,13 @@ pub struct Limits {
     pub nps: Option<u64>,
     /// Safety margin subtracted from every time budget.
     pub overhead: Duration,
+    /// Principal variations to find, best first (0 or 1: one).
+    pub multipv: usize,
+    /// Stop once a mate in at most this many moves is proved (UCI `go mate N`).
+    pub mate: Option<u32>,
+    /// A ponder search: the clock does not run while the searcher's ponder flag is set, and
+    /// the search does not end on its own before that (the protocol's `ponderhit` clears it).
+    pub ponder: bool,
 }
 
 /// Soft and hard time budgets for one search.

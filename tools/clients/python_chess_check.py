@@ -6,6 +6,7 @@ returns must be legal on python-chess's own board. Exit code 0 when everything p
 Usage: python_chess_check.py PATH_TO_MENAGERIE
 """
 import sys
+import time
 
 import chess
 import chess.engine
@@ -81,11 +82,48 @@ def exercise_chess960(engine, label):
     check(result.move == chess.Move.from_uci("b1a1"), f"{label}: mate by castling missed ({result.move})")
 
 
+def exercise_uci_analysis_and_ponder(engine):
+    """MultiPV, searchmoves (python-chess's root_moves) and a game with pondering on clocks."""
+    board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    infos = engine.analyse(board, chess.engine.Limit(depth=6), multipv=3)
+    check(len(infos) == 3, f"UCI MultiPV 3: {len(infos)} lines")
+    firsts = {i["pv"][0] for i in infos if i.get("pv")}
+    check(len(firsts) == 3 and firsts <= set(board.legal_moves), f"UCI MultiPV 3: first moves {firsts}")
+    check(all("score" in i for i in infos), "UCI MultiPV 3: a line without a score")
+    check([i.get("multipv") for i in infos] == [1, 2, 3], "UCI MultiPV 3: lines not numbered 1, 2, 3")
+    scores = [i["score"].white().score(mate_score=100000) for i in infos if "score" in i]
+    check(scores == sorted(scores, reverse=True), f"UCI MultiPV 3: not best first {scores}")
+    only = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("g2g3")]
+    info = engine.analyse(board, chess.engine.Limit(depth=5), root_moves=only)
+    check((info.get("pv") or [None])[0] in only, f"UCI searchmoves: PV {info.get('pv')} outside {only}")
+    # A game at 5+0.1 in which the engine ponders after each move (python-chess stops the
+    # ponder search with the next command): every move legal, no clock below zero.
+    board, clocks, inc = chess.Board(), [5.0, 5.0], 0.1
+    for _ in range(30):
+        if board.is_game_over():
+            break
+        side = 0 if board.turn == chess.WHITE else 1
+        limit = chess.engine.Limit(white_clock=clocks[0], black_clock=clocks[1], white_inc=inc, black_inc=inc)
+        start = time.monotonic()
+        result = engine.play(board, limit, ponder=True)
+        clocks[side] -= time.monotonic() - start
+        check(clocks[side] > 0, f"UCI ponder game: out of time at ply {board.ply()} ({clocks[side]:.2f} s)")
+        clocks[side] += inc
+        ok = result.move is not None and result.move in board.legal_moves
+        check(ok, f"UCI ponder game: illegal or missing move {result.move} in {board.fen()}")
+        if not ok:
+            break
+        board.push(result.move)
+    print(f"UCI ponder game: {board.ply()} plies, clocks {clocks[0]:.2f} s and {clocks[1]:.2f} s", flush=True)
+
+
 def main():
     with chess.engine.SimpleEngine.popen_uci([ENGINE]) as uci:
         check("UCI_Variant" in uci.options, "UCI: no UCI_Variant option")
         check("UCI_Chess960" in uci.options, "UCI: no UCI_Chess960 option")
+        check("MultiPV" in uci.options and "Ponder" in uci.options, "UCI: no MultiPV or Ponder option")
         exercise(uci, "UCI")
+        exercise_uci_analysis_and_ponder(uci)
         exercise_chess960(uci, "UCI")
     with chess.engine.SimpleEngine.popen_xboard([ENGINE]) as xb:
         exercise(xb, "XBoard")
