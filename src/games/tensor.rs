@@ -101,10 +101,6 @@ pub struct Tensor {
     step: Box<[[u8; 8]; MAX_SQUARES]>,
     /// `knight[sq]`: knight-leap targets, [`NONE`] padded.
     knight: Box<[[u8; 8]; MAX_SQUARES]>,
-    /// Value of a beast's mobility (centipawns per destination) in the evaluation.
-    beast_mobility: i32,
-    /// Value of each own piece that can bounce off or propel a beast (centipawns).
-    beast_support_value: i32,
     /// Most pieces a side can have: its count in the start position (pieces never multiply).
     max_pieces: u32,
 }
@@ -621,8 +617,6 @@ impl Rules for Tensor {
             en_passant,
             step,
             knight,
-            beast_mobility: 6,
-            beast_support_value: 8,
             max_pieces,
         })
     }
@@ -830,8 +824,8 @@ impl Rules for Tensor {
         Ok(())
     }
 
-    /// Per side, the beasts' destinations and their support (pieces that can bounce off or
-    /// propel them): fitted on top of the hand-set values of `eval_terms`.
+    /// Per side, the beasts' destinations and their support (own pieces that can bounce off or
+    /// propel them); a beast is worth its `value=` plus these, weighted in `engine.ini`.
     const EVAL_FEATURES: &'static [&'static str] = &["beast_reach", "beast_support"];
 
     fn eval_features(&self, pos: &Position<Self>, c: Color, out: &mut [i32; MAX_RULE_FEATURES]) {
@@ -839,21 +833,5 @@ impl Rules for Tensor {
             out[0] += self.beast_reach(pos, b) as i32;
             out[1] += self.beast_support(pos, b, c);
         }
-    }
-
-    /// A beast is worth its base value (`value=` in `engine.ini`) plus what its mobility and
-    /// its support (pieces that can bounce off or propel it) give.
-    fn eval_terms(&self, pos: &Position<Self>) -> i32 {
-        let us = pos.side_to_move();
-        let mut score = 0;
-        for c in Color::ALL {
-            let sign = if c == us { 1 } else { -1 };
-            for b in pos.pieces(c, self.beast) {
-                score += sign
-                    * (self.beast_mobility * self.beast_reach(pos, b) as i32
-                        + self.beast_support_value * self.beast_support(pos, b, c));
-            }
-        }
-        score
     }
 }
