@@ -25,6 +25,9 @@ COMMANDS:
     bench             perft node counts and fixed-depth searches; then 'Bench: N' (the
                       signature) and, last, 'N nodes M nps' as OpenBench reads it
     --version         the engine's name and version
+    pgn write VARIANT [--fen FEN] [MOVE...]
+                      the game as PGN (moves in SAN or MMN; SAN where the variant has it)
+    pgn read FILE     the variant and FEN after the file's last game
     datagen VARIANT --games N --nodes K --seed S --out FILE [--shard I/N]
                       self-play at K nodes a move from seeded random openings; writes
                       the quiet positions as 'FEN | RESULT' (1.0, 0.5, 0.0 for White);
@@ -173,6 +176,7 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
         "datagen" => cmd_datagen(&set, rest),
         "tune" => cmd_tune(&set, rest),
         "bench" => cmd_bench(&set, rest),
+        "pgn" => cmd_pgn(&set, rest),
         "referee" => crate::table_cli::referee(rest),
         "play" => crate::table_cli::play(rest),
         "playtest" => crate::table_cli::playtest(rest),
@@ -187,6 +191,46 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
             Ok(())
         }
         other => Err(CliError(format!("unknown command '{other}' (try 'menagerie --help')"))),
+    }
+}
+
+/// `pgn write VARIANT [--fen FEN] [MOVE...]` prints the game as PGN; `pgn read FILE` prints
+/// the variant and the FEN after the file's last game.
+fn cmd_pgn(set: &Catalog, args: &[String]) -> Result<(), CliError> {
+    match args.first().map(String::as_str) {
+        Some("write") => {
+            let v = find_variant(set, args.get(1).map_or("", String::as_str))?;
+            let mut s = crate::engine::new_session(v);
+            let mut rest = &args[2.min(args.len())..];
+            if rest.first().map(String::as_str) == Some("--fen") {
+                let fen = rest
+                    .get(1)
+                    .ok_or_else(|| CliError("pgn write: --fen needs a FEN".into()))?;
+                s.set_fen(fen).map_err(|e| CliError(format!("pgn write: {e}")))?;
+                rest = &rest[2..];
+            }
+            for m in rest {
+                s.play_pgn(m).map_err(|e| CliError(format!("pgn write: {e}")))?;
+            }
+            let result = s.outcome().map_or("*".to_string(), |o| o.result().to_string());
+            print!("{}", s.pgn(&[("Event", "menagerie pgn write")], &result));
+            Ok(())
+        }
+        Some("read") => {
+            let file = args.get(1).ok_or_else(|| CliError("pgn read needs a file".into()))?;
+            let text = std::fs::read_to_string(file).map_err(|e| CliError(format!("{file}: {e}")))?;
+            let current = crate::engine::new_session(
+                find_variant(set, "chess")
+                    .or_else(|_| set.variants.first().ok_or_else(|| CliError("no variants".into())))?,
+            );
+            let s =
+                crate::engine::session_from_pgn(set, &*current, &text).map_err(|e| CliError(format!("{file}: {e}")))?;
+            println!("{} {}", s.variant().name, s.fen());
+            Ok(())
+        }
+        _ => Err(CliError(
+            "pgn: 'pgn write VARIANT [--fen FEN] [MOVE...]' or 'pgn read FILE'".into(),
+        )),
     }
 }
 

@@ -135,6 +135,12 @@ pub trait Session: Send {
     fn outcome(&mut self) -> Option<Outcome>;
     /// Searches the current position; returns best move and expected reply as text.
     fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<String>, Option<String>);
+    /// The game from its set-up as PGN: `tags` first (the Seven Tag Roster's others are
+    /// filled with `?`), then `Result`, `Variant` (not for chess) and `SetUp`/`FEN` when the game
+    /// did not start from the variant's start position; moves in SAN or MMN ([`crate::pgn`]).
+    fn pgn(&mut self, tags: &[(&str, &str)], result: &str) -> String;
+    /// Plays a move written as PGN writes it (SAN or MMN); the session is unchanged on error.
+    fn play_pgn(&mut self, text: &str) -> Result<(), String>;
     /// Restricts the next `go` to these moves (MMN or XBoard's form); an illegal or garbled
     /// one is an error and nothing is restricted.
     fn search_only(&mut self, searcher: &mut Searcher, moves: &[&str]) -> Result<(), MoveError>;
@@ -380,6 +386,53 @@ impl<R: Rules> Session for GameSession<R> {
         (Some(best), ponder.flatten())
     }
 
+    fn pgn(&mut self, tags: &[(&str, &str)], result: &str) -> String {
+        let mut out = String::new();
+        for name in ["Event", "Site", "Date", "Round", "White", "Black"] {
+            let value = tags.iter().find(|t| t.0 == name).map_or("?", |t| t.1);
+            out.push_str(&format!("[{name} \"{}\"]\n", pgn_escape(value)));
+        }
+        out.push_str(&format!("[Result \"{result}\"]\n"));
+        let v = self.pos.variant();
+        if v.name != "chess" {
+            let name = if v.name == "chess960" {
+                "Chess960"
+            } else {
+                v.name.as_str()
+            };
+            out.push_str(&format!("[Variant \"{name}\"]\n"));
+        }
+        let mut start = match Position::from_fen(Arc::clone(self.pos.game()), &self.start_fen) {
+            Ok(p) => p,
+            Err(_) => Position::startpos(Arc::clone(self.pos.game())),
+        };
+        start.set_special_moves(self.specials);
+        let start_fen = start.fen();
+        if start_fen != Position::startpos(Arc::clone(self.pos.game())).fen() {
+            out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{start_fen}\"]\n"));
+        }
+        for (name, value) in tags {
+            if ![
+                "Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant", "SetUp", "FEN",
+            ]
+            .contains(name)
+            {
+                out.push_str(&format!("[{name} \"{}\"]\n", pgn_escape(value)));
+            }
+        }
+        out.push('\n');
+        out.push_str(&crate::pgn::write_movetext(&mut start, &self.played, result));
+        out.push('\n');
+        out
+    }
+
+    fn play_pgn(&mut self, text: &str) -> Result<(), String> {
+        let m = crate::pgn::parse_move(&mut self.pos, text)?;
+        self.pos.make_move(m);
+        self.played.push(m);
+        Ok(())
+    }
+
     fn search_only(&mut self, searcher: &mut Searcher, moves: &[&str]) -> Result<(), MoveError> {
         let mut only = MoveList::new();
         for text in moves {
@@ -438,6 +491,37 @@ impl GameVisitor for NewSession {
     fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Box<dyn Session> {
         Box::new(GameSession::new(game))
     }
+}
+
+fn pgn_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The position after the last game of PGN `text`: a session of the game's `Variant` tag
+/// (looked up in `set`; without the tag, `current`'s variant), set up from its `FEN` tag and
+/// with its moves played. The error names the game's first problem.
+pub fn session_from_pgn(set: &games::Catalog, current: &dyn Session, text: &str) -> Result<Box<dyn Session>, String> {
+    let games = crate::pgn::read_games(text)?;
+    let game = games.last().ok_or("no game in the PGN")?;
+    let mut s = match game.tag("Variant") {
+        Some(name) => {
+            let key = name.to_ascii_lowercase().replace([' ', '-'], "");
+            let key = if key == "standard" { "chess".to_string() } else { key };
+            let v = set
+                .get(name)
+                .or_else(|| set.get(&key))
+                .ok_or_else(|| format!("unknown variant '{name}' in the PGN"))?;
+            new_session(v)
+        }
+        None => current.fresh(),
+    };
+    if let Some(fen) = game.tag("FEN") {
+        s.set_fen(fen).map_err(|e| format!("FEN tag: {e}"))?;
+    }
+    for (i, m) in game.moves.iter().enumerate() {
+        s.play_pgn(m).map_err(|e| format!("move {} ({}): {e}", i / 2 + 1, m))?;
+    }
+    Ok(s)
 }
 
 /// A session for a variant, at its start position.

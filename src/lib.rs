@@ -27,6 +27,7 @@ mod movegen;
 mod moves;
 pub mod notation;
 pub mod perft;
+pub mod pgn;
 pub mod position;
 mod protocol;
 mod rules;

@@ -221,6 +221,19 @@ impl<'a> Uci<'a> {
             Some(p) => (&rest[..p], &rest[p + 1..]),
             None => (rest, &[][..]),
         };
+        if setup.first() == Some(&"pgn") {
+            // An extension: the position after the last game of a PGN file (its Variant tag
+            // chooses the game).
+            let file = setup[1..].join(" ");
+            let loaded = std::fs::read_to_string(&file)
+                .map_err(|e| format!("{file}: {e}"))
+                .and_then(|text| crate::engine::session_from_pgn(&self.st.set, &*self.st.session, &text));
+            return match loaded {
+                Ok(s) if moves.is_empty() => self.st.session = s,
+                Ok(_) => send("info string position pgn: no moves after the file; position unchanged"),
+                Err(e) => send(&format!("info string position pgn: {e}; position unchanged")),
+            };
+        }
         let mut s = self.st.session.fresh();
         match setup.first() {
             Some(&"startpos") if setup.len() == 1 => {}

@@ -5,7 +5,12 @@ Checks play, analysis, take-backs and fractional time controls; every move the e
 returns must be legal on python-chess's own board. Exit code 0 when everything passed.
 Usage: python_chess_check.py PATH_TO_MENAGERIE
 """
+import io
+import os
+import random
+import subprocess
 import sys
+import tempfile
 import time
 
 import chess
@@ -117,6 +122,55 @@ def exercise_uci_analysis_and_ponder(engine):
     print(f"UCI ponder game: {board.ply()} plies, clocks {clocks[0]:.2f} s and {clocks[1]:.2f} s", flush=True)
 
 
+def exercise_pgn():
+    """PGN both ways: games written by `menagerie pgn write` (SAN) are read by python-chess to
+    the same position, and python-chess's own PGN is read back by `menagerie pgn read`."""
+    import chess.pgn
+    rng = random.Random(5)
+    for variant, n in [("chess", 6), ("chess960", 6)]:
+        for g in range(n):
+            if variant == "chess960":
+                board = chess.Board.from_chess960_pos(rng.randrange(960))
+            else:
+                board = chess.Board()
+            start = board.fen()
+            for _ in range(rng.randrange(20, 120)):
+                if board.is_game_over():
+                    break
+                board.push(rng.choice(list(board.legal_moves)))
+            uci = [m.uci() for m in board.move_stack]
+            if variant == "chess960":
+                # Our MMN for Chess960 castling is the king taking its rook, as python-chess's
+                # chess960 UCI is.
+                b = chess.Board(start, chess960=True)
+                uci = []
+                for m in board.move_stack:
+                    uci.append(b.uci(m, chess960=True))
+                    b.push(m)
+            out = subprocess.run([ENGINE, "pgn", "write", variant, "--fen", start, *uci],
+                                 capture_output=True, text=True)
+            check(out.returncode == 0, f"pgn write {variant}: {out.stderr.strip()}")
+            if out.returncode != 0:
+                continue
+            game = chess.pgn.read_game(io.StringIO(out.stdout))
+            check(game is not None and not game.errors, f"pgn {variant}: python-chess errors {game and game.errors}")
+            if game is None:
+                continue
+            end = game.end().board()
+            check(end.fen() == board.fen(), f"pgn {variant} #{g}: python-chess read {end.fen()}, want {board.fen()}")
+            # And back: python-chess's PGN of the same game, read by us.
+            exporter = chess.pgn.StringExporter(headers=True)
+            theirs = chess.pgn.Game.from_board(board).accept(exporter)
+            with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False) as f:
+                f.write(theirs)
+            back = subprocess.run([ENGINE, "pgn", "read", f.name], capture_output=True, text=True)
+            os.unlink(f.name)
+            got = back.stdout.strip().split(" ", 1)[-1]
+            check(back.returncode == 0 and got.split()[:4] == board.fen().split()[:4],
+                  f"pgn read {variant} #{g}: {back.stdout.strip()} {back.stderr.strip()}, want {board.fen()}")
+    print("PGN: written and read both ways for chess and Chess960", flush=True)
+
+
 def main():
     with chess.engine.SimpleEngine.popen_uci([ENGINE]) as uci:
         check("UCI_Variant" in uci.options, "UCI: no UCI_Variant option")
@@ -125,6 +179,7 @@ def main():
         exercise(uci, "UCI")
         exercise_uci_analysis_and_ponder(uci)
         exercise_chess960(uci, "UCI")
+    exercise_pgn()
     with chess.engine.SimpleEngine.popen_xboard([ENGINE]) as xb:
         exercise(xb, "XBoard")
         exercise_chess960(xb, "XBoard")
