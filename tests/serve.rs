@@ -141,6 +141,16 @@ fn a_board_game_against_the_engine_takes_moves_refuses_bad_ones_and_takes_back()
     let (_, after) = get(&s, &format!("/api/boards/{id}?since=2"));
     assert_eq!(strings(after.get("moves")).len(), 2, "{after:?}");
     assert_eq!(text(&after, "side"), "white");
+    // The page's PGN: the players and the moves in SAN, read back to the same position.
+    let pgn = text(&after, "pgn");
+    assert!(
+        pgn.contains("[White \"person\"]") && pgn.contains("[Black \"engine\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("\n1. e4 "), "{pgn}");
+    let chess = menagerie::engine::new_session(menagerie::default_variants().get("chess").unwrap());
+    let back = menagerie::engine::session_from_pgn(menagerie::default_variants(), &*chess, &pgn).unwrap();
+    assert_eq!(back.fen(), text(&after, "fen"));
     // A broken FEN is refused and the game stays.
     let (st, _) = post(&s, &format!("{me}/fen"), r#"{"fen":"not a fen"}"#);
     assert_eq!(st, 400);

@@ -446,6 +446,20 @@ impl Board {
     }
 
     /// The board `id` as the page gets it: a spectator's (`you` `None`) or a side's.
+    /// The game so far as PGN (the page's download).
+    fn pgn(&mut self, id: &str) -> String {
+        let result = self.result.as_ref().map_or("*", |r| r.0.as_str()).to_string();
+        let (white, black) = (self.players[0].name(), self.players[1].name());
+        let event = format!("Menagerie board {id}");
+        let tags = [
+            ("Event", event.as_str()),
+            ("Site", "menagerie serve"),
+            ("White", white),
+            ("Black", black),
+        ];
+        self.session.pgn(&tags, &result)
+    }
+
     pub fn view(&mut self, id: &str, you: Option<Color>) -> Json {
         self.tick();
         let v = self.game.variant();
@@ -475,6 +489,7 @@ impl Board {
                 ),
             ),
             ("fen".into(), Json::Str(self.session.fen())),
+            ("pgn".into(), Json::Str(self.pgn(id))),
             (
                 "holdings".into(),
                 Json::Arr(

@@ -52,6 +52,10 @@ class Check:
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage", f"--user-data-dir={self.profile}", "--window-size=1280,900"]:
             opts.add_argument(a)
+        self.downloads = os.path.abspath(os.path.join(out, "downloads"))
+        os.makedirs(self.downloads, exist_ok=True)
+        opts.add_experimental_option("prefs", {"download.default_directory": self.downloads,
+                                               "download.prompt_for_download": False})
         self.d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
         self.d.set_window_size(1280, 900)
 
@@ -160,6 +164,17 @@ class Check:
         print(f"chess against the engine: {b['result']['result']} {b['result']['reason']} "
               f"after {len(b['moves'])} plies; the page says: {text!r}")
         self.shot("chess-game-end")
+        # Save PGN: a file with the game's result and its moves in SAN.
+        for old in os.listdir(self.downloads):
+            os.remove(os.path.join(self.downloads, old))
+        self.click("#save-pgn")
+        self.wait("the PGN download", lambda: [f for f in os.listdir(self.downloads) if f.endswith(".pgn")])
+        name = os.path.join(self.downloads, next(f for f in os.listdir(self.downloads) if f.endswith(".pgn")))
+        self.wait("the PGN written", lambda: os.path.getsize(name) > 0)
+        with open(name) as f:
+            pgn = f.read()
+        assert f'[Result "{b["result"]["result"]}"]' in pgn and "\n1. " in pgn, pgn[:400]
+        print(f"Save PGN: {name}, {len(pgn)} bytes")
 
     def invitation(self):
         """Two people on one board: the creator plays White and sees Black's invitation; the

@@ -116,6 +116,15 @@ function showBoard(r, view, id, token) {
   moveInput.addEventListener('keydown', (e) => { if (e.key === 'Enter') sendTyped(); });
   const fenInput = el('input', { id: 'fen-input', type: 'text', placeholder: 'FEN of a new game', spellcheck: 'false' });
   const flip = () => { st.flipped = !st.flipped; if (st.data) drawArea(); };
+  // The game as a PGN file (SAN where the variant has it, MMN otherwise).
+  const savePgn = () => {
+    if (!st.data || !st.data.pgn) return;
+    const a = el('a', { href: URL.createObjectURL(new Blob([st.data.pgn], { type: 'application/x-chess-pgn' })) });
+    a.download = `${st.data.variant}-${st.data.id || id}.pgn`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+  };
 
   view.append(el('div', { class: 'game' },
     el('div', { class: 'game-board' }, area),
@@ -124,7 +133,8 @@ function showBoard(r, view, id, token) {
       el('h3', { text: 'Moves' }), moves,
       mine,
       el('div', { class: 'row buttons' },
-        el('button', { id: 'flip', type: 'button', onclick: flip }, 'Flip')),
+        el('button', { id: 'flip', type: 'button', onclick: flip }, 'Flip'),
+        el('button', { id: 'save-pgn', type: 'button', onclick: savePgn }, 'Save PGN')),
       el('h3', { text: 'Position' }), fenNow)));
   mine.append(
     el('div', { class: 'row' }, moveInput, el('button', { id: 'move-send', type: 'button', onclick: sendTyped }, 'Move')),
