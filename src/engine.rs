@@ -139,8 +139,9 @@ pub trait Session: Send {
     /// filled with `?`), then `Result`, `Variant` (not for chess) and `SetUp`/`FEN` when the game
     /// did not start from the variant's start position; moves in SAN or MMN ([`crate::pgn`]).
     fn pgn(&mut self, tags: &[(&str, &str)], result: &str) -> String;
-    /// Plays a move written as PGN writes it (SAN or MMN); the session is unchanged on error.
-    fn play_pgn(&mut self, text: &str) -> Result<(), String>;
+    /// Plays a move written as PGN writes it (SAN or MMN) and returns its MMN; the session is
+    /// unchanged on error.
+    fn play_pgn(&mut self, text: &str) -> Result<String, String>;
     /// Restricts the next `go` to these moves (MMN or XBoard's form); an illegal or garbled
     /// one is an error and nothing is restricted.
     fn search_only(&mut self, searcher: &mut Searcher, moves: &[&str]) -> Result<(), MoveError>;
@@ -426,11 +427,12 @@ impl<R: Rules> Session for GameSession<R> {
         out
     }
 
-    fn play_pgn(&mut self, text: &str) -> Result<(), String> {
+    fn play_pgn(&mut self, text: &str) -> Result<String, String> {
         let m = crate::pgn::parse_move(&mut self.pos, text)?;
+        let mmn = move_text(&self.pos, m);
         self.pos.make_move(m);
         self.played.push(m);
-        Ok(())
+        Ok(mmn)
     }
 
     fn search_only(&mut self, searcher: &mut Searcher, moves: &[&str]) -> Result<(), MoveError> {

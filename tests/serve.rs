@@ -161,6 +161,26 @@ fn a_board_game_against_the_engine_takes_moves_refuses_bad_ones_and_takes_back()
     assert_eq!(st, 200);
     assert!(strings(back.get("moves")).is_empty(), "{back:?}");
     assert!(text(&back, "fen").starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"));
+    // A new game from a PGN: its moves become the game's (MMN), the position follows them.
+    let pgn = r#"{"pgn":"[Event \"x\"]\n\n1. e4 {a comment} e5 2. Nf3 Nc6 *"}"#;
+    let (st, g) = post(&s, &format!("{me}/pgn"), pgn);
+    assert_eq!(st, 200, "{g:?}");
+    assert_eq!(strings(g.get("moves")), ["e2e4", "e7e5", "g1f3", "b8c6"]);
+    assert_eq!(
+        text(&g, "fen"),
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    );
+    // A PGN with an illegal move, or of another variant, changes nothing.
+    for bad in [
+        r#"{"pgn":"1. e4 e5 2. Ke3 *"}"#,
+        r#"{"pgn":"[Variant \"losalamos\"]\n1. b3 *"}"#,
+    ] {
+        let (st, e) = post(&s, &format!("{me}/pgn"), bad);
+        assert_eq!(st, 400, "{e:?}");
+        assert!(text(&e, "error").starts_with("PGN"), "{e:?}");
+    }
+    let (_, still) = get(&s, &format!("/api/boards/{id}"));
+    assert_eq!(strings(still.get("moves")).len(), 4);
 }
 
 #[test]

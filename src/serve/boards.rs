@@ -355,6 +355,45 @@ impl Board {
         Ok(())
     }
 
+    /// The position after a PGN's last game (its set-up and moves), as a new game against the
+    /// engine; the game is untouched on error.
+    pub fn new_pgn(&mut self, side: Color, text: &str) -> Result<(), String> {
+        if self.players[(!side).index()] == Player::Person {
+            return Err("with two people, a new position is a new game: start one from the lobby".into());
+        }
+        let games = crate::pgn::read_games(text).map_err(|e| format!("PGN: {e}"))?;
+        let game = games.last().ok_or("PGN: no game in it")?;
+        let v = self.game.variant();
+        if let Some(tag) = game.tag("Variant") {
+            let key = |s: &str| s.to_ascii_lowercase().replace([' ', '-'], "");
+            let same = key(tag) == key(&v.name)
+                || v.aliases.iter().any(|a| key(a) == key(tag))
+                || (v.name == "chess" && key(tag) == "standard");
+            if !same {
+                return Err(format!("PGN: a game of {tag}; this board plays {}", v.name));
+            }
+        }
+        let mut s = self.session.fresh();
+        if let Some(fen) = game.tag("FEN") {
+            s.set_fen(fen.trim()).map_err(|e| format!("PGN FEN tag: {e}"))?;
+        }
+        let start_fen = s.fen();
+        let mut moves = Vec::with_capacity(game.moves.len());
+        for (i, m) in game.moves.iter().enumerate() {
+            moves.push(
+                s.play_pgn(m)
+                    .map_err(|e| format!("PGN move {} ({m}): {e}", i / 2 + 1))?,
+            );
+        }
+        self.set_fen(&start_fen)?;
+        self.session = s;
+        self.moves = moves;
+        self.check_end();
+        self.takeback = None;
+        self.version += 1;
+        Ok(())
+    }
+
     /// The search the engine should run now, if it is the engine's turn; `on_done` gets the
     /// move and the version it was searched for.
     pub fn engine_job(this: &Arc<Mutex<Board>>, engine: &Engine, wake: impl Fn() + Send + 'static) {

@@ -568,7 +568,8 @@ fn board_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request
             "undo" => b.take_back(side, confirmed),
             "resign" => b.resign(side, confirmed),
             "fen" => b.new_fen(side, &text("fen")),
-            _ => return Err(Reply::error(404, "board operations: move, undo, resign, fen")),
+            "pgn" => b.new_pgn(side, &text("pgn")),
+            _ => return Err(Reply::error(404, "board operations: move, undo, resign, fen, pgn")),
         }
         .map(|_| side)
     };

@@ -175,6 +175,11 @@ class Check:
             pgn = f.read()
         assert f'[Result "{b["result"]["result"]}"]' in pgn and "\n1. " in pgn, pgn[:400]
         print(f"Save PGN: {name}, {len(pgn)} bytes")
+        # New game from PGN: the position after its moves, White (the person) to move.
+        self.set_value("#pgn-input", "1. e4 {typed} e5 2. Nf3 *")
+        self.click("#pgn-send")
+        self.wait("the PGN's moves", lambda: self.api(f"/api/boards/{bid}")["moves"][:3] == ["e2e4", "e7e5", "g1f3"])
+        print("New game from PGN: 1. e4 e5 2. Nf3 on the board")
 
     def invitation(self):
         """Two people on one board: the creator plays White and sees Black's invitation; the

@@ -115,6 +115,7 @@ function showBoard(r, view, id, token) {
   };
   moveInput.addEventListener('keydown', (e) => { if (e.key === 'Enter') sendTyped(); });
   const fenInput = el('input', { id: 'fen-input', type: 'text', placeholder: 'FEN of a new game', spellcheck: 'false' });
+  const pgnInput = el('textarea', { id: 'pgn-input', rows: '3', placeholder: 'PGN of a new game (its last position)', spellcheck: 'false' });
   const flip = () => { st.flipped = !st.flipped; if (st.data) drawArea(); };
   // The game as a PGN file (SAN where the variant has it, MMN otherwise).
   const savePgn = () => {
@@ -144,7 +145,11 @@ function showBoard(r, view, id, token) {
     el('div', { class: 'row' }, fenInput, el('button', {
       id: 'fen-send', type: 'button',
       onclick: () => { const fen = fenInput.value.trim(); if (fen) post('fen', { fen }); },
-    }, 'New game from FEN')));
+    }, 'New game from FEN')),
+    el('div', { class: 'row' }, pgnInput, el('button', {
+      id: 'pgn-send', type: 'button',
+      onclick: () => { const pgn = pgnInput.value.trim(); if (pgn) post('pgn', { pgn }); },
+    }, 'New game from PGN')));
 
   // Clocks count down locally between polls.
   r.timers.push(setInterval(() => { if (st.data) renderClocks(clocks, st.data, st.clockAt); }, 250));
