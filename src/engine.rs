@@ -136,7 +136,7 @@ pub trait Session: Send {
     /// Searches the current position; returns best move and expected reply as text.
     fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<String>, Option<String>);
     /// The game from its set-up as PGN: `tags` first (the Seven Tag Roster's others are
-    /// filled with `?`), then `Result`, `Variant` (not for chess) and `SetUp`/`FEN` when the game
+    /// filled with `?`), then `Result`, `Variant` (the variant's name) and `SetUp`/`FEN` when the game
     /// did not start from the variant's start position; moves in SAN or MMN ([`crate::pgn`]).
     fn pgn(&mut self, tags: &[(&str, &str)], result: &str) -> String;
     /// Plays a move written as PGN writes it (SAN or MMN) and returns its MMN; the session is
@@ -394,15 +394,7 @@ impl<R: Rules> Session for GameSession<R> {
             out.push_str(&format!("[{name} \"{}\"]\n", pgn_escape(value)));
         }
         out.push_str(&format!("[Result \"{result}\"]\n"));
-        let v = self.pos.variant();
-        if v.name != "chess" {
-            let name = if v.name == "chess960" {
-                "Chess960"
-            } else {
-                v.name.as_str()
-            };
-            out.push_str(&format!("[Variant \"{name}\"]\n"));
-        }
+        out.push_str(&format!("[Variant \"{}\"]\n", self.pos.variant().name));
         let mut start = match Position::from_fen(Arc::clone(self.pos.game()), &self.start_fen) {
             Ok(p) => p,
             Err(_) => Position::startpos(Arc::clone(self.pos.game())),
@@ -499,6 +491,31 @@ fn pgn_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// True when a PGN `Variant` tag names `v`: its name or an alias, case, spaces and hyphens
+/// ignored (`Los Alamos`, `Chess960`, `Standard`).
+pub fn pgn_names(tag: &str, v: &Variant) -> bool {
+    let key = |s: &str| s.to_ascii_lowercase().replace([' ', '-'], "");
+    let tag = key(tag);
+    key(&v.name) == tag || v.aliases.iter().any(|a| key(a) == tag)
+}
+
+/// Sets `s` up from a PGN game's `FEN` tag (if any) and plays its moves. Returns the FEN it
+/// started from and the moves in MMN; the error names the first problem (the FEN, or a move
+/// with its number), and `s` may then be left part-way.
+pub fn replay_pgn(s: &mut dyn Session, game: &crate::pgn::PgnGame) -> Result<(String, Vec<String>), String> {
+    if let Some(fen) = game.tag("FEN") {
+        s.set_fen(fen.trim()).map_err(|e| format!("FEN tag: {e}"))?;
+    }
+    let start = s.fen();
+    let moves = game
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| s.play_pgn(m).map_err(|e| format!("move {} ({m}): {e}", i / 2 + 1)))
+        .collect::<Result<_, _>>()?;
+    Ok((start, moves))
+}
+
 /// The position after the last game of PGN `text`: a session of the game's `Variant` tag
 /// (looked up in `set`; without the tag, `current`'s variant), set up from its `FEN` tag and
 /// with its moves played. The error names the game's first problem.
@@ -507,22 +524,16 @@ pub fn session_from_pgn(set: &games::Catalog, current: &dyn Session, text: &str)
     let game = games.last().ok_or("no game in the PGN")?;
     let mut s = match game.tag("Variant") {
         Some(name) => {
-            let key = name.to_ascii_lowercase().replace([' ', '-'], "");
-            let key = if key == "standard" { "chess".to_string() } else { key };
             let v = set
-                .get(name)
-                .or_else(|| set.get(&key))
+                .variants
+                .iter()
+                .find(|v| pgn_names(name, v))
                 .ok_or_else(|| format!("unknown variant '{name}' in the PGN"))?;
             new_session(v)
         }
         None => current.fresh(),
     };
-    if let Some(fen) = game.tag("FEN") {
-        s.set_fen(fen).map_err(|e| format!("FEN tag: {e}"))?;
-    }
-    for (i, m) in game.moves.iter().enumerate() {
-        s.play_pgn(m).map_err(|e| format!("move {} ({}): {e}", i / 2 + 1, m))?;
-    }
+    replay_pgn(&mut *s, game)?;
     Ok(s)
 }
 

@@ -12,7 +12,8 @@ use crate::square::Square;
 use arrayvec::ArrayVec;
 use std::fmt::Write as _;
 
-fn push_square(out: &mut String, g: &Geometry, sq: Square) {
+/// Appends a square's name (`e4`, `j10`).
+pub(crate) fn push_square(out: &mut String, g: &Geometry, sq: Square) {
     out.push((b'a' + g.file_of(sq) as u8) as char);
     let _ = write!(out, "{}", g.rank_of(sq) + 1);
 }

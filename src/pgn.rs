@@ -15,12 +15,6 @@ pub fn uses_san<R: Rules>(pos: &Position<R>) -> bool {
     pos.game().caps.is_empty()
 }
 
-fn push_square<R: Rules>(out: &mut String, pos: &Position<R>, sq: crate::Square) {
-    let g = &pos.variant().geometry;
-    out.push((b'a' + g.file_of(sq) as u8) as char);
-    let _ = write!(out, "{}", g.rank_of(sq) + 1);
-}
-
 /// SAN of legal move `m` without its check mark (`Nbd2`, `exd6`, `e8=Q`, `O-O-O`).
 fn san_body<R: Rules>(pos: &mut Position<R>, m: Move, legal: &MoveList) -> String {
     let mut s = String::with_capacity(8);
@@ -59,7 +53,7 @@ fn san_body<R: Rules>(pos: &mut Position<R>, m: Move, legal: &MoveList) -> Strin
     if capture {
         s.push('x');
     }
-    push_square(&mut s, pos, m.to());
+    crate::notation::push_square(&mut s, g, m.to());
     if m.kind() == MoveKind::Promotion {
         s.push('=');
         s.push(pos.variant().pieces[m.extra()].letter.to_ascii_uppercase());

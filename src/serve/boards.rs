@@ -364,27 +364,13 @@ impl Board {
         let games = crate::pgn::read_games(text).map_err(|e| format!("PGN: {e}"))?;
         let game = games.last().ok_or("PGN: no game in it")?;
         let v = self.game.variant();
-        if let Some(tag) = game.tag("Variant") {
-            let key = |s: &str| s.to_ascii_lowercase().replace([' ', '-'], "");
-            let same = key(tag) == key(&v.name)
-                || v.aliases.iter().any(|a| key(a) == key(tag))
-                || (v.name == "chess" && key(tag) == "standard");
-            if !same {
-                return Err(format!("PGN: a game of {tag}; this board plays {}", v.name));
-            }
+        if let Some(tag) = game.tag("Variant")
+            && !crate::engine::pgn_names(tag, v)
+        {
+            return Err(format!("PGN: a game of {tag}; this board plays {}", v.name));
         }
         let mut s = self.session.fresh();
-        if let Some(fen) = game.tag("FEN") {
-            s.set_fen(fen.trim()).map_err(|e| format!("PGN FEN tag: {e}"))?;
-        }
-        let start_fen = s.fen();
-        let mut moves = Vec::with_capacity(game.moves.len());
-        for (i, m) in game.moves.iter().enumerate() {
-            moves.push(
-                s.play_pgn(m)
-                    .map_err(|e| format!("PGN move {} ({m}): {e}", i / 2 + 1))?,
-            );
-        }
+        let (start_fen, moves) = crate::engine::replay_pgn(&mut *s, game).map_err(|e| format!("PGN {e}"))?;
         self.set_fen(&start_fen)?;
         self.session = s;
         self.moves = moves;
