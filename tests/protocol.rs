@@ -855,3 +855,68 @@ fn cecp_ponders_after_its_move_in_hard_mode() {
         "{first} {second}: {fen}"
     );
 }
+
+/// The strength options of both protocols: advertised, checked, and bounding the search's
+/// nodes (level 1600 searches at most 3,000 nodes a move).
+#[test]
+fn strength_levels_over_uci_and_cecp() {
+    let budget = menagerie::search::Strength::new(1600).nodes();
+    let out = converse(
+        &lines(&[
+            "uci",
+            "setoption name UCI_Elo value 5000",
+            "setoption name UCI_LimitStrength value perhaps",
+            "setoption name UCI_LimitStrength value true",
+            "setoption name UCI_Elo value 1600",
+            "position startpos moves e2e4",
+            "go wtime 60000 btime 60000",
+        ]),
+        "bestmove",
+        Duration::from_secs(20),
+    );
+    for want in [
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1500 min 800 max 2400",
+        "info string UCI_Elo: '5000' is not 800..2400",
+        "info string UCI_LimitStrength: 'perhaps' is not true or false",
+    ] {
+        assert!(out.iter().any(|l| l == want), "no '{want}' in {out:?}");
+    }
+    let nodes: Vec<u64> = out
+        .iter()
+        .filter_map(|l| l.split(" nodes ").nth(1)?.split(' ').next()?.parse().ok())
+        .collect();
+    assert!(!nodes.is_empty() && nodes.iter().all(|&n| n <= budget), "{nodes:?}");
+    assert_legal_after_e4(out.last().unwrap().split(' ').nth(1).unwrap());
+
+    let out = converse(
+        &lines(&[
+            "xboard",
+            "protover 2",
+            "option UCI_Elo=99",
+            "option UCI_LimitStrength=1",
+            "option UCI_Elo=1600",
+            "new",
+            "post",
+            "usermove e2e4",
+        ]),
+        "move ",
+        Duration::from_secs(20),
+    );
+    assert!(
+        out.iter().any(|l| l.contains("option=\"UCI_Elo -spin 1500 800 2400\"")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(|l| l.starts_with("Error (UCI_Elo is 800..2400)")),
+        "{out:?}"
+    );
+    // Thinking output: ply score time nodes pv.
+    let nodes: Vec<u64> = out
+        .iter()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .filter_map(|l| l.split_whitespace().nth(3)?.parse().ok())
+        .collect();
+    assert!(!nodes.is_empty() && nodes.iter().all(|&n| n <= budget), "{nodes:?}");
+    assert_legal_after_e4(out.last().unwrap().trim_start_matches("move "));
+}

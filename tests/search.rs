@@ -2,7 +2,7 @@
 //! once the searcher exists (counting global allocator).
 
 use menagerie::games::{self, GameVisitor};
-use menagerie::search::{Limits, MATE_BOUND, Searcher, Silent};
+use menagerie::search::{Limits, MATE_BOUND, MAX_ELO, MIN_ELO, Searcher, Silent, Strength};
 use menagerie::{Game, MoveList, Position, Rules, default_variants};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -380,6 +380,8 @@ impl<R: Rules> menagerie::search::Report<R> for Lines {
 /// move in MMN), and the allocations during `go`.
 struct Found {
     result: menagerie::search::SearchResult,
+    /// The best move in MMN.
+    best: String,
     depth: u32,
     lines: Vec<(u32, i32, String)>,
     allocs: usize,
@@ -426,8 +428,10 @@ impl GameVisitor for GoWith {
             searcher.search_only(&only);
             result = Some(searcher.go(&mut pos, self.limits, &mut lines));
         });
+        let result = result.unwrap();
         Found {
-            result: result.unwrap(),
+            best: menagerie::notation::move_text(&pos, result.best),
+            result,
             depth: lines.depth,
             lines: lines
                 .lines
@@ -549,4 +553,62 @@ fn a_ponder_search_ignores_the_clock_until_ponderhit() {
     assert_eq!((f.result.depth, f.allocs), (10, 0));
     let r = go_with("chess", fen, limits, &[], false).result;
     assert!(r.depth < 10, "the clock did not end the search: depth {}", r.depth);
+}
+
+/// Middle-game and end-game positions with several playable moves, for the strength levels.
+const PLAYABLE: [&str; 6] = [
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
+    "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R b KQkq - 2 5",
+    "r2q1rk1/ppp2ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPP2PPP/R2Q1RK1 w - - 0 8",
+    "2r2rk1/pp1bqppp/2n1pn2/3p4/3P4/2PBPN2/P1Q2PPP/R1B2RK1 w - - 0 12",
+    "8/5pk1/6p1/3R4/7P/6P1/r4PK1/8 w - - 0 40",
+];
+
+#[test]
+fn strength_levels_keep_their_budget_repeat_themselves_and_choose_with_noise() {
+    let mut noisy = 0;
+    for fen in PLAYABLE {
+        for elo in [MIN_ELO, 1600, MAX_ELO] {
+            let level = Strength::new(elo);
+            let limits = Limits {
+                strength: Some(level),
+                ..Limits::default()
+            };
+            let a = go_with("chess", fen, limits, &[], false);
+            let b = go_with("chess", fen, limits, &[], false);
+            assert_eq!(a.allocs, 0, "level {elo} allocated");
+            assert!(
+                a.result.nodes <= level.nodes(),
+                "level {elo}: {} nodes, budget {}",
+                a.result.nodes,
+                level.nodes()
+            );
+            assert_ne!(a.result.best, menagerie::Move::NONE);
+            assert_eq!(a.best, b.best, "level {elo} is not repeatable on {fen}");
+            // The lines searched to choose among are not reported: MultiPV stays 1.
+            assert!(a.lines.iter().all(|l| l.0 == 1), "{:?}", a.lines);
+            // The same search without the level's choice: the top level (no noise) plays its
+            // best line, the weakest does not always.
+            let plain = Limits {
+                nodes: Some(level.nodes()),
+                multipv: level.lines(),
+                ..Limits::default()
+            };
+            let p = go_with("chess", fen, plain, &[], false);
+            if elo == MAX_ELO {
+                assert_eq!(a.best, p.best, "the top level left its best line on {fen}");
+            }
+            if elo == MIN_ELO && a.best != p.best {
+                noisy += 1;
+            }
+        }
+    }
+    assert!(noisy >= 1, "the weakest level chose its best line in all 6");
+    // A mate outweighs the noise: the top level finds the back-rank mate.
+    let limits = Limits {
+        strength: Some(Strength::new(MAX_ELO)),
+        ..Limits::default()
+    };
+    assert_eq!(go_with("chess", BACK_RANK, limits, &[], false).best, "d1d8");
 }

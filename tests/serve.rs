@@ -763,3 +763,35 @@ fn slow_clients_do_not_keep_a_normal_one_out() {
     }
     drop(slow);
 }
+
+#[test]
+fn the_lobby_offers_strength_levels_and_a_board_plays_at_one() {
+    let s = start();
+    let (_, cat) = get(&s, "/api/catalog");
+    let levels: Vec<f64> = match cat.get("levels") {
+        Some(Json::Arr(v)) => v.iter().filter_map(Json::as_f64).collect(),
+        other => panic!("no levels: {other:?}"),
+    };
+    assert_eq!(levels.first(), Some(&f64::from(menagerie::search::MIN_ELO)));
+    assert_eq!(levels.last(), Some(&f64::from(menagerie::search::MAX_ELO)));
+    let (st, e) = post(
+        &s,
+        "/api/boards",
+        r#"{"variant":"chess","white":"person","black":"engine","engine_level":5000}"#,
+    );
+    assert_eq!(st, 400);
+    assert!(text(&e, "error").contains("engine_level"), "{e:?}");
+    let (st, b) = post(
+        &s,
+        "/api/boards",
+        r#"{"variant":"chess","white":"person","black":"engine","engine_level":1000}"#,
+    );
+    assert_eq!(st, 200, "{b:?}");
+    let me = format!("/api/boards/{}/{}", text(&b, "id"), text(&b, "token"));
+    let (_, view) = get(&s, &format!("/api/boards/{}", text(&b, "id")));
+    assert_eq!(num(&view, "engine_level"), 1000.0);
+    let (st, _) = post(&s, &format!("{me}/move"), r#"{"move":"e2e4"}"#);
+    assert_eq!(st, 200);
+    let (_, after) = get(&s, &format!("/api/boards/{}?since=2", text(&b, "id")));
+    assert_eq!(strings(after.get("moves")).len(), 2, "{after:?}");
+}

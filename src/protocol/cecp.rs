@@ -3,7 +3,7 @@
 
 use super::{EngineState, Input, begin_search, end_search, send};
 use crate::Color;
-use crate::search::{Iteration, Limits, MATE, MATE_BOUND};
+use crate::search::{DEFAULT_ELO, Iteration, Limits, MATE, MATE_BOUND, MAX_ELO, MIN_ELO, Strength};
 use crate::square::parse_square_name;
 use crate::variant::Variant;
 use std::time::Duration;
@@ -184,6 +184,9 @@ pub struct Cecp<'a> {
     ponder: bool,
     /// The reply the last search expected (MMN), to ponder on.
     expected: Option<String>,
+    /// The engine option `UCI_LimitStrength` is on: play at `elo`.
+    limit_strength: bool,
+    elo: u32,
 }
 
 impl<'a> Cecp<'a> {
@@ -212,6 +215,8 @@ impl<'a> Cecp<'a> {
             excluded: Vec::new(),
             ponder: false,
             expected: None,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
         }
     }
 
@@ -251,6 +256,9 @@ impl<'a> Cecp<'a> {
              analyze=1 exclude=1 colors=0 san=0 name=1 nps=1 memory=1 highlight=1 debug=1 mmn=1 rbc=1 variants=\"{}\"",
             super::ENGINE_NAME,
             names.join(",")
+        ));
+        send(&format!(
+            "feature option=\"UCI_LimitStrength -check 0\" option=\"UCI_Elo -spin {DEFAULT_ELO} {MIN_ELO} {MAX_ELO}\""
         ));
         send("feature done=1");
     }
@@ -413,7 +421,7 @@ impl<'a> Cecp<'a> {
                     }
                 }
             }
-            "option" => send(&format!("Error (unknown option): {arg}")),
+            "option" => self.option(arg),
             "quit" => return false,
             "perft" => match arg.parse::<u32>() {
                 Ok(d) if (1..=crate::protocol::MAX_PROTOCOL_PERFT).contains(&d) => {
@@ -518,11 +526,27 @@ impl<'a> Cecp<'a> {
         }
     }
 
+    /// `option NAME=VALUE` for the options of the `feature option` lines.
+    fn option(&mut self, arg: &str) {
+        let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
+        match (name.trim(), value.trim()) {
+            ("UCI_LimitStrength", "1") => self.limit_strength = true,
+            ("UCI_LimitStrength", "0") => self.limit_strength = false,
+            ("UCI_Elo", v) => match v.parse::<u32>() {
+                Ok(e) if (MIN_ELO..=MAX_ELO).contains(&e) => self.elo = e,
+                _ => send(&format!("Error (UCI_Elo is {MIN_ELO}..{MAX_ELO}): option {arg}")),
+            },
+            ("UCI_LimitStrength", _) => send(&format!("Error (UCI_LimitStrength is 0 or 1): option {arg}")),
+            _ => send(&format!("Error (unknown option): {arg}")),
+        }
+    }
+
     fn limits(&self) -> Limits {
         let mut l = Limits {
             overhead: Duration::from_millis(50),
             nps: self.nps,
             depth: self.sd,
+            strength: self.limit_strength.then(|| Strength::new(self.elo)),
             ..Limits::default()
         };
         if let Some(t) = self.st_time {

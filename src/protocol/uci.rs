@@ -3,7 +3,7 @@
 use super::{EngineState, Input, begin_search, end_search, send};
 use crate::engine::new_session;
 use crate::games::Catalog;
-use crate::search::{Iteration, Limits, MATE, MATE_BOUND};
+use crate::search::{DEFAULT_ELO, Iteration, Limits, MATE, MATE_BOUND, MAX_ELO, MIN_ELO, Strength};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -12,6 +12,9 @@ pub struct Uci<'a> {
     st: &'a mut EngineState,
     overhead: u64,
     multipv: usize,
+    /// `UCI_LimitStrength` on: play at `elo`.
+    limit_strength: bool,
+    elo: u32,
 }
 
 /// The words of `go` that take a value or stand alone; `searchmoves` ends at the next of them.
@@ -49,6 +52,8 @@ impl<'a> Uci<'a> {
             st,
             overhead: 30,
             multipv: 1,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
         }
     }
 
@@ -86,6 +91,10 @@ impl<'a> Uci<'a> {
         send(&format!(
             "option name MultiPV type spin default 1 min 1 max {}",
             crate::search::MAX_MULTIPV
+        ));
+        send("option name UCI_LimitStrength type check default false");
+        send(&format!(
+            "option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"
         ));
         send("option name IniFile type string default <empty>");
         send(&format!(
@@ -185,6 +194,17 @@ impl<'a> Uci<'a> {
                     crate::search::MAX_MULTIPV
                 )),
             },
+            "uci_limitstrength" => match value.as_str() {
+                "true" => self.limit_strength = true,
+                "false" => self.limit_strength = false,
+                _ => send(&format!(
+                    "info string UCI_LimitStrength: '{value}' is not true or false"
+                )),
+            },
+            "uci_elo" => match value.parse::<u32>() {
+                Ok(e) if (MIN_ELO..=MAX_ELO).contains(&e) => self.elo = e,
+                _ => send(&format!("info string UCI_Elo: '{value}' is not {MIN_ELO}..{MAX_ELO}")),
+            },
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) if ms <= 5000 => self.overhead = ms,
                 _ => send(&format!("info string Move Overhead: '{value}' is not 0..5000 ms")),
@@ -264,6 +284,7 @@ impl<'a> Uci<'a> {
         let ponder = rest.contains(&"ponder");
         l.ponder = ponder;
         l.multipv = self.multipv;
+        l.strength = self.limit_strength.then(|| Strength::new(self.elo));
         let mut only: Vec<&str> = Vec::new();
         let mut i = 0;
         while i < rest.len() {

@@ -10,6 +10,7 @@
 
 mod picker;
 mod see;
+mod strength;
 mod time;
 mod tt;
 
@@ -21,6 +22,7 @@ use arrayvec::ArrayVec;
 use picker::Frame;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+pub use strength::{DEFAULT_ELO, MAX_ELO, MIN_ELO, Strength};
 pub use time::{Clock, Limits};
 use tt::{BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, TransTable};
 
@@ -311,7 +313,16 @@ impl Searcher {
             self.frames = frames;
             return result;
         }
-        let lines = limits.multipv.clamp(1, MAX_MULTIPV).min(root_moves);
+        let shown = limits.multipv.clamp(1, MAX_MULTIPV).min(root_moves);
+        let strength = limits.strength.filter(|_| !limits.infinite);
+        let lines = match strength {
+            Some(s) => {
+                let cap = s.nodes();
+                self.limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+                shown.max(s.lines()).min(root_moves)
+            }
+            None => shown,
+        };
         for l in &mut self.lines[..lines] {
             l.len = 0;
             l.score = 0;
@@ -376,7 +387,7 @@ impl Searcher {
             let score = best.score;
             result.depth = depth;
             let clock = self.clock.expect("set above");
-            for (i, line) in self.lines[..lines].iter().enumerate() {
+            for (i, line) in self.lines[..shown].iter().enumerate() {
                 let info = Iteration {
                     depth,
                     seldepth: self.seldepth as u32,
@@ -412,12 +423,33 @@ impl Searcher {
                 break;
             }
         }
+        if let Some(s) = strength {
+            self.weaken(pos.key() ^ self.noise ^ u64::from(s.elo()), s, lines, &mut result);
+        }
         self.root_only.clear();
         self.pv_index = 0;
         self.restricted = false;
         result.nodes = self.nodes;
         self.frames = frames;
         result
+    }
+
+    /// A strength level's choice: one of the searched lines, by [`Strength::pick`] over those
+    /// that have a move.
+    fn weaken(&self, seed: u64, strength: Strength, lines: usize, result: &mut SearchResult) {
+        let mut scores: ArrayVec<i32, MAX_MULTIPV> = ArrayVec::new();
+        let mut index: ArrayVec<usize, MAX_MULTIPV> = ArrayVec::new();
+        for (i, l) in self.lines[..lines].iter().enumerate().filter(|(_, l)| l.len > 0) {
+            scores.push(l.score);
+            index.push(i);
+        }
+        if scores.len() < 2 {
+            return;
+        }
+        let line = &self.lines[index[strength.pick(&scores, seed)]];
+        result.best = line.moves[0];
+        result.ponder = if line.len > 1 { line.moves[1] } else { Move::NONE };
+        result.score = line.score;
     }
 
     #[inline]

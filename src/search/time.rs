@@ -1,5 +1,6 @@
 //! Protocol-neutral search limits and the clock that enforces them.
 
+use super::strength::Strength;
 use std::time::{Duration, Instant};
 
 /// What bounds a search. CECP and UCI both map their commands into this.
@@ -30,6 +31,9 @@ pub struct Limits {
     /// A ponder search: the clock does not run while the searcher's ponder flag is set, and
     /// the search does not end on its own before that (the protocol's `ponderhit` clears it).
     pub ponder: bool,
+    /// Play at this strength level (UCI `UCI_LimitStrength`): a node budget and a noisy choice
+    /// among several lines. Not for infinite analysis.
+    pub strength: Option<Strength>,
 }
 
 /// Soft and hard time budgets for one search.

@@ -7,7 +7,7 @@ use super::http::Reply;
 use crate::Color;
 use crate::engine::{Session, new_session};
 use crate::games::AnyGame;
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, MAX_ELO, MIN_ELO, Searcher, Strength};
 use crate::square::square_name;
 use crate::table::json::Json;
 use std::sync::{Arc, Mutex};
@@ -67,6 +67,8 @@ pub struct Board {
     players: [Player; 2],
     clock: Option<Clock>,
     engine_ms: u64,
+    /// The engine plays at this strength level (`None`: full strength).
+    engine_level: Option<Strength>,
     /// Bumped on every change; the page polls for a newer one.
     pub version: u64,
     result: Option<(String, String)>,
@@ -91,6 +93,17 @@ impl Board {
             Some(v) => match v.as_f64() {
                 Some(ms) if (10.0..=MAX_ENGINE_MS as f64).contains(&ms) => ms as u64,
                 _ => return Err(format!("engine_ms must be a number from 10 to {MAX_ENGINE_MS}")),
+            },
+        };
+        let engine_level = match req.get("engine_level") {
+            None | Some(Json::Null) => None,
+            Some(v) => match v.as_f64() {
+                Some(e) if (f64::from(MIN_ELO)..=f64::from(MAX_ELO)).contains(&e) => Some(Strength::new(e as u32)),
+                _ => {
+                    return Err(format!(
+                        "engine_level must be null (full strength) or {MIN_ELO} to {MAX_ELO}"
+                    ));
+                }
             },
         };
         let clock = match req.get("clock") {
@@ -134,6 +147,7 @@ impl Board {
             players,
             clock,
             engine_ms,
+            engine_level,
             version: 1,
             result: None,
             thinking: None,
@@ -402,6 +416,7 @@ impl Board {
                     .max(1);
             }
             limits.movetime = Some(Duration::from_millis(ms));
+            limits.strength = b.engine_level;
             let board = Arc::clone(this);
             let (game, start_fen, moves) = (b.game.clone(), b.start_fen.clone(), b.moves.clone());
             let variant = game.name.clone();
@@ -560,6 +575,10 @@ impl Board {
                 },
             ),
             ("thinking".into(), Json::Bool(self.thinking.is_some())),
+            (
+                "engine_level".into(),
+                self.engine_level.map_or(Json::Null, |l| Json::Num(f64::from(l.elo()))),
+            ),
             (
                 "you".into(),
                 you.map_or(Json::Null, |c| Json::Str(c.name().to_lowercase())),

@@ -334,9 +334,15 @@ fn catalog(server: &Server) -> Reply {
             ])
         })
         .collect();
+    // The engine's strength levels (UCI_Elo) the lobby offers, every 200 Elo.
+    let levels = (crate::search::MIN_ELO..=crate::search::MAX_ELO)
+        .step_by(200)
+        .map(|e| Json::Num(f64::from(e)))
+        .collect();
     Reply::json(&Json::Obj(vec![
         ("variants".into(), Json::Arr(variants)),
         ("tables".into(), Json::Arr(tables)),
+        ("levels".into(), Json::Arr(levels)),
     ]))
 }
 

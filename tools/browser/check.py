@@ -120,7 +120,7 @@ class Check:
             el.clear()
             el.send_keys(str(value))
 
-    def new_board(self, variant, white, black, engine_ms=50, fen=""):
+    def new_board(self, variant, white, black, engine_ms=50, fen="", level=""):
         self.lobby()
         self.set_value("#new-variant", variant)
         if fen:
@@ -128,6 +128,9 @@ class Check:
         self.set_value("#new-white", white)
         self.set_value("#new-black", black)
         self.set_value("#new-engine-ms", engine_ms)
+        if level:
+            self.wait("levels", lambda: self.find(f'#new-engine-level option[value="{level}"]'))
+            self.set_value("#new-engine-level", level)
         self.click("#new-board")
         self.wait("board page", lambda: "#/board/" in self.d.current_url and self.find("#board [data-square]"))
         return self.d.current_url.split("#/board/")[1]
@@ -143,7 +146,10 @@ class Check:
     # -- scenarios -----------------------------------------------------------------------
 
     def chess_game(self):
-        bid = self.new_board("chess", "person", "engine")
+        # The engine plays at a strength level chosen in the lobby, and the board says so.
+        bid = self.new_board("chess", "person", "engine", level="1200")
+        assert self.api(f"/api/boards/{bid}")["engine_level"] == 1200
+        self.wait("the level shown", lambda: "level 1200" in self.find("#players")[0].text)
         plies = 0
         while True:
             b = self.api(f"/api/boards/{bid}")

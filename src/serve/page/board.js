@@ -159,9 +159,10 @@ function showBoard(r, view, id, token) {
 /** Side to move, players and the engine's thinking. */
 function renderStatus(box, d) {
   const players = d.players || {};
+  const who = (p) => (p === 'engine' && d.engine_level ? `engine (level ${d.engine_level})` : p || '?');
   fill(box,
     el('div', { id: 'side', class: 'side', text: d.result ? 'Game over' : `${capital(d.side || '')} to move` }),
-    el('div', { id: 'players', class: 'players', text: `White: ${players.white || '?'} \u00b7 Black: ${players.black || '?'}` }),
+    el('div', { id: 'players', class: 'players', text: `White: ${who(players.white)} \u00b7 Black: ${who(players.black)}` }),
     d.thinking ? el('div', { id: 'thinking', class: 'thinking', text: 'engine is thinking\u2026' }) : null);
 }
 

@@ -26,6 +26,9 @@ function showLobby(r, view) {
     // A variant that hides the board (RBC) is played as a table game.
     fill($('#new-variant'), (cat.variants || []).filter((v) => !v.hidden).map((v) =>
       el('option', { value: v.name, text: `${v.name} (${v.files}\u00d7${v.ranks})` })));
+    // Strength levels (UCI_Elo, calibrated in BENCHMARKS.md) below full strength.
+    $('#new-engine-level').append(...(cat.levels || []).map((e) =>
+      el('option', { value: String(e), text: `level ${e} Elo` })));
     const tables = (cat.tables || []).map((t) => el('option', { value: t.name, text: t.name, title: t.about || '' }));
     fill($('#table-game'), tables);
     fill($('#pt-game'), tables.map((o) => o.cloneNode(true)));
@@ -51,6 +54,7 @@ function newBoardForm() {
     const body = {
       variant: $('#new-variant').value, white: $('#new-white').value, black: $('#new-black').value,
       fen: $('#new-fen').value.trim(), clock, engine_ms: Number($('#new-engine-ms').value || 1000),
+      engine_level: $('#new-engine-level').value ? Number($('#new-engine-level').value) : null,
     };
     const reply = await postOrReport('/api/boards', body, lobbyError);
     if (!reply) return;
@@ -68,7 +72,9 @@ function newBoardForm() {
       field('Clock minutes', numberInput('new-clock-minutes', '5', { min: 0, step: 'any' })),
       field('Increment (s)', numberInput('new-clock-inc', '2', { min: 0, step: 'any' }))),
     el('label', { class: 'check' }, noClock, ' no clock'),
-    field('Engine ms per move', numberInput('new-engine-ms', '1000', { min: 10, step: 10 })),
+    el('div', { class: 'row' },
+      field('Engine strength', el('select', { id: 'new-engine-level' }, el('option', { value: '', text: 'full strength' }))),
+      field('Engine ms per move', numberInput('new-engine-ms', '1000', { min: 10, step: 10 }))),
     field('FEN (optional)', el('input', { id: 'new-fen', type: 'text', placeholder: 'start position', spellcheck: 'false' })),
     el('button', { id: 'new-board', type: 'button', class: 'primary', onclick: create }, 'Start game'));
 }
