@@ -46,10 +46,11 @@ COMMANDS:
     referee GAME [--seed N] [KEY=VALUE...]
                       rules console of a table game on stdin/stdout: state [TEXT], actor,
                       actions, act ACTION, chance, observe SEAT, end, quit
-    play GAME --seats S,S,... [--seed N] [--games N] [--record FILE] [--move-seconds S]
-         [KEY=VALUE...]
+    play GAME --seats S,S,... [--seed N] [--games N] [--record FILE] [--pgn FILE]
+         [--move-seconds S] [KEY=VALUE...]
                       play table games; a seat is engine[:KEY=VALUE...], random, human or
-                      cmd:PROGRAM ARGS; --record writes JSON lines
+                      cmd:PROGRAM ARGS; --record writes JSON lines; --pgn writes the games
+                      on a variant's board (rbc) as PGN
     play --replay FILE
                       replay a record, checking every step
     playtest GAME --games N [--seed N] [--seats S,...] [--csv FILE] [--optimum STATES]

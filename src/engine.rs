@@ -336,12 +336,12 @@ impl<R: Rules> Session for GameSession<R> {
     }
 
     fn undo(&mut self) -> bool {
-        if self.played.pop().is_some() {
-            self.pos.unmake_move();
-            true
-        } else {
-            false
+        match self.played.pop() {
+            Some(Move::NONE) => self.pos.unmake_null(),
+            Some(_) => self.pos.unmake_move(),
+            None => return false,
         }
+        true
     }
 
     fn moves_played(&self) -> usize {
@@ -420,6 +420,14 @@ impl<R: Rules> Session for GameSession<R> {
     }
 
     fn play_pgn(&mut self, text: &str) -> Result<String, String> {
+        if text == crate::pgn::PASS {
+            if !self.pos.variant().pass {
+                return Err(format!("{text}: this variant has no pass"));
+            }
+            self.pos.make_null();
+            self.played.push(Move::NONE);
+            return Ok("pass".into());
+        }
         let m = crate::pgn::parse_move(&mut self.pos, text)?;
         let mmn = move_text(&self.pos, m);
         self.pos.make_move(m);

@@ -210,8 +210,11 @@ pub fn read_games(text: &str) -> Result<Vec<PgnGame>, String> {
     Ok(games)
 }
 
-/// Writes `moves` (MMN text, legal one after another from `pos`) as PGN movetext with move
-/// numbers, wrapped at 80 columns. `pos` is restored.
+/// A pass (`Move::NONE` in a game whose variant lets a side pass, RBC), as PGN's null move.
+pub const PASS: &str = "--";
+
+/// Writes `moves` (legal one after another from `pos`; `Move::NONE` a pass) as PGN movetext
+/// with move numbers, wrapped at 80 columns. `pos` is restored.
 pub fn write_movetext<R: Rules>(pos: &mut Position<R>, moves: &[Move], result: &str) -> String {
     let mut out = String::new();
     let mut line_len = 0;
@@ -227,19 +230,34 @@ pub fn write_movetext<R: Rules>(pos: &mut Position<R>, moves: &[Move], result: &
         line_len += word.len();
     };
     let mut made = 0;
+    // Numbers counted here: a pass (a null move) does not advance the position's counter.
+    let mut number = pos.fullmove();
+    let mut white = pos.side_to_move() == crate::Color::White;
     for (i, &m) in moves.iter().enumerate() {
-        let white = pos.side_to_move() == crate::Color::White;
         if white || i == 0 {
             let dots = if white { "." } else { "..." };
-            push(&mut out, &format!("{}{dots}", pos.fullmove()));
+            push(&mut out, &format!("{number}{dots}"));
         }
-        let text = move_text(pos, m);
-        push(&mut out, &text);
-        pos.make_move(m);
+        if !white {
+            number += 1;
+        }
+        white = !white;
+        if m == Move::NONE {
+            push(&mut out, PASS);
+            pos.make_null();
+        } else {
+            let text = move_text(pos, m);
+            push(&mut out, &text);
+            pos.make_move(m);
+        }
         made += 1;
     }
-    for _ in 0..made {
-        pos.unmake_move();
+    for &m in moves[..made].iter().rev() {
+        if m == Move::NONE {
+            pos.unmake_null();
+        } else {
+            pos.unmake_move();
+        }
     }
     push(&mut out, result);
     out

@@ -7,7 +7,7 @@ use crate::table::playtest::Summary;
 use crate::table::record::{self, Replayed};
 use crate::table::referee::{self, Played, RecordSink};
 use crate::table::seats::make_seats;
-use crate::table::{Settings, Table, parse_settings, scores_text};
+use crate::table::{Outcome, Settings, Table, parse_settings, scores_text};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,8 @@ struct Opts {
     games: usize,
     seats: Option<Vec<String>>,
     record: Option<String>,
+    /// `--pgn FILE`: each game on a variant's board (RBC) as PGN.
+    pgn: Option<String>,
     replay: Option<String>,
     resume: Option<String>,
     csv: Option<String>,
@@ -32,6 +34,7 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
         games: 1,
         seats: None,
         record: None,
+        pgn: None,
         replay: None,
         resume: None,
         csv: None,
@@ -68,6 +71,7 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
                 }
                 "--seats" => o.seats = Some(v.split(',').map(|s| s.trim().to_string()).collect()),
                 "--record" => o.record = Some(v),
+                "--pgn" => o.pgn = Some(v),
                 "--replay" => o.replay = Some(v),
                 "--resume" => o.resume = Some(v),
                 "--csv" => o.csv = Some(v),
@@ -274,7 +278,15 @@ pub fn play(args: &[String]) -> Result<(), CliError> {
     let name = game_arg(args, "play")?;
     let o = opts(
         &args[1..],
-        &["--seats", "--seed", "--games", "--record", "--move-seconds", "--replay"],
+        &[
+            "--seats",
+            "--seed",
+            "--games",
+            "--record",
+            "--pgn",
+            "--move-seconds",
+            "--replay",
+        ],
     )?;
     if let Some(file) = &o.replay {
         return replay(file, o.move_seconds);
@@ -290,12 +302,31 @@ pub fn play(args: &[String]) -> Result<(), CliError> {
         )),
         None => Box::new(|_: &str| Ok(())),
     };
+    let mut pgn_file = match &o.pgn {
+        Some(f) => {
+            let fresh = kit::new_table(&name, &o.settings).map_err(CliError)?;
+            if fresh.board_moves().is_none() || fresh.seats() != 2 {
+                return Err(CliError(format!(
+                    "--pgn: {name} is not played on a variant's board by two seats (its record is --record's)"
+                )));
+            }
+            Some((
+                std::fs::File::create(f).map_err(|e| CliError(format!("--pgn {f}: {e}")))?,
+                f,
+            ))
+        }
+        None => None,
+    };
     let mut totals = vec![0.0; specs.len()];
     let mut results: Vec<(String, usize)> = Vec::new();
     for g in 0..o.games {
         let seed = o.seed.wrapping_add(g as u64);
-        let (p, _) = play_one(&name, &o, &specs, seed, &mut record)?;
+        let (p, table) = play_one(&name, &o, &specs, seed, &mut record)?;
         println!("{}", result_line(g, &p));
+        if let Some((file, f)) = &mut pgn_file {
+            let text = table_pgn(table.as_ref(), &specs, g, &p.outcome).map_err(|e| CliError(format!("--pgn: {e}")))?;
+            writeln!(file, "{text}").map_err(|e| CliError(format!("--pgn {f}: {e}")))?;
+        }
         for (t, s) in totals.iter_mut().zip(&p.outcome.scores) {
             *t += s;
         }
@@ -312,6 +343,39 @@ pub fn play(args: &[String]) -> Result<(), CliError> {
         scores_text(&totals)
     );
     Ok(())
+}
+
+/// A finished two-seat game on a variant's board as PGN: seat 0 White, seat 1 Black, the
+/// moves that happened (a pass as `--`), the result from the scores.
+fn table_pgn(table: &dyn Table, specs: &[String], game: usize, outcome: &Outcome) -> Result<String, String> {
+    let (variant, moves) = table.board_moves().ok_or("the game has no board of a variant's")?;
+    let v = crate::games::default_variants()
+        .get(variant)
+        .ok_or_else(|| format!("no variant '{variant}'"))?;
+    let mut s = crate::engine::new_session(v);
+    for (i, m) in moves.iter().enumerate() {
+        let text = if m == "pass" { crate::pgn::PASS } else { m.as_str() };
+        s.play_pgn(text).map_err(|e| format!("move {}: {e}", i / 2 + 1))?;
+    }
+    let result = match outcome.scores.as_slice() {
+        [w, b] if w > b => "1-0",
+        [w, b] if w < b => "0-1",
+        [_, _] => "1/2-1/2",
+        _ => "*",
+    };
+    let event = format!("menagerie play {}", table.name());
+    let round = (game + 1).to_string();
+    let (white, black) = (specs[0].as_str(), specs[1].as_str());
+    Ok(s.pgn(
+        &[
+            ("Event", &event),
+            ("Round", &round),
+            ("White", white),
+            ("Black", black),
+            ("Termination", &outcome.reason),
+        ],
+        result,
+    ))
 }
 
 /// Replays a record file: every game in it, checked line by line.

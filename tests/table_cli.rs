@@ -454,3 +454,76 @@ fn a_person_plays_whole_games_at_the_terminal() {
         assert!(last.starts_with("summary: 1 games"), "{game}: {last}");
     }
 }
+
+/// `play --pgn`: an RBC game between random seats (they pass now and then) is written as PGN,
+/// and `pgn read` reaches the board the rules console reaches with the record's actions.
+#[test]
+fn rbc_games_are_written_as_pgn_that_reads_back_to_the_true_board() {
+    let dir = std::env::temp_dir().join(format!("menagerie-pgn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (rec, pgn) = (dir.join("rbc.jsonl"), dir.join("rbc.pgn"));
+    let mut passes = 0;
+    for seed in ["3", "4"] {
+        let out = run(
+            &[
+                "play",
+                "rbc",
+                "--seats",
+                "random,random",
+                "--seed",
+                seed,
+                "--record",
+                rec.to_str().unwrap(),
+                "--pgn",
+                pgn.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let record = std::fs::read_to_string(&rec).unwrap();
+        let mut script = String::new();
+        for line in record.lines().filter(|l| l.contains("\"action\":")) {
+            let action = line.split("\"action\":\"").nth(1).unwrap().split('"').next().unwrap();
+            passes += usize::from(action == "pass");
+            script.push_str(&format!("act {action}\n"));
+        }
+        script.push_str("state\nquit\n");
+        let console = text(&run(&["referee", "rbc"], &script).stdout);
+        let state = console
+            .lines()
+            .rev()
+            .find(|l| !l.starts_with("ok"))
+            .unwrap()
+            .to_string();
+        let board: Vec<&str> = state.split(' ').take(4).collect();
+        let written = std::fs::read_to_string(&pgn).unwrap();
+        assert!(
+            written.contains("[Variant \"rbc\"]") && written.contains("[White \"random\"]"),
+            "{written}"
+        );
+        let read = run(&["pgn", "read", pgn.to_str().unwrap()], "");
+        assert!(read.status.success(), "{}", text(&read.stderr));
+        let read = text(&read.stdout);
+        assert!(
+            read.contains(&board.join(" ")),
+            "seed {seed}: the PGN reads to\n{read}\nthe console's board is {state}"
+        );
+    }
+    assert!(passes > 0, "no pass was played: the null move is untested");
+    let out = run(
+        &[
+            "play",
+            "splitbrain",
+            "--seats",
+            "random,random,random,random",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        !out.status.success() && text(&out.stderr).contains("--pgn"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -191,6 +191,11 @@ pub trait TableGame: Clone + Send + 'static {
     fn fields(&self) -> &'static [(&'static str, &'static str)] {
         &[]
     }
+    /// For a game played on a variant's board (RBC): the variant's name and the moves that
+    /// happened from its start position (MMN, `pass` for a pass), for a PGN of the game.
+    fn board_moves(&self) -> Option<(&'static str, Vec<String>)> {
+        None
+    }
 }
 
 /// A table game behind a trait object that speaks text: what the referee, the console and the
@@ -237,6 +242,8 @@ pub trait Table: Send {
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String>;
     /// Labels of the observation's fields.
     fn fields(&self) -> &'static [(&'static str, &'static str)];
+    /// The variant and the moves of a game on a variant's board; see [`TableGame::board_moves`].
+    fn board_moves(&self) -> Option<(&'static str, Vec<String>)>;
     /// A copy of the game.
     fn clone_box(&self) -> Box<dyn Table>;
 }
@@ -347,6 +354,9 @@ impl<G: TableGame> Table for G {
     }
     fn fields(&self) -> &'static [(&'static str, &'static str)] {
         TableGame::fields(self)
+    }
+    fn board_moves(&self) -> Option<(&'static str, Vec<String>)> {
+        TableGame::board_moves(self)
     }
     fn clone_box(&self) -> Box<dyn Table> {
         Box::new(self.clone())

@@ -353,6 +353,9 @@ impl TableGame for RbcTable {
             ("true moves (after the game)", "text"),
         ]
     }
+    fn board_moves(&self) -> Option<(&'static str, Vec<String>)> {
+        Some(("rbc", self.moves.clone()))
+    }
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         let (_, seed_option) = crate::table::seats::number_options(options, &[])?;
         let me = Color::ALL[seat];
