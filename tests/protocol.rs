@@ -920,3 +920,62 @@ fn strength_levels_over_uci_and_cecp() {
     assert!(!nodes.is_empty() && nodes.iter().all(|&n| n <= budget), "{nodes:?}");
     assert_legal_after_e4(out.last().unwrap().trim_start_matches("move "));
 }
+
+/// `savepgn FILE` (an extension of both protocols) writes the game so far as PGN; a file that
+/// cannot be written is an error line and the game goes on.
+#[test]
+fn savepgn_writes_the_game_in_both_protocols() {
+    let dir = std::env::temp_dir().join(format!("menagerie-savepgn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("uci.pgn");
+    let f = file.to_str().unwrap();
+    let out = converse(
+        &lines(&[
+            "uci",
+            "setoption name UCI_Variant value capablanca",
+            "position startpos moves e2e4 e7e5 b1c3",
+            &format!("savepgn {f}"),
+            "savepgn /no/such/dir/x.pgn",
+            "savepgn",
+            "isready",
+        ]),
+        "readyok",
+        Duration::from_secs(20),
+    );
+    assert!(out.iter().any(|l| *l == format!("info string saved {f}")), "{out:?}");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string savepgn: cannot write /no/such/dir/x.pgn")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l == "info string savepgn: savepgn needs a file name"),
+        "{out:?}"
+    );
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        pgn.contains("[Variant \"capablanca\"]") && pgn.contains("1. e4 e5 2. Nc3 *"),
+        "{pgn}"
+    );
+
+    let file = dir.join("xboard.pgn");
+    let f = file.to_str().unwrap();
+    let out = converse(
+        &lines(&[
+            "xboard",
+            "protover 2",
+            "new",
+            "force",
+            "usermove e2e4",
+            "usermove c7c5",
+            &format!("savepgn {f}"),
+            "ping 1",
+        ]),
+        "pong 1",
+        Duration::from_secs(20),
+    );
+    assert!(out.iter().any(|l| *l == format!("# saved {f}")), "{out:?}");
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert!(pgn.contains("1. e4 c5 *"), "{pgn}");
+}

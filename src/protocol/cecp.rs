@@ -423,6 +423,10 @@ impl<'a> Cecp<'a> {
             }
             "option" => self.option(arg),
             "quit" => return false,
+            "savepgn" => match super::save_pgn(&mut *self.st.session, arg, "menagerie xboard") {
+                Ok(()) => send(&format!("# saved {arg}")),
+                Err(e) => send(&format!("Error ({e}): savepgn {arg}")),
+            },
             "perft" => match arg.parse::<u32>() {
                 Ok(d) if (1..=crate::protocol::MAX_PROTOCOL_PERFT).contains(&d) => {
                     let res = self.st.session.divide(d);

@@ -43,6 +43,17 @@ pub struct Shared {
     pub gate: std::sync::Mutex<()>,
 }
 
+/// `savepgn FILE` of both protocols (an extension): the game since the last set-up, as PGN,
+/// written to FILE; the result is the rules' when the game is over, `*` otherwise.
+pub fn save_pgn(session: &mut dyn Session, file: &str, event: &str) -> Result<(), String> {
+    if file.is_empty() {
+        return Err("savepgn needs a file name".into());
+    }
+    let result = session.outcome().map_or("*", |o| o.result());
+    let text = session.pgn(&[("Event", event)], result);
+    std::fs::write(file, text).map_err(|e| format!("cannot write {file}: {e}"))
+}
+
 /// Writes one line to stdout and flushes it.
 pub fn send(line: &str) {
     let mut out = std::io::stdout().lock();

@@ -120,6 +120,10 @@ impl<'a> Uci<'a> {
             "position" => self.position(&rest),
             "go" => self.go(&rest, input),
             "stop" | "ponderhit" => {}
+            "savepgn" => match super::save_pgn(&mut *self.st.session, &rest.join(" "), "menagerie uci") {
+                Ok(()) => send(&format!("info string saved {}", rest.join(" "))),
+                Err(e) => send(&format!("info string savepgn: {e}")),
+            },
             "quit" => return false,
             "d" => {
                 // A game over by rule says so (match runners referee with it), before the FEN:
