@@ -120,6 +120,21 @@ def exercise_uci_analysis_and_ponder(engine):
             break
         board.push(result.move)
     print(f"UCI ponder game: {board.ply()} plies, clocks {clocks[0]:.2f} s and {clocks[1]:.2f} s", flush=True)
+    # A strength level: the options as python-chess sends them, a legal move within its budget.
+    check(engine.options["UCI_Elo"].min == 800 and engine.options["UCI_Elo"].max == 2400,
+          "UCI_Elo: not offered as 800..2400")
+    engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 1200})
+    board = chess.Board()
+    for _ in range(8):
+        result = engine.play(board, chess.engine.Limit(time=5), info=chess.engine.INFO_BASIC)
+        ok = result.move in board.legal_moves
+        check(ok, f"UCI_Elo 1200: illegal move {result.move}")
+        check(result.info.get("nodes", 0) <= 3500, f"UCI_Elo 1200: {result.info.get('nodes')} nodes")
+        if not ok:
+            break
+        board.push(result.move)
+    engine.configure({"UCI_LimitStrength": False})
+    print(f"UCI_Elo 1200: {board.ply()} plies, every move legal", flush=True)
 
 
 def exercise_pgn():
