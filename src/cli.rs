@@ -36,7 +36,8 @@ COMMANDS:
     tune --variant V --data FILE... --out WEIGHTS [--epochs N] [--l2 X]
                       fit the evaluation's weights (material, piece-square features,
                       mobility, terms) to datagen's results: the scaling constant, then
-                      the weights (Adam, pulled towards the defaults by X, 0.0001);
+                      the weights (Adam, pulled towards the defaults by X, 0.0001); a
+                      RESULT may be any target from 0 to 1 (a blend with a score);
                       writes 'eval.NAME = MG EG' lines for the variant's engine.ini
                       section; progress on stderr
     variants          list the variants of the loaded ini

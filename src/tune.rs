@@ -14,7 +14,7 @@ pub struct Sample {
     pub mg: f64,
     /// Non-zero term counts: (weight index, count).
     pub features: Vec<(usize, f64)>,
-    /// The game's result for White: 1, 0.5 or 0.
+    /// The target for White, 0..1: the game's result, or a soft target (a blend with a score).
     pub result: f64,
 }
 
@@ -170,11 +170,15 @@ impl crate::games::GameVisitor for LoadSamples<'_> {
                 let (fen, result) = line
                     .split_once('|')
                     .ok_or_else(|| format!("{}: want 'FEN | RESULT'", at()))?;
-                let result: f64 = match result.trim() {
-                    "1.0" | "1" => 1.0,
-                    "0.5" => 0.5,
-                    "0.0" | "0" => 0.0,
-                    other => return Err(format!("{}: result '{other}' is not 1.0, 0.5 or 0.0", at())),
+                let result = match result.trim().parse::<f64>() {
+                    Ok(r) if (0.0..=1.0).contains(&r) => r,
+                    _ => {
+                        return Err(format!(
+                            "{}: result '{}' is not a number from 0 to 1",
+                            at(),
+                            result.trim()
+                        ));
+                    }
                 };
                 let pos = crate::position::Position::from_fen(game.clone(), fen.trim())
                     .map_err(|e| format!("{}: {e}", at()))?;

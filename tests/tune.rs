@@ -92,3 +92,35 @@ fn gradient_matches_finite_differences() {
         }
     }
 }
+
+/// Data files carry a target from 0 to 1 for White: a game's result, or a soft target such as a
+/// blend of the result with another engine's score. Anything else is refused with its line.
+#[test]
+fn data_files_take_soft_targets_and_refuse_others() {
+    use menagerie::tune::LoadSamples;
+    use menagerie::{default_variants, games};
+    let dir = std::env::temp_dir().join(format!("menagerie-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let load = |name: &str, text: &str| {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        let files = [file.to_string_lossy().into_owned()];
+        let mut samples = Vec::new();
+        let r = games::dispatch(
+            default_variants().get("chess").unwrap(),
+            LoadSamples {
+                files: &files,
+                samples: &mut samples,
+            },
+        );
+        r.map(|()| samples.iter().map(|s| s.result).collect::<Vec<f64>>())
+    };
+    let good = format!("{start} | 1.0\n{start} | 0.5\n\n{start} | 0.734\n{start} | 0\n");
+    assert_eq!(load("good.txt", &good), Ok(vec![1.0, 0.5, 0.734, 0.0]));
+    for bad in ["1.5", "-0.1", "win", "NaN", ""] {
+        let err = load("bad.txt", &format!("{start} | 0.5\n{start} | {bad}\n")).unwrap_err();
+        assert!(err.contains("bad.txt:2") && err.contains("from 0 to 1"), "{bad}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
