@@ -165,6 +165,12 @@ pub trait Session: Send {
     fn set_special_moves(&mut self, on: bool) -> bool;
     /// The pieces held off the board (a rules module's holdings), for a board to show.
     fn holdings(&self) -> Vec<crate::rules::Holding>;
+    /// Each move since the set-up as PGN writes it (SAN or MMN) with the FEN after it, for a
+    /// board's move list to show and browse.
+    fn history(&mut self) -> Vec<(String, String)>;
+    /// The squares of the side to move's royal pieces that stand in check (none in variants
+    /// without check).
+    fn checked(&self) -> Vec<String>;
 }
 
 pub use crate::rules::HiddenGame;
@@ -214,6 +220,16 @@ impl<R: Rules> GameSession<R> {
 impl<R: Rules> GameSession<R> {
     /// The CECP highlight board of the piece on `square`: its targets, or with `via` the
     /// targets of its multi-leg moves through `via` (the second leg).
+    /// The position the game was set up from, as `played` starts from it.
+    fn start_position(&self) -> Position<R> {
+        let mut start = match Position::from_fen(Arc::clone(self.pos.game()), &self.start_fen) {
+            Ok(p) => p,
+            Err(_) => Position::startpos(Arc::clone(self.pos.game())),
+        };
+        start.set_special_moves(self.specials);
+        start
+    }
+
     fn marks(&mut self, square: &str, via: Option<&str>) -> Option<String> {
         let g = self.pos.variant().geometry.clone();
         let sq = g.parse(square)?;
@@ -387,6 +403,35 @@ impl<R: Rules> Session for GameSession<R> {
         (Some(best), ponder.flatten())
     }
 
+    fn history(&mut self) -> Vec<(String, String)> {
+        let mut pos = self.start_position();
+        let mut out = Vec::with_capacity(self.played.len());
+        for &m in &self.played {
+            if m == Move::NONE {
+                pos.make_null();
+                out.push((crate::pgn::PASS.to_string(), pos.fen()));
+            } else {
+                let text = crate::pgn::move_text(&mut pos, m);
+                pos.make_move(m);
+                out.push((text, pos.fen()));
+            }
+        }
+        out
+    }
+
+    fn checked(&self) -> Vec<String> {
+        if !self.pos.in_check() {
+            return Vec::new();
+        }
+        let side = self.pos.side_to_move();
+        let g = &self.pos.variant().geometry;
+        self.pos
+            .royals(side)
+            .filter(|&k| self.pos.is_attacked(k, !side))
+            .map(|k| g.name(k))
+            .collect()
+    }
+
     fn pgn(&mut self, tags: &[(&str, &str)], result: &str) -> String {
         let mut out = String::new();
         for name in ["Event", "Site", "Date", "Round", "White", "Black"] {
@@ -395,11 +440,7 @@ impl<R: Rules> Session for GameSession<R> {
         }
         out.push_str(&format!("[Result \"{result}\"]\n"));
         out.push_str(&format!("[Variant \"{}\"]\n", self.pos.variant().name));
-        let mut start = match Position::from_fen(Arc::clone(self.pos.game()), &self.start_fen) {
-            Ok(p) => p,
-            Err(_) => Position::startpos(Arc::clone(self.pos.game())),
-        };
-        start.set_special_moves(self.specials);
+        let mut start = self.start_position();
         let start_fen = start.fen();
         if start_fen != Position::startpos(Arc::clone(self.pos.game())).fen() {
             out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{start_fen}\"]\n"));

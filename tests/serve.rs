@@ -795,3 +795,60 @@ fn the_lobby_offers_strength_levels_and_a_board_plays_at_one() {
     let (_, after) = get(&s, &format!("/api/boards/{}?since=2", text(&b, "id")));
     assert_eq!(strings(after.get("moves")).len(), 2, "{after:?}");
 }
+
+/// The move list the page browses (SAN with the FEN after each move, checked by replaying the
+/// moves in a session of our own), the king in check, and clocks that start with the first move.
+#[test]
+fn a_board_reports_its_history_its_check_and_starts_its_clocks_at_the_first_move() {
+    let s = start();
+    let (st, b) = post(
+        &s,
+        "/api/boards",
+        r#"{"variant":"chess","white":"person","black":"person","clock":{"minutes":1,"increment":0}}"#,
+    );
+    assert_eq!(st, 200, "{b:?}");
+    let id = text(&b, "id");
+    let white = format!("/api/boards/{id}/{}", text(&b, "token"));
+    let Some(Json::Arr(inv)) = b.get("invitations") else {
+        panic!("{b:?}")
+    };
+    let (_, t) = post(&s, &format!("/api/boards/{id}/invite/{}", text(&inv[0], "code")), "{}");
+    let black = format!("/api/boards/{id}/{}", text(&t, "token"));
+    let clock = |v: &Json| {
+        let c = v.get("clock").cloned().unwrap_or(Json::Null);
+        (num(&c, "white_ms"), c.get("running").cloned().unwrap_or(Json::Null))
+    };
+    // Before the first move no clock runs, however long the players wait.
+    std::thread::sleep(Duration::from_millis(1200));
+    let (_, v) = get(&s, &format!("/api/boards/{id}"));
+    assert_eq!(clock(&v), (60_000.0, Json::Null), "{v:?}");
+    assert!(strings(v.get("check")).is_empty());
+    let moves = ["e2e4", "f7f6", "d2d4", "g7g5", "d1h5"];
+    for (i, m) in moves.iter().enumerate() {
+        let me = if i % 2 == 0 { &white } else { &black };
+        let (st, r) = post(&s, &format!("{me}/move"), &format!(r#"{{"move":"{m}"}}"#));
+        assert_eq!(st, 200, "{m}: {r:?}");
+        let side = if i % 2 == 0 { "black" } else { "white" };
+        if i < 4 {
+            assert_eq!(clock(&r).1, Json::Str(side.into()), "after {m}: {r:?}");
+        }
+    }
+    let (_, v) = get(&s, &format!("/api/boards/{id}"));
+    // White's clock ran only while White thought after its first move: far from a minute gone;
+    // once the game is over no clock runs.
+    let (left, running) = clock(&v);
+    assert!(left > 55_000.0 && left <= 60_000.0, "{v:?}");
+    assert_eq!(running, Json::Null);
+    assert_eq!(strings(v.get("check")), ["e8"]);
+    assert_eq!(text(v.get("result").unwrap_or(&Json::Null), "result"), "1-0");
+    let Some(Json::Arr(history)) = v.get("history") else {
+        panic!("{v:?}")
+    };
+    let sans: Vec<String> = history.iter().map(|h| text(h, "move")).collect();
+    assert_eq!(sans, ["e4", "f6", "d4", "g5", "Qh5#"]);
+    let mut replay = menagerie::engine::new_session(menagerie::default_variants().get("chess").unwrap());
+    for (m, h) in moves.iter().zip(history) {
+        replay.play(m).unwrap();
+        assert_eq!(text(h, "fen"), replay.fen());
+    }
+}

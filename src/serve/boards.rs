@@ -183,7 +183,13 @@ impl Board {
             return;
         }
         let side = self.session.side_to_move().index();
+        let started = !self.moves.is_empty();
         if let Some(c) = &mut self.clock {
+            // The clocks start with the first move: until then nobody's time runs.
+            if !started {
+                c.since = Instant::now();
+                return;
+            }
             let spent = c.since.elapsed().as_millis() as u64;
             c.since = Instant::now();
             c.left_ms[side] = c.left_ms[side].saturating_sub(spent);
@@ -529,6 +535,7 @@ impl Board {
                 ),
             ),
             ("fen".into(), Json::Str(self.session.fen())),
+            ("start_fen".into(), Json::Str(self.start_fen.clone())),
             ("pgn".into(), Json::Str(self.pgn(id))),
             (
                 "holdings".into(),
@@ -555,6 +562,19 @@ impl Board {
                 ]),
             ),
             ("moves".into(), strs(&self.moves)),
+            (
+                "history".into(),
+                Json::Arr(
+                    self.session
+                        .history()
+                        .into_iter()
+                        .map(|(text, fen)| {
+                            Json::Obj(vec![("move".into(), Json::Str(text)), ("fen".into(), Json::Str(fen))])
+                        })
+                        .collect(),
+                ),
+            ),
+            ("check".into(), strs(&self.session.checked())),
             ("legal".into(), strs(&legal)),
             (
                 "clock".into(),
@@ -565,7 +585,7 @@ impl Board {
                         ("black_ms".into(), Json::Num(c.left_ms[1] as f64)),
                         (
                             "running".into(),
-                            if self.result.is_some() {
+                            if self.result.is_some() || self.moves.is_empty() {
                                 Json::Null
                             } else {
                                 Json::Str(side.name().to_lowercase())

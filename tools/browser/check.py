@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Plays `menagerie serve`'s page by clicks in a real browser: Debian's Chromium driven by
-chromedriver through PyPI selenium (no download at run time). It plays a legal chess game
-against the engine to its end, a Tensor propel and a beast's hop capture, Chess 911's
+"""Plays `menagerie serve`'s page by clicks and drags in a real browser: Debian's Chromium driven
+by chromedriver through PyPI selenium (no download at run time). It plays a legal chess game
+against the engine to its end by drag and drop (then browses its move list in SAN, and reads its
+PGN back with python-chess), a Tensor propel by dragging each step and a beast's hop capture by
+clicks, the chess and Chess 911 boards at a phone's 390 px without sideways scrolling and a king
+in check marked, Chess 911's
 Rendezvous, Remote Sensing's bins, an RBC sense and move, two windows on one seat (the second
 is told, then takes over), two people on one board (an invitation, a take-back asked and
 accepted, a resignation, each confirmed), a round of every table game, and a playtest's
@@ -27,11 +30,30 @@ import urllib.request
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+def fen_cells(fen):
+    """A FEN's pieces: square -> letter (files a.., the top rank first)."""
+    rows = fen.split()[0].split("/")
+    out = {}
+    for i, row in enumerate(rows):
+        rank = len(rows) - i
+        f = 0
+        for run in re.findall(r"\d+|.", row):
+            if run.isdigit():
+                f += int(run)
+            elif run.isalpha():
+                out[f"{chr(97 + f)}{rank}"] = run
+                f += 1
+            elif run == "*":
+                f += 1
+    return out
 
 
 class Check:
@@ -135,6 +157,43 @@ class Check:
         self.wait("board page", lambda: "#/board/" in self.d.current_url and self.find("#board [data-square]"))
         return self.d.current_url.split("#/board/")[1]
 
+    def drag(self, a, b):
+        """Drags the piece on square a to square b with the mouse (pointer events): pressed,
+        moved a little (the drag starts and the board is redrawn with the targets), then on."""
+        def centre(sq):
+            r = self.d.execute_script(
+                "const e = document.querySelector(arguments[0]); e.scrollIntoView({block: 'nearest'});"
+                "const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];",
+                f'#board [data-square="{sq}"]')
+            return r
+        self.wait("square " + a, lambda: self.find(f'#board [data-square="{a}"]'))
+        (ax, ay), (bx, by) = centre(a), centre(b)
+        src = self.find(f'#board [data-square="{a}"]')[0]
+        chain = ActionChains(self.d, duration=20).move_to_element(src).click_and_hold()
+        chain.move_by_offset(8, 0).move_by_offset(int(round(bx - ax)) - 8, int(round(by - ay))).release()
+        chain.perform()
+
+    def play_drags(self, move):
+        """Drags a move's pieces step by step (MMN: each square to the next), then clicks its
+        promotion in the chooser."""
+        squares = re.findall(r"[>x]?([a-p][0-9]+)", move)
+        for a, b in zip(squares, squares[1:]):
+            self.drag(a, b)
+        tail = re.sub(r"^.*[0-9]", "", move)
+        if tail:
+            self.click(f'[data-promo="{tail}"]')
+
+    def board_cells(self):
+        """The board's pieces as drawn: square -> letter."""
+        return self.d.execute_script(
+            "const out = {}; for (const p of document.querySelectorAll('#board [data-square] .piece'))"
+            " out[p.closest('[data-square]').dataset.square] = p.dataset.piece; return out;")
+
+    def no_sideways_scroll(self, what):
+        return self.d.execute_script(
+            "return document.documentElement.scrollWidth <= window.innerWidth + 1"
+            " && document.querySelector('#board').getBoundingClientRect().right <= window.innerWidth + 1;")
+
     def play_clicks(self, move):
         """Clicks a move's squares in order (MMN), then its promotion in the chooser."""
         for sq in re.findall(r"[>x]?([a-p][0-9]+)", move):
@@ -148,6 +207,7 @@ class Check:
     def chess_game(self):
         # The engine plays at a strength level chosen in the lobby, and the board says so.
         bid = self.new_board("chess", "person", "engine", level="1200")
+        self.wait("your turn in the title", lambda: self.d.title.startswith("\u25cf Your turn"))
         assert self.api(f"/api/boards/{bid}")["engine_level"] == 1200
         self.wait("the level shown", lambda: "level 1200" in self.find("#players")[0].text)
         plies = 0
@@ -161,15 +221,32 @@ class Check:
             assert plies < 400, "no end after 400 plies"
             n = len(b["moves"])
             move = self.rng.choice(b["legal"])
-            self.play_clicks(move)
+            self.play_drags(move)
             self.wait("the move " + move, lambda: len(self.api(f"/api/boards/{bid}")["moves"]) > n)
             got = self.api(f"/api/boards/{bid}")["moves"][n]
-            assert got == move, f"clicked {move}, the game has {got}"
+            assert got == move, f"dragged {move}, the game has {got}"
             plies += 2
         text = self.wait("the result shown", lambda: self.find("#result") and self.find("#result")[0].text.strip())
         print(f"chess against the engine: {b['result']['result']} {b['result']['reason']} "
               f"after {len(b['moves'])} plies; the page says: {text!r}")
         self.shot("chess-game-end")
+        assert int(self.d.execute_script("return document.body.dataset.sounds || 0")) > 0, "no move sound"
+        # The move list in SAN; a click on the first move shows the position after it, the
+        # arrow keys step on and back, End returns to the game.
+        history = b["history"]
+        shown = [e.text for e in self.find("#moves .mv")]
+        assert shown == [h["move"] for h in history], (shown[:6], history[:3])
+        self.click('#moves .mv[data-ply="1"]')
+        self.wait("the browsed position", lambda: self.find("#board.browsing") and self.find("#browse-now"))
+        self.wait("the position after move 1", lambda: self.board_cells() == fen_cells(history[0]["fen"]))
+        ActionChains(self.d).send_keys("\ue014").perform()  # the right arrow
+        self.wait("a move on", lambda: "Move 2 of" in self.find("#browsing")[0].text)
+        self.wait("the position after move 2", lambda: self.board_cells() == fen_cells(history[1]["fen"]))
+        ActionChains(self.d).send_keys("\ue012").perform()  # the left arrow
+        self.wait("a move back", lambda: "Move 1 of" in self.find("#browsing")[0].text)
+        self.click("#browse-last")
+        self.wait("the game again", lambda: not self.find("#board.browsing"))
+        print(f"move list: {len(history)} moves in SAN ({' '.join(h['move'] for h in history[:6])} ...), browsed")
         # Save PGN: a file with the game's result and its moves in SAN.
         for old in os.listdir(self.downloads):
             os.remove(os.path.join(self.downloads, old))
@@ -180,7 +257,16 @@ class Check:
         with open(name) as f:
             pgn = f.read()
         assert f'[Result "{b["result"]["result"]}"]' in pgn and "\n1. " in pgn, pgn[:400]
-        print(f"Save PGN: {name}, {len(pgn)} bytes")
+        # python-chess reads the file to the game's last position.
+        import io
+        import chess.pgn
+        game = chess.pgn.read_game(io.StringIO(pgn))
+        end = game.end().board()
+        ours = b["fen"].split()
+        theirs = end.fen().split()
+        assert theirs[:3] == ours[:3], (theirs, ours)
+        assert len(list(game.mainline_moves())) == len(b["moves"])
+        print(f"Save PGN: {name}, {len(pgn)} bytes; python-chess reads it to {end.fen()}")
         # New game from PGN: the position after its moves, White (the person) to move.
         self.set_value("#pgn-input", "1. e4 {typed} e5 2. Nf3 *")
         self.click("#pgn-send")
@@ -234,15 +320,32 @@ class Check:
 
     def tensor_propel(self):
         bid = self.new_board("tensor", "person", "person")
-        # The rook on a1 propels the beast on b1 back to a1 (protocol.md section 3).
-        for sq in ["a1", "b1", "a1"]:
-            self.square(sq)
+        # The rook on a1 propels the beast on b1 back to a1 (protocol.md section 3): the rook
+        # dragged onto the beast, then the beast dragged on.
+        self.play_drags("a1b1>a1")
         self.wait("the propel", lambda: self.api(f"/api/boards/{bid}")["moves"] == ["a1b1>a1"])
         fen = self.api(f"/api/boards/{bid}")["fen"]
         assert fen.split()[0].endswith("/TRNBQKBNTR"), fen
         self.wait("the move list", lambda: self.find('#moves [data-move="a1b1>a1"]'))
         self.shot("tensor-propel")
-        print("tensor: propel a1b1>a1 by three clicks:", fen)
+        print("tensor: propel a1b1>a1 by two drags:", fen)
+
+    def narrow(self):
+        """At a phone's width (390 px) the chess and Chess 911 boards fit without sideways
+        scrolling; a king in check is marked."""
+        self.d.set_window_size(390, 844)
+        try:
+            width = self.d.execute_script("return window.innerWidth")
+            for variant, fen, king in [("chess", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "e1"),
+                                       ("chess911", "", None)]:
+                self.new_board(variant, "person", "person", fen=fen)
+                self.wait(f"{variant} fits {width} px", lambda: self.no_sideways_scroll(variant))
+                if king:
+                    self.wait("the king in check marked", lambda: self.find(f'#board [data-square="{king}"].check'))
+                self.shot(f"narrow-{variant}")
+            print(f"narrow: chess and chess911 boards fit a {width} px window; the checked king is marked")
+        finally:
+            self.d.set_window_size(1280, 900)
 
     def rendezvous(self):
         bid = self.new_board("chess911", "person", "person")
@@ -392,7 +495,7 @@ def main():
         tables = [t["name"] for t in c.api("/api/catalog")["tables"] if t["name"] != "rbc"]
         scenarios = [("tensor", c.tensor_propel), ("hop", c.tensor_hop), ("rendezvous", c.rendezvous),
                      ("bins", c.bins), ("rbc", c.rbc), ("windows", c.two_windows),
-                     ("invitation", c.invitation), ("chess", c.chess_game), ("playtest", c.playtest)]
+                     ("invitation", c.invitation), ("narrow", c.narrow), ("chess", c.chess_game), ("playtest", c.playtest)]
         scenarios += [(t, (lambda t=t: c.table_round(t))) for t in tables]
         only = [s for s in a.only.split(",") if s]
         for name, run in scenarios:

@@ -1,12 +1,15 @@
 // The two-player board page (#/board/ID/TOKEN for a side's player, #/board/ID for a
-// spectator): the board, clocks, moves, typed moves, take back (asked of the other person),
-// resign (both confirmed), flip and a new game from a FEN.
+// spectator): the board (moves by click-click or drag and drop), clocks, the move list in SAN
+// (browsed by clicks, buttons or the arrow keys), typed moves, take back (asked of the other
+// person), resign (both confirmed), flip, a sound on moves, "your turn" in the tab's title,
+// PGN out and a new game from a FEN or a PGN.
 
 /* ================================================================ two-player board */
 
 function showBoard(r, view, id, token) {
   const base = `/api/boards/${encodeURIComponent(id)}${token ? `/${encodeURIComponent(token)}` : ''}`;
-  const st = { data: null, flipped: false, picker: null, choice: null, clockAt: 0 };
+  // browse: null on the game's position, else the number of moves shown (0: the start).
+  const st = { data: null, flipped: false, picker: null, choice: null, clockAt: 0, browse: null };
   const error = el('div', { id: 'error', class: 'error' });
   const setError = (text) => { error.textContent = text || ''; };
 
@@ -15,7 +18,9 @@ function showBoard(r, view, id, token) {
     if (r !== current) return;
     if (st.data && data.version < st.data.version) return;
     const changed = !st.data || data.version !== st.data.version;
+    const before = st.data ? (st.data.moves || []).length : null;
     st.data = data;
+    if (before !== null && (data.moves || []).length > before) moveSound();
     st.clockAt = performance.now();
     if (changed) {
       st.picker = makePicker((data.legal || []).map((m) => parseSteps(m)));
@@ -32,10 +37,15 @@ function showBoard(r, view, id, token) {
   };
   const play = (move) => post('move', { move });
 
-  const canMove = () => {
+  const myTurn = () => {
     const d = st.data;
     return d && !d.result && !d.thinking && d.you && d.you === d.side;
   };
+  const canMove = () => myTurn() && st.browse === null;
+  const lastPicked = () => (st.picker && st.picker.prefix.length ? st.picker.prefix[st.picker.prefix.length - 1] : null);
+  // A piece may be dragged where a move starts, or on to the next step of a move begun.
+  const canDrag = (sq) => canMove() && (pickerStarts(st.picker).has(sq) || lastPicked() === sq);
+  const onDragStart = (sq) => { if (lastPicked() !== sq) onSquare(sq); };
   const takeBack = () => {
     const d = st.data;
     const accept = d && d.takeback && d.takeback !== d.you;
@@ -57,19 +67,26 @@ function showBoard(r, view, id, token) {
   const area = el('div', { class: 'board-area' });
   const drawArea = () => {
     const d = st.data;
-    const last = d.moves && d.moves.length ? parseSteps(d.moves[d.moves.length - 1]).squares : [];
+    const moves = d.moves || [];
+    const shown = st.browse === null ? moves.length : st.browse;
+    const last = shown ? parseSteps(moves[shown - 1]).squares : [];
+    const history = d.history || [];
+    const fen = st.browse === null ? d.fen : (shown ? history[shown - 1].fen : d.start_fen);
+    const check = new Set(st.browse === null ? d.check || [] : []);
     const files = d.files, ranks = d.ranks;
     const board = drawBoard({
       id: 'board', files, ranks, flipped: st.flipped, names: d.pieces,
-      cells: parsePlacement(d.fen || '', files, ranks),
+      cells: parsePlacement(fen || '', files, ranks),
       holes: new Set(d.holes || []), marked: new Set(d.marked || []),
-      classes: (sq) => (last.includes(sq) ? ['last'] : []).concat(canMove() ? pickerClasses(st.picker, sq, false) : []),
-      onSquare,
+      classes: (sq) => (last.includes(sq) ? ['last'] : []).concat(check.has(sq) ? ['check'] : [],
+        canMove() ? pickerClasses(st.picker, sq, false) : []),
+      onSquare, canDrag, onDragStart,
     });
+    board.classList.toggle('browsing', st.browse !== null);
     const extra = (d.legal || []).filter((m) => !parseSteps(m).squares.length);
     fill(area,
       el('div', { class: 'board-wrap' }, board,
-        st.choice ? chooserEl(st.choice, d.pieces, play, () => { st.choice = null; drawArea(); }, d.side === 'black') : null),
+        st.choice && canMove() ? chooserEl(st.choice, d.pieces, play, () => { st.choice = null; drawArea(); }, d.side === 'black') : null),
       extra.length && canMove() ? el('div', { class: 'other-moves' }, 'Other moves: ',
         extra.map((m) => el('button', { type: 'button', dataset: { choice: m }, onclick: () => play(m) }, m))) : null,
       binsEl(d.holdings || [], d.pieces));
@@ -101,10 +118,44 @@ function showBoard(r, view, id, token) {
     renderClocks(clocks, d, st.clockAt);
     result.hidden = !d.result;
     result.textContent = d.result ? `${d.result.result}${d.result.reason ? ` \u2014 ${d.result.reason}` : ''}` : '';
-    renderMoveList(moves, d);
+    renderMoveList(moves, d, st.browse, browse);
+    fill(browsing, st.browse === null ? null : [`Move ${st.browse} of ${(d.moves || []).length} shown. `,
+      el('button', { id: 'browse-now', type: 'button', onclick: () => browse(null) }, 'Back to the game')]);
     fenNow.textContent = d.fen || '';
+    document.title = myTurn() ? `\u25cf Your turn \u00b7 ${d.variant} \u00b7 Menagerie` : `${d.variant} \u00b7 Menagerie`;
     document.body.dataset.version = String(d.version);
   };
+
+  // Browsing earlier positions: n moves shown (null: the game as it stands).
+  const browse = (n) => {
+    const total = st.data ? (st.data.moves || []).length : 0;
+    st.browse = n === null || n >= total ? null : Math.max(0, n);
+    if (st.picker) st.picker.prefix = [];
+    st.choice = null;
+    render();
+  };
+  const shownNow = () => (st.browse === null ? (st.data.moves || []).length : st.browse);
+  const step = (k) => { if (st.data) browse(shownNow() + k); };
+  const onKey = (e) => {
+    if (!st.data || r !== current || /^(INPUT|TEXTAREA|SELECT)$/.test((e.target && e.target.tagName) || '')) return;
+    if (e.key === 'ArrowLeft') step(-1);
+    else if (e.key === 'ArrowRight') step(1);
+    else if (e.key === 'Home') browse(0);
+    else if (e.key === 'End') browse(null);
+    else return;
+    e.preventDefault();
+  };
+  window.addEventListener('keydown', onKey);
+  r.cleanup.push(() => window.removeEventListener('keydown', onKey));
+  const browsing = el('div', { id: 'browsing', class: 'note' });
+  const browseButtons = el('div', { class: 'row buttons browse' },
+    el('button', { id: 'browse-first', type: 'button', title: 'the start (Home)', onclick: () => browse(0) }, '\u23ee'),
+    el('button', { id: 'browse-prev', type: 'button', title: 'a move back (\u2190)', onclick: () => step(-1) }, '\u25c0'),
+    el('button', { id: 'browse-next', type: 'button', title: 'a move on (\u2192)', onclick: () => step(1) }, '\u25b6'),
+    el('button', { id: 'browse-last', type: 'button', title: 'the game now (End)', onclick: () => browse(null) }, '\u23ed'));
+  const soundBox = el('input', { id: 'sound', type: 'checkbox' });
+  soundBox.checked = soundOn();
+  soundBox.addEventListener('change', () => setSoundOn(soundBox.checked));
 
   const moveInput = el('input', { id: 'move-input', type: 'text', placeholder: 'move, e.g. e2e4', spellcheck: 'false', autocomplete: 'off' });
   const sendTyped = () => {
@@ -131,11 +182,12 @@ function showBoard(r, view, id, token) {
     el('div', { class: 'game-board' }, area),
     el('div', { class: 'game-side card' },
       title, who, status, clocks, result, error, offer, invites,
-      el('h3', { text: 'Moves' }), moves,
+      el('h3', { text: 'Moves' }), moves, browseButtons, browsing,
       mine,
       el('div', { class: 'row buttons' },
         el('button', { id: 'flip', type: 'button', onclick: flip }, 'Flip'),
-        el('button', { id: 'save-pgn', type: 'button', onclick: savePgn }, 'Save PGN')),
+        el('button', { id: 'save-pgn', type: 'button', onclick: savePgn }, 'Save PGN'),
+        el('label', { class: 'sound' }, soundBox, ' Sound')),
       el('h3', { text: 'Position' }), fenNow)));
   mine.append(
     el('div', { class: 'row' }, moveInput, el('button', { id: 'move-send', type: 'button', onclick: sendTyped }, 'Move')),
@@ -179,13 +231,19 @@ function renderClocks(box, d, at) {
   }, el('span', { class: 'clock-side', text: capital(side) }), el('span', { class: 'clock-time', text: formatClock(left(side)) }))));
 }
 
-/** The move list in numbered pairs; numbering follows the FEN's move number and side. */
-function renderMoveList(box, d) {
+/**
+ * The move list in numbered pairs, in SAN where the variant has it (the board's history);
+ * numbering follows the FEN's move number and side. A click shows the position after that
+ * move; `shown` is the number of moves on the board (null: all).
+ */
+function renderMoveList(box, d, shown, onPick) {
   const list = d.moves || [];
+  const names = (d.history || []).map((h) => h.move);
   const fields = (d.fen || '').split(' ');
   const fullmove = parseInt(fields[5], 10) || 1;
   const nowPly = (fullmove - 1) * 2 + (d.side === 'black' ? 1 : 0);
   const startPly = Math.max(0, nowPly - list.length);
+  const at = shown === null || shown === undefined ? list.length : shown;
   const rows = [];
   let row = null;
   list.forEach((m, i) => {
@@ -195,10 +253,43 @@ function renderMoveList(box, d) {
       if (ply % 2 === 1) row.append(el('span', { class: 'mv-gap', text: '\u2026' }));
       rows.push(row);
     }
-    row.append(el('span', { class: `mv${i === list.length - 1 ? ' latest' : ''}`, dataset: { move: m }, text: m }));
+    const cls = `mv${i === list.length - 1 ? ' latest' : ''}${i === at - 1 ? ' shown' : ''}`;
+    row.append(el('span', {
+      class: cls, dataset: { move: m, ply: i + 1 }, title: m, text: names[i] || m,
+      onclick: onPick ? () => onPick(i + 1) : null,
+    }));
   });
   fill(box, rows);
-  box.scrollTop = box.scrollHeight;
+  const mark = box.querySelector('.mv.shown');
+  if (shown === null || shown === undefined) box.scrollTop = box.scrollHeight;
+  else if (mark) mark.scrollIntoView({ block: 'nearest' });
+}
+
+/* ================================================================ sound */
+
+const soundOn = () => localStorage.getItem('menagerie-sound') !== 'off';
+const setSoundOn = (on) => localStorage.setItem('menagerie-sound', on ? 'on' : 'off');
+let audio = null;
+
+/** A short click for a move (made by us, no file); counted in body's data-sounds. */
+function moveSound() {
+  if (!soundOn()) return;
+  document.body.dataset.sounds = String(Number(document.body.dataset.sounds || 0) + 1);
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const t = audio.currentTime;
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.setValueAtTime(660, t);
+    osc.frequency.exponentialRampToValueAtTime(220, t + 0.08);
+    gain.gain.setValueAtTime(0.15, t);
+    gain.gain.exponentialRampToValueAtTime(0.001, t + 0.1);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(t);
+    osc.stop(t + 0.1);
+  } catch (e) {
+    // no audio here (a browser without Web Audio): the move stays silent
+  }
 }
 
 /** The pieces the game holds off the board (Remote Sensing's bins), as the server names them. */

@@ -196,17 +196,20 @@ function glyphEl(ch, names) {
 /* ================================================================ drawing a board */
 
 /**
- * Draws a board with coordinates on its edges.
+ * Draws a board with coordinates on its edges. Its squares shrink with the window (a phone
+ * shows the whole board).
  * opts: files, ranks, cells (Map from parsePlacement), holes (Set), marked (Set), flipped,
- * names (letter -> name), classes(sq) -> extra classes, onSquare(sq), id.
+ * names (letter -> name), classes(sq) -> extra classes, onSquare(sq), id; with canDrag(sq) and
+ * onDragStart(sq) the pieces are also dragged (see boardPointerDown).
  */
 function drawBoard(opts) {
   const { files, ranks, cells, flipped } = opts;
   const holes = opts.holes || new Set();
   const size = Math.max(files, ranks);
   const sq = Math.max(30, Math.min(64, Math.floor(600 / size)));
-  const grid = el('div', { class: 'board', id: opts.id || null });
-  grid.style.setProperty('--sq', `${sq}px`);
+  const grid = el('div', { class: `board${opts.canDrag ? ' draggable' : ''}`, id: opts.id || null });
+  // The coordinates' column and the page's margins take about 3.4em of the window's width.
+  grid.style.setProperty('--sq', `min(${sq}px, calc((100vw - 3.4em) / ${files}))`);
   grid.style.gridTemplateColumns = `1.4em repeat(${files}, var(--sq))`;
   grid.style.gridTemplateRows = `repeat(${ranks}, var(--sq)) 1.5em`;
   for (let row = 0; row < ranks; row++) {
@@ -235,8 +238,85 @@ function squareEl(f, r, opts, holes) {
   const node = el('div', { class: classes.join(' '), dataset: { square: name }, title: name });
   if (content === '?') node.append(el('span', { class: 'unknown', text: '?' }));
   else if (content) node.append(pieceEl(content, opts.names));
-  if (opts.onSquare) node.addEventListener('click', () => opts.onSquare(name));
+  if (drag && drag.ghost && drag.from === name && drag.opts.id === opts.id) node.classList.add('drag-origin');
+  if (opts.canDrag) node.addEventListener('pointerdown', (e) => boardPointerDown(e, name, opts));
+  else if (opts.onSquare) node.addEventListener('click', () => opts.onSquare(name));
   return node;
+}
+
+/* ================================================================ dragging pieces */
+
+// A press on a square of a draggable board: released where it was pressed, it is a click
+// (opts.onSquare); moved first, the piece follows the pointer (mouse, pen or touch) and the
+// drop is a click on the square under it. The state lives here, not in the squares, since the
+// board is redrawn while a piece is dragged (the legal destinations appear).
+let drag = null;
+
+function boardPointerDown(e, name, opts) {
+  if (e.button !== 0 || drag) return;
+  e.preventDefault();
+  drag = { from: name, x: e.clientX, y: e.clientY, id: e.pointerId, opts, ghost: null, over: null };
+  window.addEventListener('pointermove', dragMove);
+  window.addEventListener('pointerup', dragEnd);
+  window.addEventListener('pointercancel', dragEnd);
+}
+
+/** The square element under a point of the window, if any. */
+function squareAt(x, y) {
+  const under = document.elementFromPoint(x, y);
+  return under ? under.closest('[data-square]') : null;
+}
+
+function boardSquare(opts, name) {
+  const board = opts.id ? document.getElementById(opts.id) : null;
+  return board ? board.querySelector(`[data-square="${name}"]`) : null;
+}
+
+function dragMove(e) {
+  if (!drag || e.pointerId !== drag.id) return;
+  if (!drag.ghost) {
+    if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6 || !drag.opts.canDrag(drag.from)) return;
+    const from = boardSquare(drag.opts, drag.from);
+    const piece = from && from.querySelector('.piece');
+    if (!piece) return;
+    const box = from.getBoundingClientRect();
+    drag.ghost = piece.cloneNode(true);
+    drag.ghost.classList.add('drag-ghost');
+    drag.ghost.style.setProperty('--sq', `${box.width}px`);
+    document.body.append(drag.ghost);
+    drag.opts.onDragStart(drag.from); // selects the piece: the board is redrawn with its targets
+    const origin = boardSquare(drag.opts, drag.from);
+    if (origin) origin.classList.add('drag-origin');
+  }
+  drag.ghost.style.left = `${e.clientX}px`;
+  drag.ghost.style.top = `${e.clientY}px`;
+  const over = squareAt(e.clientX, e.clientY);
+  if (drag.over && drag.over !== over) drag.over.classList.remove('drag-over');
+  if (over) over.classList.add('drag-over');
+  drag.over = over;
+}
+
+function dragEnd(e) {
+  if (!drag || e.pointerId !== drag.id) return;
+  const d = drag;
+  drag = null;
+  window.removeEventListener('pointermove', dragMove);
+  window.removeEventListener('pointerup', dragEnd);
+  window.removeEventListener('pointercancel', dragEnd);
+  if (d.over) d.over.classList.remove('drag-over');
+  if (!d.ghost) {
+    if (e.type === 'pointerup') d.opts.onSquare(d.from);
+    return;
+  }
+  d.ghost.remove();
+  const origin = boardSquare(d.opts, d.from);
+  if (origin) origin.classList.remove('drag-origin');
+  const to = e.type === 'pointerup' ? squareAt(e.clientX, e.clientY) : null;
+  // Dropped on another square: that square is the next click; elsewhere the piece stays chosen.
+  const board = to && to.closest('.board');
+  if (board && board.id === d.opts.id && to.dataset.square !== d.from) {
+    d.opts.onSquare(to.dataset.square);
+  }
 }
 
 /* ================================================================ picking by clicks */
@@ -325,9 +405,11 @@ function enterRoute() {
   if (current) {
     current.controller.abort();
     current.timers.forEach((t) => clearInterval(t));
+    current.cleanup.forEach((f) => f());
   }
-  current = { controller: new AbortController(), timers: [] };
+  current = { controller: new AbortController(), timers: [], cleanup: [] };
   delete document.body.dataset.version;
+  document.title = 'Menagerie';
   return current;
 }
 
