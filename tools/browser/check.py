@@ -330,6 +330,26 @@ class Check:
         self.shot("tensor-propel")
         print("tensor: propel a1b1>a1 by two drags:", fen)
 
+    def fairy_pieces(self):
+        """The fairy pieces are drawn (our SVG set), each named on hover."""
+        seen = []
+        for variant, letters in [("capablanca", "AC"), ("chess911", "SF"), ("tensor", "T"),
+                                 ("remotesensing", "D")]:
+            self.new_board(variant, "person", "person")
+            for ch in letters + letters.lower():
+                css = f'#board [data-piece="{ch}"]'
+                piece = self.wait(f"{variant}: {ch} drawn", lambda: self.find(css + " svg") and self.find(css))[0]
+                title = piece.get_attribute("title")
+                assert title.startswith("white " if ch.isupper() else "black "), title
+                seen.append(title)
+            self.shot(f"pieces-{variant}")
+        fen = "rnbfkebnr/2umdwv2/ppppppppp/9/9/9/PPPPPPPPP/2UMDWV2/RNBFKEBNR[-/-/-/-] w - - 0 1"
+        self.new_board("remotesensing", "person", "person", fen=fen)
+        for ch in "FEMUVW":
+            self.wait(f"sensor {ch} drawn", lambda: self.find(f'#board [data-piece="{ch}"] svg'))
+        self.shot("pieces-remotesensing-sensors")
+        print("fairy pieces drawn:", ", ".join(sorted(set(t.split()[1] for t in seen))), "and six sensors")
+
     def narrow(self):
         """At a phone's width (390 px) the chess and Chess 911 boards fit without sideways
         scrolling; a king in check is marked."""
@@ -495,7 +515,7 @@ def main():
         tables = [t["name"] for t in c.api("/api/catalog")["tables"] if t["name"] != "rbc"]
         scenarios = [("tensor", c.tensor_propel), ("hop", c.tensor_hop), ("rendezvous", c.rendezvous),
                      ("bins", c.bins), ("rbc", c.rbc), ("windows", c.two_windows),
-                     ("invitation", c.invitation), ("narrow", c.narrow), ("chess", c.chess_game), ("playtest", c.playtest)]
+                     ("invitation", c.invitation), ("narrow", c.narrow), ("pieces", c.fairy_pieces), ("chess", c.chess_game), ("playtest", c.playtest)]
         scenarios += [(t, (lambda t=t: c.table_round(t))) for t in tables]
         only = [s for s in a.only.split(",") if s]
         for name, run in scenarios:

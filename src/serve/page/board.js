@@ -149,10 +149,10 @@ function showBoard(r, view, id, token) {
   r.cleanup.push(() => window.removeEventListener('keydown', onKey));
   const browsing = el('div', { id: 'browsing', class: 'note' });
   const browseButtons = el('div', { class: 'row buttons browse' },
-    el('button', { id: 'browse-first', type: 'button', title: 'the start (Home)', onclick: () => browse(0) }, '\u23ee'),
+    el('button', { id: 'browse-first', type: 'button', title: 'the start (Home)', onclick: () => browse(0) }, '\u00ab'),
     el('button', { id: 'browse-prev', type: 'button', title: 'a move back (\u2190)', onclick: () => step(-1) }, '\u25c0'),
     el('button', { id: 'browse-next', type: 'button', title: 'a move on (\u2192)', onclick: () => step(1) }, '\u25b6'),
-    el('button', { id: 'browse-last', type: 'button', title: 'the game now (End)', onclick: () => browse(null) }, '\u23ed'));
+    el('button', { id: 'browse-last', type: 'button', title: 'the game now (End)', onclick: () => browse(null) }, '\u00bb'));
   const soundBox = el('input', { id: 'sound', type: 'checkbox' });
   soundBox.checked = soundOn();
   soundBox.addEventListener('change', () => setSoundOn(soundBox.checked));

@@ -171,18 +171,64 @@ function placementSize(text) {
   return { files, ranks: rows.length };
 }
 
-/** A piece as an element: a chess glyph for K Q R B N P, a circled letter otherwise. */
+// Our drawings of the fairy pieces, by the name engine.ini gives them, on a 45 x 45 grid:
+// 'b' a filled body path, 'd' a detail line on the body, 'w' a line beside it (a sensor's
+// waves), 'o' a filled circle "cx cy r". A compound of the
+// knight (archbishop, princess, chancellor, fortress) wears the knight's ear.
+const PLINTH = ['b', 'M10 37h25v4H10z'];
+const MITRE = [['b', 'M17 30h11v7H17z'], ['b', 'M22.5 6c-5.5 4.5-9 10-9 15.5 0 4.2 2.3 7.5 4.5 8.5h9c2.2-1 4.5-4.3 4.5-8.5 0-5.5-3.5-11-9-15.5z'], ['d', 'M19.5 16.5l6 6']];
+const TOWER = [['b', 'M12 9h4.5v3.5h4V9h4v3.5h4V9H33v8l-3.5 2.5V37h-14V19.5L12 17z'], ['d', 'M15.5 20h14']];
+const EAR = ['b', 'M27.5 12.5L34 6.5l-0.5 8.5z'];
+const DISH = [['b', 'M21 27h3v10h-3z'], ['b', 'M11.5 18a11 11 0 0 0 22 0z'], ['o', '22.5 18 2']];
+const WAVE = ['w', 'M27 8.5a7 7 0 0 1 6 6M28.5 4.5a11 11 0 0 1 9 9'];
+const WAVE_LEFT = ['w', 'M18 8.5a7 7 0 0 0-6 6M16.5 4.5a11 11 0 0 0-9 9'];
+const CROSS = ['w', 'M6 5l6 6M12 5l-6 6'];
+const OFF = ['w', 'M8 40L38 6'];
+const FAIRY_ART = {
+  archbishop: [PLINTH, ...MITRE, EAR],
+  princess: [PLINTH, ...MITRE, EAR, ['b', 'M19 8l1.5-4 2 2.5 2-2.5 1.5 4z']],
+  chancellor: [PLINTH, ...TOWER, EAR],
+  fortress: [PLINTH, ...TOWER, EAR, ['b', 'M22.5 9V2l6 2.5-6 2.5']],
+  beast: [['b', 'M10 38c-2-9 3-17 12.5-17S37 29 35 38z'], ['b', 'M17.5 11.5l-4-7 7.5 3.5zM27.5 11.5l4-7-7.5 3.5z'],
+    ['o', '22.5 15 6.5'], ['d', 'M19.5 14.5h.1M25.5 14.5h.1M16 30c2 2 4 3 6.5 3s4.5-1 6.5-3']],
+  duke: [['b', 'M9 31L7 14l8 7.5 7.5-13 7.5 13 8-7.5-2 17z'], ['b', 'M9 31h27v6H9z'], ['d', 'M12 34h21']],
+  friendly: [PLINTH, ...DISH, WAVE],
+  enemy: [PLINTH, ...DISH, WAVE, CROSS],
+  mega: [PLINTH, ...DISH, WAVE, WAVE_LEFT],
+  'friendly-off': [PLINTH, ...DISH, WAVE, OFF],
+  'enemy-off': [PLINTH, ...DISH, WAVE, CROSS, OFF],
+  'mega-off': [PLINTH, ...DISH, WAVE, WAVE_LEFT, OFF],
+};
+
+/** A fairy piece's drawing as an SVG element, or null when we have none for the name. */
+function fairySvg(name) {
+  const art = FAIRY_ART[name];
+  if (!art) return null;
+  return svgEl('svg', { viewBox: '0 0 45 45', 'aria-hidden': 'true' }, art.map(([kind, d]) => {
+    if (kind === 'o') {
+      const [cx, cy, r] = d.split(' ');
+      return svgEl('circle', { class: 'body', cx, cy, r });
+    }
+    return svgEl('path', { class: { b: 'body', d: 'detail', w: 'outer' }[kind], d });
+  }));
+}
+
+/**
+ * A piece as an element: a chess glyph for K Q R B N P, our drawing for the fairy pieces we
+ * have drawn, a circled letter otherwise; its colour and name on hover.
+ */
 function pieceEl(ch, names) {
   const upper = ch.toUpperCase();
   const white = ch === upper;
   const name = (names && names[upper]) || CHESS_NAMES[upper] || upper;
   const glyph = GLYPHS[upper];
+  const art = glyph ? null : fairySvg(name);
   return el('span', {
-    class: `piece ${white ? 'white' : 'black'} ${glyph ? 'glyph' : 'fairy'}`,
-    dataset: { piece: ch },
+    class: `piece ${white ? 'white' : 'black'} ${glyph ? 'glyph' : art ? 'drawn' : 'fairy'}`,
+    dataset: { piece: ch, name },
     title: `${white ? 'white' : 'black'} ${name}`,
-    text: glyph ? glyph + TEXT_STYLE : upper,
-  });
+    text: glyph ? glyph + TEXT_STYLE : art ? null : upper,
+  }, art);
 }
 
 /** A piece's picture for buttons and labels (not a piece on the board: no data-piece). */
