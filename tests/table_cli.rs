@@ -161,11 +161,42 @@ fn a_person_plays_a_seat_at_the_terminal() {
         o.contains("[seat 0] you see: rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1 k piece -,-"),
         "{o}"
     );
+    // The fields labelled and the board drawn, White at the bottom, files lettered.
+    for line in [
+        "[seat 0]   6 ♜ ♞ ♛ ♚ ♞ ♜",
+        "[seat 0]   4 · · · · · ·",
+        "[seat 0]   1 ♖ ♘ ♕ ♔ ♘ ♖",
+        "[seat 0]     a b c d e f",
+        "[seat 0]   side to move: w",
+        "[seat 0]   marker: k",
+        "[seat 0]   marks (piece,target): -,-",
+    ] {
+        assert!(o.lines().any(|l| l == line), "no line {line:?} in {o}");
+    }
     assert!(o.contains("[seat 0] legal: mark a1, mark a2, "), "{o}");
     assert!(o.contains("[seat 0] Error (unknown action 'fly'): fly away"), "{o}");
     assert!(o.contains("[seat 0] event: piece marked"), "{o}");
     assert!(o.contains("seat 0 forfeits: the terminal closed"), "{o}");
     assert!(o.contains("game 1: result black scores 0,0,1,1"), "{o}");
+    assert!(o.contains("[seat 0] your score: 0 this game, 0 in 1 game\n"), "{o}");
+}
+
+#[test]
+fn a_persons_running_score_counts_every_game_of_the_run() {
+    let out = run(
+        &[
+            "play",
+            "splitbrain",
+            "--seats",
+            "human,random,random,random",
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    let o = text(&out.stdout);
+    assert!(o.contains("[seat 0] your score: 0 this game, 0 in 1 game\n"), "{o}");
+    assert!(o.contains("[seat 0] your score: 0 this game, 0 in 2 games\n"), "{o}");
 }
 
 #[test]

@@ -155,15 +155,21 @@ impl Seat for RandomSeat {
     fn end(&mut self, _: &Outcome) {}
 }
 
-/// A person at this terminal: shows what the seat sees and its legal actions, reads one action
-/// a line from standard input, and asks again after a bad one.
+/// A person at this terminal: shows what the seat sees (each field labelled, boards drawn) and
+/// its legal actions, reads one action a line from standard input, asks again after a bad one
+/// with the rules' reason, and keeps the seat's running score over the games of the run.
 pub struct HumanSeat {
     seat: usize,
     /// `None`: standard input, read through std's one shared buffer, so that no seat's own
     /// buffer takes lines meant for another question.
     input: Option<Box<dyn BufRead + Send>>,
     out: Box<dyn Write + Send>,
+    /// The game's observation fields (label, kind); empty: the observation is shown as it is.
+    fields: &'static [(&'static str, &'static str)],
 }
+
+/// Each seat's (score, games) over the games of this process, for a person's running score.
+static RUNNING_SCORE: std::sync::Mutex<Vec<(f64, u32)>> = std::sync::Mutex::new(Vec::new());
 
 impl HumanSeat {
     /// A person on standard input and output.
@@ -172,6 +178,7 @@ impl HumanSeat {
             seat: 0,
             input: None,
             out: Box::new(std::io::stdout()),
+            fields: &[],
         }
     }
 
@@ -181,7 +188,14 @@ impl HumanSeat {
             seat: 0,
             input: Some(input),
             out,
+            fields: &[],
         }
+    }
+
+    /// Shows each observation by the game's fields (see [`Table::fields`]).
+    pub fn with_fields(mut self, fields: &'static [(&'static str, &'static str)]) -> HumanSeat {
+        self.fields = fields;
+        self
     }
 
     fn say(&mut self, text: &str) -> Result<(), String> {
@@ -200,7 +214,20 @@ impl Seat for HumanSeat {
         ))
     }
     fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.say(&format!("[seat {}] you see: {observation}", self.seat))
+        let mut text = format!("[seat {}] you see: {observation}", self.seat);
+        let words: Vec<&str> = observation.split_whitespace().collect();
+        if !self.fields.is_empty() && self.fields.len() == words.len() {
+            for ((label, kind), value) in self.fields.iter().zip(&words) {
+                if *kind == "board" {
+                    for row in draw_placement(value) {
+                        text.push_str(&format!("\n[seat {}]   {row}", self.seat));
+                    }
+                } else {
+                    text.push_str(&format!("\n[seat {}]   {label}: {value}", self.seat));
+                }
+            }
+        }
+        self.say(&text)
     }
     fn event(&mut self, text: &str) -> Result<(), String> {
         self.say(&format!("[seat {}] event: {text}", self.seat))
@@ -225,11 +252,84 @@ impl Seat for HumanSeat {
         self.say(&format!("[seat {}] {message}", self.seat))
     }
     fn end(&mut self, outcome: &Outcome) {
-        let _ = self.say(&format!("[seat {}] {outcome}", self.seat));
+        let mine = outcome.scores.get(self.seat).copied().unwrap_or(0.0);
+        let (total, games) = {
+            let mut all = RUNNING_SCORE.lock().unwrap_or_else(|e| e.into_inner());
+            if all.len() <= self.seat {
+                all.resize(self.seat + 1, (0.0, 0));
+            }
+            all[self.seat].0 += mine;
+            all[self.seat].1 += 1;
+            all[self.seat]
+        };
+        let _ = self.say(&format!(
+            "[seat {}] {outcome}\n[seat {}] your score: {mine} this game, {total} in {games} game{}",
+            self.seat,
+            self.seat,
+            if games == 1 { "" } else { "s" }
+        ));
     }
     fn patient(&self) -> bool {
         true
     }
+}
+
+/// A board field (a FEN placement: digit runs, letters, `*` holes, `?` unknown) drawn for a
+/// terminal: top rank first with its number, files lettered under it, chess pieces as their
+/// Unicode figures (White hollow, Black filled), other pieces as their letters, `·` empty.
+pub fn draw_placement(placement: &str) -> Vec<String> {
+    let board = placement.split('[').next().unwrap_or("");
+    let rows: Vec<Vec<String>> = board
+        .split('/')
+        .map(|row| {
+            let mut cells = Vec::new();
+            let mut chars = row.chars().peekable();
+            while let Some(c) = chars.next() {
+                if let Some(d) = c.to_digit(10) {
+                    let mut n = d;
+                    while let Some(e) = chars.peek().and_then(|c| c.to_digit(10)) {
+                        n = n * 10 + e;
+                        chars.next();
+                    }
+                    cells.extend((0..n).map(|_| "·".to_string()));
+                } else if c == '*' {
+                    cells.push(" ".into());
+                } else if c.is_ascii_alphabetic() || c == '?' {
+                    cells.push(figure(c).map_or(c.to_string(), String::from));
+                }
+            }
+            cells
+        })
+        .collect();
+    let files = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let width = rows.len().to_string().len();
+    let mut out: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, cells)| format!("{:>width$} {}", rows.len() - i, cells.join(" ")))
+        .collect();
+    let letters: Vec<String> = (0..files).map(|f| char::from(b'a' + f as u8).to_string()).collect();
+    out.push(format!("{:>width$} {}", "", letters.join(" ")));
+    out
+}
+
+/// The Unicode figure of a chess piece letter (upper case White).
+fn figure(c: char) -> Option<&'static str> {
+    Some(match c {
+        'K' => "♔",
+        'Q' => "♕",
+        'R' => "♖",
+        'B' => "♗",
+        'N' => "♘",
+        'P' => "♙",
+        'k' => "♚",
+        'q' => "♛",
+        'r' => "♜",
+        'b' => "♝",
+        'n' => "♞",
+        'p' => "♟",
+        _ => return None,
+    })
 }
 
 /// A child process speaking the seat lines on its standard input and output, in a process
@@ -567,7 +667,7 @@ pub fn make_seat(
             table.engine_seat(i, &options, seat_seed)?
         }
         "random" if rest.is_empty() => Box::new(RandomSeat::new(seat_seed)),
-        "human" if rest.is_empty() => Box::new(HumanSeat::stdio()),
+        "human" if rest.is_empty() => Box::new(HumanSeat::stdio().with_fields(table.fields())),
         "cmd" if !rest.trim().is_empty() => {
             Box::new(CmdSeat::spawn(rest, Duration::from_secs_f64(move_seconds)).map_err(|e| format!("seat {i}: {e}"))?)
         }

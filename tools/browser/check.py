@@ -448,11 +448,17 @@ class Check:
         self.square("e7")
         self.wait("the sense result", lambda: self.seat_view(tid, token)["fields"][3]["text"] == "move")
         self.wait("the sensed pawn drawn", lambda: self.find('#board [data-square="e7"] [data-piece="p"]'))
+        # The window is outlined, the unseen empty squares are in fog, own pieces are not.
+        self.wait("the window seen", lambda: len(self.find("#board .sq.seen")) == 9)
+        assert self.find('#board [data-square="e4"].fog') and not self.find('#board [data-square="e2"].fog')
+        assert not self.find('#board [data-square="e6"].fog'), "e6 was seen"
         self.shot("rbc-sense")
         self.square("e2")
         self.square("e4")
         self.wait("the move's result", lambda: self.seat_view(tid, token)["fields"][6]["text"] == "e2e4>e2e4")
         self.wait("the engine's turn done", lambda: len(self.seat_view(tid, token)["events"]) >= 4, timeout=120)
+        # What the sense showed stays on the board, faded, until the next sense.
+        self.wait("the sensed pawn kept", lambda: self.find('#board [data-square="e7"].stale [data-piece="p"]'))
         self.shot("rbc-move")
         print("rbc: sensed e7 and moved e2e4 by clicks; events:", self.seat_view(tid, token)["events"])
 

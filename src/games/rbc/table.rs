@@ -348,7 +348,7 @@ impl TableGame for RbcTable {
             ("side to move", "text"),
             ("phase", "text"),
             ("last capture on", "text"),
-            ("your last sense", "text"),
+            ("your last sense", "seen"),
             ("your last move (asked>taken)", "text"),
             ("true moves (after the game)", "text"),
         ]

@@ -21,6 +21,8 @@ function showBoard(r, view, id, token) {
     const before = st.data ? (st.data.moves || []).length : null;
     st.data = data;
     if (before !== null && (data.moves || []).length > before) moveSound();
+    // A take-back or a new game may leave fewer moves than the one browsed.
+    if (st.browse !== null && st.browse >= (data.moves || []).length) st.browse = null;
     st.clockAt = performance.now();
     if (changed) {
       st.picker = makePicker((data.legal || []).map((m) => parseSteps(m)));

@@ -79,17 +79,23 @@ function showTable(r, view, id, token) {
   const renderFields = () => {
     const d = st.data;
     const hinted = st.hint ? parseSteps(st.hint).squares : [];
+    // What the seat last saw (a `seen` field): the first board keeps it, the rest is fog.
+    const seenField = (d.fields || []).find((f) => f.kind === 'seen');
+    const seen = seenField ? parseSeen(seenField.text) : null;
     let first = true;
     const nodes = (d.fields || []).map((f) => {
       if (f.kind === 'board') {
         const size = boardSize(f);
         const interactive = first;
         first = false;
+        const cells = parsePlacement(f.text, size.files, size.ranks);
+        const fog = interactive && seen ? seenOverlay(cells, seen) : null;
         return el('div', { class: 'field-board' }, el('div', { class: 'field-label', text: f.label }),
           el('div', { class: 'board-wrap' }, drawBoard({
             id: interactive ? 'board' : null, files: size.files, ranks: size.ranks,
-            cells: parsePlacement(f.text, size.files, size.ranks),
-            classes: (sq) => (interactive ? pickerClasses(st.picker, sq, true) : []).concat(hinted.includes(sq) ? ['hint'] : []),
+            cells,
+            classes: (sq) => (interactive ? pickerClasses(st.picker, sq, true) : []).concat(hinted.includes(sq) ? ['hint'] : [],
+              fog ? fog(sq) : []),
             onSquare: interactive ? onSquare : null,
           }), interactive && st.choice ? chooserEl(st.choice, null, act, () => { st.choice = null; renderFields(); }) : null));
       }
@@ -165,6 +171,32 @@ function showTable(r, view, id, token) {
     el('div', { class: 'game-side card' }, head, result, askBox, error,
       el('h3', { text: 'Events' }), events)));
   longPoll(r, base, () => (st.data ? st.data.version : null), accept, setError);
+}
+
+/** A `seen` field's words (`e6=.,e7=p`) as a Map square -> letter ('' for empty). */
+function parseSeen(text) {
+  const seen = new Map();
+  for (const w of text.split(',')) {
+    const [sq, l] = w.split('=');
+    if (sq && l !== undefined && /^[a-p]\d+$/.test(sq)) seen.set(sq, l === '.' ? '' : l);
+  }
+  return seen;
+}
+
+/**
+ * Puts what the seat last saw on its board: a seen square that the board shows empty gets the
+ * letter seen there (faded: it may have moved since), and returns the classes of each square:
+ * `seen` in the window, `fog` for the other empty squares.
+ */
+function seenOverlay(cells, seen) {
+  const stale = new Set();
+  for (const [sq, l] of seen) {
+    if (l && cells.has(sq) && !cells.get(sq)) { cells.set(sq, l); stale.add(sq); }
+  }
+  return (sq) => {
+    if (seen.has(sq)) return stale.has(sq) ? ['seen', 'stale'] : ['seen'];
+    return cells.get(sq) ? [] : ['fog'];
+  };
 }
 
 /** The size of a table's board field, counted from its text. */
