@@ -33,7 +33,7 @@ fn check(t: &dyn Table, name: &str, seed: u64, step: usize) {
     let fields = t.fields();
     for (label, kind) in fields {
         assert!(
-            ["board", "cards", "text"].contains(kind),
+            ["board", "cards", "seen", "text"].contains(kind),
             "{name}: field '{label}' has kind '{kind}'"
         );
     }
@@ -49,6 +49,23 @@ fn check(t: &dyn Table, name: &str, seed: u64, step: usize) {
             words.len(),
             "{name} seed {seed} step {step} seat {seat}: {fields:?} for '{obs}'"
         );
+        // A `seen` field is `-` or `SQ=L` words joined by `,` (`.` an empty square).
+        for (i, _) in fields.iter().enumerate().filter(|(_, f)| f.1 == "seen") {
+            let ok = words[i] == "-"
+                || words[i].split(',').all(|w| {
+                    w.split_once('=').is_some_and(|(sq, l)| {
+                        sq.len() >= 2
+                            && sq.as_bytes()[0].is_ascii_lowercase()
+                            && sq[1..].parse::<u32>().is_ok()
+                            && l.chars().count() == 1
+                    })
+                });
+            assert!(
+                ok,
+                "{name} seed {seed} step {step} seat {seat}: seen field '{}'",
+                words[i]
+            );
+        }
         let widths = rank_widths(words[board])
             .unwrap_or_else(|| panic!("{name} seed {seed} step {step} seat {seat}: empty rank in '{obs}'"));
         assert!(
