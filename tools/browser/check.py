@@ -462,6 +462,31 @@ class Check:
         self.shot("rbc-move")
         print("rbc: sensed e7 and moved e2e4 by clicks; events:", self.seat_view(tid, token)["events"])
 
+    def card_and_add(self):
+        """Telepathy's card played by clicking the card in the hand; Gravity's add by clicking a
+        square of the top rank."""
+        tid, token = self.new_table("telepathy", seed=5)
+        v = self.wait("telepathy: seat 0 asked", lambda: (lambda v: v if v["ask"] else None)(self.seat_view(tid, token)),
+                      timeout=120)
+        n = len(v["events"])
+        chip = self.wait("a playable card", lambda: self.find(".cards-field .chip.playable"))[0]
+        action = chip.get_attribute("data-action")
+        assert action in v["ask"]["actions"], (action, v["ask"])
+        self.click(".cards-field .chip.playable")
+        self.wait("the card played", lambda: len(self.seat_view(tid, token)["events"]) > n)
+        self.shot("telepathy-card-clicked")
+        tid, token = self.new_table("gravity", seed=5)
+        v = self.wait("gravity: seat 0 asked", lambda: (lambda v: v if v["ask"] else None)(self.seat_view(tid, token)),
+                      timeout=120)
+        adds = [a for a in v["ask"]["actions"] if a.startswith("add ")]
+        assert adds, v["ask"]
+        n = len(v["events"])
+        square = adds[0].split()[-1]
+        self.square(square)
+        self.wait("the add", lambda: len(self.seat_view(tid, token)["events"]) > n)
+        self.shot("gravity-add-clicked")
+        print(f"telepathy: {action} by clicking its card; gravity: {adds[0]} by clicking {square}")
+
     def table_round(self, game):
         tid, token = self.new_table(game, seed=self.rng.randrange(1000))
         acts = 0
@@ -521,7 +546,8 @@ def main():
         tables = [t["name"] for t in c.api("/api/catalog")["tables"] if t["name"] != "rbc"]
         scenarios = [("tensor", c.tensor_propel), ("hop", c.tensor_hop), ("rendezvous", c.rendezvous),
                      ("bins", c.bins), ("rbc", c.rbc), ("windows", c.two_windows),
-                     ("invitation", c.invitation), ("narrow", c.narrow), ("pieces", c.fairy_pieces), ("chess", c.chess_game), ("playtest", c.playtest)]
+                     ("invitation", c.invitation), ("narrow", c.narrow), ("pieces", c.fairy_pieces),
+                     ("cards", c.card_and_add), ("chess", c.chess_game), ("playtest", c.playtest)]
         scenarios += [(t, (lambda t=t: c.table_round(t))) for t in tables]
         only = [s for s in a.only.split(",") if s]
         for name, run in scenarios:

@@ -76,6 +76,14 @@ function showTable(r, view, id, token) {
     renderFields();
   };
 
+  // The action a card chip plays: the one action without squares whose last word is the
+  // card's token (Telepathy's `card N`), if exactly one is asked for.
+  const chipAction = (token) => {
+    const acts = (st.data.ask && st.data.ask.actions) || [];
+    const found = acts.filter((a) => !parseSteps(a).squares.length && a.split(' ').pop() === token);
+    return found.length === 1 ? found[0] : null;
+  };
+
   const renderFields = () => {
     const d = st.data;
     const hinted = st.hint ? parseSteps(st.hint).squares : [];
@@ -99,7 +107,7 @@ function showTable(r, view, id, token) {
             onSquare: interactive ? onSquare : null,
           }), interactive && st.choice ? chooserEl(st.choice, null, act, () => { st.choice = null; renderFields(); }) : null));
       }
-      if (f.kind === 'cards') return cardsEl(f);
+      if (f.kind === 'cards') return cardsEl(f, chipAction, act);
       return el('div', { class: 'text-field' }, el('span', { class: 'field-label', text: `${f.label}: ` }), el('span', { class: 'field-value', text: f.text }));
     });
     // Boards first, the rest beside them.
@@ -209,7 +217,7 @@ function boardSize(boardField) {
  * names them. Tokens: a letter (upper case a white card), `?` face down, `-` none, `#N` a
  * pile of N, `3r` a numbered card.
  */
-function cardsEl(f) {
+function cardsEl(f, chipAction, act) {
   const m = /^(.*?)\s*\(([^)]*)\)\s*$/.exec(f.label);
   const title = m ? m[1] : f.label;
   const names = m ? m[2].split(',').map((s) => s.trim()) : [];
@@ -217,7 +225,17 @@ function cardsEl(f) {
   return el('div', { class: 'cards-field' }, el('div', { class: 'field-label', text: title }),
     groups.map((g, i) => el('div', { class: 'card-group' },
       groups.length > 1 || names.length ? el('span', { class: 'group-label', text: names[i] || `#${i + 1}` }) : null,
-      cardChips(g))));
+      cardChips(g).map((chip) => {
+        // A card that an asked action plays is played by a click on it.
+        const action = chipAction && chip.dataset.card ? chipAction(chip.dataset.card) : null;
+        if (action) {
+          chip.classList.add('playable');
+          chip.dataset.action = action;
+          chip.title = `${chip.title}: ${action}`;
+          chip.addEventListener('click', () => act(action));
+        }
+        return chip;
+      }))));
 }
 
 function cardChips(text) {
