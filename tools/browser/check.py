@@ -445,6 +445,11 @@ class Check:
     def rbc(self):
         tid, token = self.new_table("rbc")
         self.wait("the sense question", lambda: self.find("#ask"), timeout=60)
+        # The pointer over e7 previews the window about to be sensed.
+        ActionChains(self.d).move_to_element(self.find('#board [data-square="e7"]')[0]).perform()
+        self.wait("the window previewed", lambda: len(self.find("#board .sq.preview")) == 9)
+        assert self.find('#board [data-square="d8"].preview') and self.find('#board [data-square="f6"].preview')
+        self.shot("rbc-sense-preview")
         self.square("e7")
         self.wait("the sense result", lambda: self.seat_view(tid, token)["fields"][3]["text"] == "move")
         self.wait("the sensed pawn drawn", lambda: self.find('#board [data-square="e7"] [data-piece="p"]'))

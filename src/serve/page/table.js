@@ -98,14 +98,21 @@ function showTable(r, view, id, token) {
         first = false;
         const cells = parsePlacement(f.text, size.files, size.ranks);
         const fog = interactive && seen ? seenOverlay(cells, seen) : null;
+        const board = drawBoard({
+          id: interactive ? 'board' : null, files: size.files, ranks: size.ranks,
+          cells,
+          classes: (sq) => (interactive ? pickerClasses(st.picker, sq, true) : []).concat(hinted.includes(sq) ? ['hint'] : [],
+            fog ? fog(sq) : []),
+          onSquare: interactive ? onSquare : null,
+        });
+        // Asked to look (a seat that sees windows, asked for actions of one square each, a
+        // pass aside): the window around the square under the pointer is previewed.
+        const counts = d.ask ? d.ask.actions.map((a) => parseSteps(a, size.files, size.ranks).squares.length) : [];
+        const looking = fog && counts.some((n) => n === 1) && counts.every((n) => n <= 1);
+        if (looking) previewWindows(board);
         return el('div', { class: 'field-board' }, el('div', { class: 'field-label', text: f.label }),
-          el('div', { class: 'board-wrap' }, drawBoard({
-            id: interactive ? 'board' : null, files: size.files, ranks: size.ranks,
-            cells,
-            classes: (sq) => (interactive ? pickerClasses(st.picker, sq, true) : []).concat(hinted.includes(sq) ? ['hint'] : [],
-              fog ? fog(sq) : []),
-            onSquare: interactive ? onSquare : null,
-          }), interactive && st.choice ? chooserEl(st.choice, null, act, () => { st.choice = null; renderFields(); }) : null));
+          el('div', { class: 'board-wrap' }, board,
+            interactive && st.choice ? chooserEl(st.choice, null, act, () => { st.choice = null; renderFields(); }) : null));
       }
       if (f.kind === 'cards') return cardsEl(f, chipAction, act);
       return el('div', { class: 'text-field' }, el('span', { class: 'field-label', text: `${f.label}: ` }), el('span', { class: 'field-value', text: f.text }));
@@ -205,6 +212,27 @@ function seenOverlay(cells, seen) {
     if (seen.has(sq)) return stale.has(sq) ? ['seen', 'stale'] : ['seen'];
     return cells.get(sq) ? [] : ['fog'];
   };
+}
+
+/** Previews on `board` the 3x3 window around the square under the pointer (class `preview`). */
+function previewWindows(board) {
+  const show = (name) => {
+    board.querySelectorAll('.sq.preview').forEach((n) => n.classList.remove('preview'));
+    if (!name) return;
+    const f = name.charCodeAt(0) - 97;
+    const r = parseInt(name.slice(1), 10) - 1;
+    for (let df = -1; df <= 1; df++) {
+      for (let dr = -1; dr <= 1; dr++) {
+        if (f + df < 0 || r + dr < 0) continue;
+        const node = board.querySelector(`[data-square="${squareName(f + df, r + dr)}"]`);
+        if (node) node.classList.add('preview');
+      }
+    }
+  };
+  board.querySelectorAll('[data-square]').forEach((node) => {
+    node.addEventListener('pointerenter', () => show(node.dataset.square));
+  });
+  board.addEventListener('pointerleave', () => show(null));
 }
 
 /** The size of a table's board field, counted from its text. */
