@@ -408,7 +408,9 @@ impl Searcher {
             if self.pondering() {
                 continue;
             }
-            if score.abs() > MATE_BOUND && !limits.infinite && limits.depth.is_none() {
+            // A mate found ends a search on the clock early; a search for nodes or depth
+            // spends what it was given (a shorter mate may still turn up).
+            if score.abs() > MATE_BOUND && clock.soft.is_some() && limits.depth.is_none() {
                 let mate_plies = (MATE - score.abs()) as u32;
                 if depth > mate_plies + 2 {
                     break;
