@@ -218,8 +218,6 @@ impl<R: Rules> GameSession<R> {
 }
 
 impl<R: Rules> GameSession<R> {
-    /// The CECP highlight board of the piece on `square`: its targets, or with `via` the
-    /// targets of its multi-leg moves through `via` (the second leg).
     /// The position the game was set up from, as `played` starts from it.
     fn start_position(&self) -> Position<R> {
         let mut start = match Position::from_fen(Arc::clone(self.pos.game()), &self.start_fen) {
@@ -230,6 +228,8 @@ impl<R: Rules> GameSession<R> {
         start
     }
 
+    /// The CECP highlight board of the piece on `square`: its targets, or with `via` the
+    /// targets of its multi-leg moves through `via` (the second leg).
     fn marks(&mut self, square: &str, via: Option<&str>) -> Option<String> {
         let g = self.pos.variant().geometry.clone();
         let sq = g.parse(square)?;
@@ -427,7 +427,7 @@ impl<R: Rules> Session for GameSession<R> {
         let g = &self.pos.variant().geometry;
         self.pos
             .royals(side)
-            .filter(|&k| self.pos.is_attacked(k, !side))
+            .filter(|&k| self.pos.game().royal_forbidden.contains(k) || self.pos.is_attacked(k, !side))
             .map(|k| g.name(k))
             .collect()
     }

@@ -465,6 +465,15 @@ class Check:
         # What the sense showed stays on the board, faded, until the next sense.
         self.wait("the sensed pawn kept", lambda: self.find('#board [data-square="e7"].stale [data-piece="p"]'))
         self.shot("rbc-move")
+        # A window over the seat's own pieces: the pawn that then moves is not left behind.
+        self.wait("the second sense question", lambda: self.seat_view(tid, token)["ask"])
+        self.square("d2")
+        self.wait("the second sense", lambda: self.seat_view(tid, token)["fields"][3]["text"] == "move")
+        self.square("d2")
+        self.square("d4")
+        self.wait("the second move", lambda: self.seat_view(tid, token)["fields"][6]["text"].startswith("d2d4>"))
+        self.wait("d4 drawn", lambda: self.find('#board [data-square="d4"] [data-piece="P"]'))
+        assert not self.find('#board [data-square="d2"] .piece'), "the moved pawn left a ghost on d2"
         print("rbc: sensed e7 and moved e2e4 by clicks; events:", self.seat_view(tid, token)["events"])
 
     def card_and_add(self):

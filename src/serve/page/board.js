@@ -82,7 +82,7 @@ function showBoard(r, view, id, token) {
       holes: new Set(d.holes || []), marked: new Set(d.marked || []),
       classes: (sq) => (last.includes(sq) ? ['last'] : []).concat(check.has(sq) ? ['check'] : [],
         canMove() ? pickerClasses(st.picker, sq, false) : []),
-      onSquare, canDrag, onDragStart,
+      onSquare, canDrag: canMove() ? canDrag : null, onDragStart,
     });
     board.classList.toggle('browsing', st.browse !== null);
     const extra = (d.legal || []).filter((m) => !parseSteps(m).squares.length);
@@ -123,7 +123,8 @@ function showBoard(r, view, id, token) {
     renderMoveList(moves, d, st.browse, browse);
     fill(browsing, st.browse === null ? null : [`Move ${st.browse} of ${(d.moves || []).length} shown. `,
       el('button', { id: 'browse-now', type: 'button', onclick: () => browse(null) }, 'Back to the game')]);
-    fenNow.textContent = d.fen || '';
+    const shownFen = st.browse === null ? d.fen : (st.browse ? (d.history || [])[st.browse - 1].fen : d.start_fen);
+    fenNow.textContent = shownFen || '';
     document.title = myTurn() ? `\u25cf Your turn \u00b7 ${d.variant} \u00b7 Menagerie` : `${d.variant} \u00b7 Menagerie`;
     document.body.dataset.version = String(d.version);
   };
@@ -273,12 +274,24 @@ const soundOn = () => localStorage.getItem('menagerie-sound') !== 'off';
 const setSoundOn = (on) => localStorage.setItem('menagerie-sound', on ? 'on' : 'off');
 let audio = null;
 
+/** The page's audio, made or woken by a person's press (browsers start it muted before one). */
+function unlockSound() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === 'suspended') audio.resume();
+  } catch (e) {
+    audio = null; // no Web Audio here
+  }
+}
+document.addEventListener('pointerdown', unlockSound, { capture: true });
+
 /** A short click for a move (made by us, no file); counted in body's data-sounds. */
 function moveSound() {
   if (!soundOn()) return;
   document.body.dataset.sounds = String(Number(document.body.dataset.sounds || 0) + 1);
   try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    unlockSound();
+    if (!audio) return;
     const t = audio.currentTime;
     const osc = audio.createOscillator();
     const gain = audio.createGain();

@@ -299,7 +299,9 @@ function squareEl(f, r, opts, holes) {
 let drag = null;
 
 function boardPointerDown(e, name, opts) {
-  if (e.button !== 0 || drag) return;
+  if (e.button !== 0) return;
+  dragCancel(); // a drag whose release was lost
+  unlockSound();
   e.preventDefault();
   drag = { from: name, x: e.clientX, y: e.clientY, id: e.pointerId, opts, ghost: null, over: null };
   window.addEventListener('pointermove', dragMove);
@@ -340,6 +342,18 @@ function dragMove(e) {
   if (drag.over && drag.over !== over) drag.over.classList.remove('drag-over');
   if (over) over.classList.add('drag-over');
   drag.over = over;
+}
+
+/** Ends a drag without a drop (a new press, or the page left). */
+function dragCancel() {
+  if (!drag) return;
+  const d = drag;
+  drag = null;
+  window.removeEventListener('pointermove', dragMove);
+  window.removeEventListener('pointerup', dragEnd);
+  window.removeEventListener('pointercancel', dragEnd);
+  if (d.ghost) d.ghost.remove();
+  if (d.over) d.over.classList.remove('drag-over');
 }
 
 function dragEnd(e) {
@@ -453,6 +467,7 @@ function enterRoute() {
     current.timers.forEach((t) => clearInterval(t));
     current.cleanup.forEach((f) => f());
   }
+  dragCancel();
   current = { controller: new AbortController(), timers: [], cleanup: [] };
   delete document.body.dataset.version;
   document.title = 'Menagerie';

@@ -97,7 +97,7 @@ function showTable(r, view, id, token) {
         const interactive = first;
         first = false;
         const cells = parsePlacement(f.text, size.files, size.ranks);
-        const fog = interactive && seen ? seenOverlay(cells, seen) : null;
+        const fog = interactive && seen ? seenOverlay(cells, seen, ownCase(d.roles)) : null;
         const board = drawBoard({
           id: interactive ? 'board' : null, files: size.files, ranks: size.ranks,
           cells,
@@ -114,7 +114,7 @@ function showTable(r, view, id, token) {
           el('div', { class: 'board-wrap' }, board,
             interactive && st.choice ? chooserEl(st.choice, null, act, () => { st.choice = null; renderFields(); }) : null));
       }
-      if (f.kind === 'cards') return cardsEl(f, chipAction, act);
+      if (f.kind === 'cards') return cardsEl(f, chipAction, act, d.roles || []);
       return el('div', { class: 'text-field' }, el('span', { class: 'field-label', text: `${f.label}: ` }), el('span', { class: 'field-value', text: f.text }));
     });
     // Boards first, the rest beside them.
@@ -203,15 +203,25 @@ function parseSeen(text) {
  * letter seen there (faded: it may have moved since), and returns the classes of each square:
  * `seen` in the window, `fog` for the other empty squares.
  */
-function seenOverlay(cells, seen) {
+function seenOverlay(cells, seen, own) {
   const stale = new Set();
   for (const [sq, l] of seen) {
+    // The seat's own pieces are always on its board: where one was seen and is gone, it moved.
+    if (own && own(l)) continue;
     if (l && cells.has(sq) && !cells.get(sq)) { cells.set(sq, l); stale.add(sq); }
   }
   return (sq) => {
     if (seen.has(sq)) return stale.has(sq) ? ['seen', 'stale'] : ['seen'];
     return cells.get(sq) ? [] : ['fog'];
   };
+}
+
+/** Whether a piece letter is the seat's own, from its roles (`white`: upper case); null if unknown. */
+function ownCase(roles) {
+  const r = roles || [];
+  if (r.includes('white')) return (l) => /[A-Z]/.test(l);
+  if (r.includes('black')) return (l) => /[a-z]/.test(l);
+  return null;
 }
 
 /** Previews on `board` the 3x3 window around the square under the pointer (class `preview`). */
@@ -245,17 +255,20 @@ function boardSize(boardField) {
  * names them. Tokens: a letter (upper case a white card), `?` face down, `-` none, `#N` a
  * pile of N, `3r` a numbered card.
  */
-function cardsEl(f, chipAction, act) {
+function cardsEl(f, chipAction, act, roles) {
   const m = /^(.*?)\s*\(([^)]*)\)\s*$/.exec(f.label);
   const title = m ? m[1] : f.label;
   const names = m ? m[2].split(',').map((s) => s.trim()) : [];
   const groups = f.text.split(',');
+  // Groups named by sides (`hands (white,black)`): only the seat's own group's cards are its to play.
+  const mine = names.findIndex((n) => (roles || []).includes(n));
+  const playable = (i) => mine < 0 ? !names.length : i === mine;
   return el('div', { class: 'cards-field' }, el('div', { class: 'field-label', text: title }),
     groups.map((g, i) => el('div', { class: 'card-group' },
       groups.length > 1 || names.length ? el('span', { class: 'group-label', text: names[i] || `#${i + 1}` }) : null,
       cardChips(g).map((chip) => {
         // A card that an asked action plays is played by a click on it.
-        const action = chipAction && chip.dataset.card ? chipAction(chip.dataset.card) : null;
+        const action = chipAction && chip.dataset.card && playable(i) ? chipAction(chip.dataset.card) : null;
         if (action) {
           chip.classList.add('playable');
           chip.dataset.action = action;
