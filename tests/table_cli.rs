@@ -469,7 +469,7 @@ fn a_person_plays_whole_games_at_the_terminal() {
             let line = line.unwrap();
             if let Some(l) = line.strip_prefix("[seat 0] legal: ") {
                 legal = l.to_string();
-            } else if line.starts_with("[seat 0] your ") {
+            } else if line.starts_with("[seat 0] your ") && line.ends_with('?') {
                 let first = legal.split(", ").next().unwrap_or("");
                 writeln!(stdin, "{first}").unwrap();
                 answers += 1;
