@@ -167,7 +167,7 @@ pub trait Session: Send {
     fn holdings(&self) -> Vec<crate::rules::Holding>;
     /// Each move since the set-up as PGN writes it (SAN or MMN) with the FEN after it, for a
     /// board's move list to show and browse.
-    fn history(&mut self) -> Vec<(String, String)>;
+    fn history(&self) -> Vec<(String, String)>;
     /// The squares of the side to move's royal pieces that stand in check (none in variants
     /// without check).
     fn checked(&self) -> Vec<String>;
@@ -403,7 +403,7 @@ impl<R: Rules> Session for GameSession<R> {
         (Some(best), ponder.flatten())
     }
 
-    fn history(&mut self) -> Vec<(String, String)> {
+    fn history(&self) -> Vec<(String, String)> {
         let mut pos = self.start_position();
         let mut out = Vec::with_capacity(self.played.len());
         for &m in &self.played {

@@ -189,7 +189,7 @@ class Check:
             "const out = {}; for (const p of document.querySelectorAll('#board [data-square] .piece'))"
             " out[p.closest('[data-square]').dataset.square] = p.dataset.piece; return out;")
 
-    def no_sideways_scroll(self, what):
+    def no_sideways_scroll(self):
         return self.d.execute_script(
             "return document.documentElement.scrollWidth <= window.innerWidth + 1"
             " && document.querySelector('#board').getBoundingClientRect().right <= window.innerWidth + 1;")
@@ -359,7 +359,7 @@ class Check:
             for variant, fen, king in [("chess", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "e1"),
                                        ("chess911", "", None)]:
                 self.new_board(variant, "person", "person", fen=fen)
-                self.wait(f"{variant} fits {width} px", lambda: self.no_sideways_scroll(variant))
+                self.wait(f"{variant} fits {width} px", lambda: self.no_sideways_scroll())
                 if king:
                     self.wait("the king in check marked", lambda: self.find(f'#board [data-square="{king}"].check'))
                 self.shot(f"narrow-{variant}")
