@@ -28,12 +28,25 @@ fn rank_widths(placement: &str) -> Option<Vec<usize>> {
         .collect()
 }
 
+/// A `track:MIN:MAX` kind's bounds.
+fn track_range(kind: &str) -> Option<(i32, i32)> {
+    let mut parts = kind.strip_prefix("track:")?.split(':');
+    let lo = parts.next()?.parse().ok()?;
+    let hi = parts.next()?.parse().ok()?;
+    (parts.next().is_none() && lo < hi).then_some((lo, hi))
+}
+
+/// A square's name: a file letter and a rank number.
+fn is_square(s: &str) -> bool {
+    s.len() >= 2 && s.as_bytes()[0].is_ascii_lowercase() && s[1..].parse::<u32>().is_ok()
+}
+
 /// Checks the labels against every seat's observation of `t` now.
 fn check(t: &dyn Table, name: &str, seed: u64, step: usize) {
     let fields = t.fields();
     for (label, kind) in fields {
         assert!(
-            ["board", "cards", "seen", "text"].contains(kind),
+            ["board", "cards", "seen", "text", "badges", "rings"].contains(kind) || track_range(kind).is_some(),
             "{name}: field '{label}' has kind '{kind}'"
         );
     }
@@ -64,6 +77,32 @@ fn check(t: &dyn Table, name: &str, seed: u64, step: usize) {
                 ok,
                 "{name} seed {seed} step {step} seat {seat}: seen field '{}'",
                 words[i]
+            );
+        }
+        for (i, (label, kind)) in fields.iter().enumerate() {
+            let text = words[i];
+            let ok = match *kind {
+                // `-`, or `SQ=LABEL` words joined by `,`.
+                "badges" => {
+                    text == "-"
+                        || text
+                            .split(',')
+                            .all(|w| w.split_once('=').is_some_and(|(sq, l)| is_square(sq) && !l.is_empty()))
+                }
+                // One square, `-` or `?` for each name in the label's brackets.
+                "rings" => {
+                    let names = label.split_once('(').map_or(1, |(_, n)| n.split(',').count());
+                    let rings: Vec<&str> = text.split(',').collect();
+                    rings.len() == names && rings.iter().all(|r| *r == "-" || *r == "?" || is_square(r))
+                }
+                _ => match track_range(kind) {
+                    Some((lo, hi)) => text.parse::<i32>().is_ok_and(|v| (lo..=hi).contains(&v)),
+                    None => true,
+                },
+            };
+            assert!(
+                ok,
+                "{name} seed {seed} step {step} seat {seat}: {kind} field '{label}' is '{text}'"
             );
         }
         let widths = rank_widths(words[board])
@@ -107,6 +146,14 @@ fn every_observation_field_has_one_label() {
             }
         }
     }
+}
+
+#[test]
+fn track_kinds_name_their_bounds() {
+    assert_eq!(track_range("track:-1:1"), Some((-1, 1)));
+    assert_eq!(track_range("track:2:1"), None);
+    assert_eq!(track_range("track:1"), None);
+    assert!(is_square("e4") && is_square("j10") && !is_square("4e") && !is_square("e"));
 }
 
 #[test]

@@ -725,7 +725,7 @@ impl TableGame for SplitBrain {
         fen_then![
             "marker" => "text",
             "phase" => "text",
-            "marks (piece,target)" => "text",
+            "marks (piece,target)" => "rings",
         ]
     }
 }

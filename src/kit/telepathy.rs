@@ -637,7 +637,7 @@ impl TableGame for Telepathy {
 
     fn fields(&self) -> &'static [(&'static str, &'static str)] {
         fen_then![
-            "marker" => "text",
+            "marker (black,white)" => "track:-1:1",
             "face-up cards (white,black)" => "cards",
             "hands (white,black)" => "cards",
             "predictors (white,black)" => "text",

@@ -501,6 +501,76 @@ class Check:
         self.shot("gravity-add-clicked")
         print(f"telepathy: {action} by clicking its card; gravity: {adds[0]} by clicking {square}")
 
+    def tabletop(self):
+        """The table drawn as a table: Cloak's checker numbers on the pieces and its assignment
+        chosen by arranging pieces, Split-Brain's mark as a ring placed by clicking a square,
+        Telepathy's marker on its track."""
+        tid, token = self.new_table("cloak", seed=3)
+        v = self.wait("cloak: seat 0 asked", lambda: (lambda v: v if v["ask"] else None)(self.seat_view(tid, token)),
+                      timeout=120)
+        legal = {a.split()[1] for a in v["ask"]["actions"]}
+        self.wait("the arranger", lambda: self.find("#arranger:not([hidden]) .arrange-piece"))
+        badges = self.wait("checker numbers on the pieces", lambda: self.find("#board .sq .badge"))
+        assert len(badges) == 16, f"{len(badges)} checker badges"
+        assert self.find('#board [data-square="c1"] .badge[data-badge="3"]'), "c1 carries checker 3"
+        word = lambda: "".join(b.get_attribute("data-letter") for b in self.find("#arranger .arrange-piece"))
+        start = word()
+        assert start in legal, (start, sorted(legal)[:5])
+        # Swapping a and h, then b and g: the row follows, and the button says whether it is allowed.
+        for i, j in ((0, 7), (1, 6)):
+            before = word()
+            self.click(f'#arranger [data-slot="{i}"]')
+            self.click(f'#arranger [data-slot="{j}"]')
+            w = list(before)
+            w[i], w[j] = w[j], w[i]
+            self.wait("the swap drawn", lambda: word() == "".join(w))
+            button = self.find("#arrange-play")[0]
+            assert (button.get_attribute("disabled") is None) == (word() in legal), (word(), button.get_attribute("disabled"))
+        chosen = word()
+        if chosen not in legal:  # swap back to the start
+            self.click('#arranger [data-slot="1"]')
+            self.click('#arranger [data-slot="6"]')
+            self.click('#arranger [data-slot="0"]')
+            self.click('#arranger [data-slot="7"]')
+            self.wait("the start again", lambda: word() == start)
+            chosen = start
+        self.shot("cloak-arrange")
+        self.click("#arrange-play")
+        self.wait("the assignment", lambda: fen_cells(self.seat_view(tid, token)["fields"][0]["text"])["a1"] == chosen[0])
+        cells = fen_cells(self.seat_view(tid, token)["fields"][0]["text"])
+        assert "".join(cells[f + "1"] for f in "abcdefgh") == chosen, (cells, chosen)
+        self.wait("the arranger gone", lambda: not self.find("#arranger:not([hidden])"))
+        print(f"cloak: assigned {chosen} by arranging (start {start}); 16 checker numbers drawn")
+
+        tid, token = self.new_table("splitbrain", persons=(0, 1, 2, 3), seed="")
+        self.wait("split-brain: seat 0 asked", lambda: self.seat_view(tid, token)["ask"], timeout=60)
+        self.wait("no ring yet", lambda: self.find('.rings-field [data-mark="piece"]')[0].text == "not yet")
+        self.square("b2")
+        self.wait("the piece mark as a ring", lambda: self.find('#board [data-square="b2"] .ring.ring-0'))
+        assert self.find('.rings-field [data-mark="piece"]')[0].text == "b2"
+        assert len(self.find("#board .ring")) == 1
+        self.shot("splitbrain-ring")
+        print("splitbrain: the piece mark on b2 drawn as a ring")
+
+        tid, token = self.new_table("telepathy", seed=5)
+        self.wait("the marker track", lambda: len(self.find(".track-field .track-place")) == 3)
+        here = self.find(".track-place.here")
+        assert len(here) == 1 and here[0].get_attribute("data-place") == "0", "the marker starts in the middle"
+        assert self.find("#table-things .cards-field"), "the cards lie on the table beside the board"
+        self.shot("telepathy-track")
+        print("telepathy: the marker drawn on its track at 0")
+
+        # Only the seat's own hand plays a card: not the discard, the line or the other hand.
+        tid, token = self.new_table("coop2", seed=2)
+        v = self.wait("coop2: seat 0 asked to play", lambda: (lambda v: v if v["ask"] and v["ask"]["kind"] == "play" else None)(
+            self.seat_view(tid, token)), timeout=120)
+        self.wait("playable cards", lambda: self.find(".cards-field .chip.playable"))
+        where = self.d.execute_script("""return [...document.querySelectorAll('.cards-field .chip.playable')].map((c) =>
+            c.closest('.cards-field').querySelector('.field-label').textContent + '/' +
+            (c.closest('.card-group').querySelector('.group-label') || {}).textContent);""")
+        assert where and all(w == "hands/white" for w in where), where
+        print("coop2: playable cards only in white's hand:", where)
+
     def table_round(self, game):
         tid, token = self.new_table(game, seed=self.rng.randrange(1000))
         acts = 0
@@ -527,7 +597,9 @@ class Check:
             acts += 1
         v = self.seat_view(tid, token)
         others = [p for p in v["players"][1:]]
+        self.d.set_window_size(1280, 1250)  # the whole table in the picture
         self.shot(f"table-{game}")
+        self.d.set_window_size(1280, 900)
         print(f"{game}: seat 0 acted {acts} times by clicks; {len(v['events'])} events; "
               f"other seats {others}; outcome {v['outcome'] and v['outcome']['result']}")
         assert acts > 0, f"{game}: seat 0 never acted"
@@ -561,7 +633,7 @@ def main():
         scenarios = [("tensor", c.tensor_propel), ("hop", c.tensor_hop), ("rendezvous", c.rendezvous),
                      ("bins", c.bins), ("rbc", c.rbc), ("windows", c.two_windows),
                      ("invitation", c.invitation), ("narrow", c.narrow), ("pieces", c.fairy_pieces),
-                     ("cards", c.card_and_add), ("chess", c.chess_game), ("playtest", c.playtest)]
+                     ("cards", c.card_and_add), ("tabletop", c.tabletop), ("chess", c.chess_game), ("playtest", c.playtest)]
         scenarios += [(t, (lambda t=t: c.table_round(t))) for t in tables]
         only = [s for s in a.only.split(",") if s]
         for name, run in scenarios:

@@ -847,7 +847,7 @@ impl TableGame for Booster {
             ("side to move", "text"),
             ("castling", "text"),
             ("en passant", "text"),
-            ("checkers", "text"),
+            ("checkers", "badges"),
             ("reserves (white,black)", "text"),
             ("hands (white,black)", "cards"),
             ("draw pile", "text"),

@@ -814,7 +814,7 @@ impl TableGame for Cloak {
             ("board", "board"),
             ("side to move", "text"),
             ("phase", "text"),
-            ("checkers", "text"),
+            ("checkers", "badges"),
             ("unmoved squares", "text"),
             ("en passant", "text"),
             ("halfmove clock", "text"),

@@ -284,10 +284,27 @@ function squareEl(f, r, opts, holes) {
   const node = el('div', { class: classes.join(' '), dataset: { square: name }, title: name });
   if (content === '?') node.append(el('span', { class: 'unknown', text: '?' }));
   else if (content) node.append(pieceEl(content, opts.names));
+  // Rings (Split-Brain's marks) and badges (checkers standing under a piece) on the square.
+  for (const ring of (opts.rings && opts.rings.get(name)) || []) {
+    node.append(el('span', { class: `ring ring-${ring.index}`, title: ring.name, dataset: { ring: ring.name } }));
+  }
+  const badge = opts.badges && opts.badges.get(name);
+  if (badge) node.append(badgeEl(badge));
   if (drag && drag.ghost && drag.from === name && drag.opts.id === opts.id) node.classList.add('drag-origin');
   if (opts.canDrag) node.addEventListener('pointerdown', (e) => boardPointerDown(e, name, opts));
   else if (opts.onSquare) node.addEventListener('click', () => opts.onSquare(name));
   return node;
+}
+
+/**
+ * A badge on a square: `w2`/`b1` are that many White or Black checkers (Booster), anything
+ * else is written as it is (Cloak's checker numbers).
+ */
+function badgeEl(label) {
+  const m = /^([wb])(\d+)$/.exec(label);
+  const side = m ? (m[1] === 'w' ? ' white' : ' black') : '';
+  const title = m ? `${m[2]} ${m[1] === 'w' ? 'white' : 'black'} checker${m[2] === '1' ? '' : 's'}` : `checker ${label}`;
+  return el('span', { class: `badge${side}`, title, dataset: { badge: label }, text: m ? m[2] : label });
 }
 
 /* ================================================================ dragging pieces */

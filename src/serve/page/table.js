@@ -5,10 +5,11 @@
 
 function showTable(r, view, id, token) {
   const base = `/api/tables/${encodeURIComponent(id)}/seat/${encodeURIComponent(token)}`;
-  const st = { data: null, picker: null, choice: null, askKey: '', hint: null, localError: '', claim: false, filter: '' };
+  const st = { data: null, picker: null, choice: null, askKey: '', hint: null, localError: '', claim: false, filter: '', arrange: null };
 
   const head = el('div', { class: 'table-head' });
   const fieldsBox = el('div', { class: 'fields' });
+  const tableBox = el('div', { id: 'table-things', class: 'table-things', hidden: true });
   const askBox = el('div', { class: 'ask-box' });
   const result = el('div', { id: 'result', class: 'result', hidden: true });
   const error = el('div', { id: 'error', class: 'error' });
@@ -86,12 +87,18 @@ function showTable(r, view, id, token) {
 
   const renderFields = () => {
     const d = st.data;
+    const fields = d.fields || [];
     const hinted = st.hint ? parseSteps(st.hint).squares : [];
     // What the seat last saw (a `seen` field): the first board keeps it, the rest is fog.
-    const seenField = (d.fields || []).find((f) => f.kind === 'seen');
+    const seenField = fields.find((f) => f.kind === 'seen');
     const seen = seenField ? parseSeen(seenField.text) : null;
+    // Badges (checkers) and rings (marks) are drawn on the first board.
+    const badgeField = fields.find((f) => f.kind === 'badges');
+    const badges = badgeField ? parseBadges(badgeField.text) : null;
+    const ringField = fields.find((f) => f.kind === 'rings');
+    const rings = ringField ? parseRings(ringField) : null;
     let first = true;
-    const nodes = (d.fields || []).map((f) => {
+    const nodes = fields.map((f) => {
       if (f.kind === 'board') {
         const size = boardSize(f);
         const interactive = first;
@@ -101,6 +108,8 @@ function showTable(r, view, id, token) {
         const board = drawBoard({
           id: interactive ? 'board' : null, files: size.files, ranks: size.ranks,
           cells,
+          badges: interactive ? badges : null,
+          rings: interactive ? rings : null,
           classes: (sq) => (interactive ? pickerClasses(st.picker, sq, true) : []).concat(hinted.includes(sq) ? ['hint'] : [],
             fog ? fog(sq) : []),
           onSquare: interactive ? onSquare : null,
@@ -115,15 +124,61 @@ function showTable(r, view, id, token) {
             interactive && st.choice ? chooserEl(st.choice, null, act, () => { st.choice = null; renderFields(); }) : null));
       }
       if (f.kind === 'cards') return cardsEl(f, chipAction, act, d.roles || []);
-      return el('div', { class: 'text-field' }, el('span', { class: 'field-label', text: `${f.label}: ` }), el('span', { class: 'field-value', text: f.text }));
+      if (f.kind.startsWith('track:')) return trackEl(f);
+      if (f === ringField) return ringsLegendEl(f);
+      const value = f.kind === 'badges' && badges && badges.size ? `${badges.size} on the board` : f.text;
+      return el('div', { class: 'text-field' }, el('span', { class: 'field-label', text: `${f.label}: ` }), el('span', { class: 'field-value', text: value }));
     });
-    // Boards first, the rest beside them.
-    const boards = nodes.filter((n) => n.classList.contains('field-board'));
-    const others = nodes.filter((n) => !n.classList.contains('field-board'));
+    // The board, the table (cards, tracks, marks) beside it in the side column, the other
+    // fields under the board.
+    const kindOf = (n) => (n.classList.contains('field-board') ? 'board' : n.classList.contains('text-field') ? 'text' : 'table');
+    const boards = nodes.filter((n) => kindOf(n) === 'board');
+    const table = nodes.filter((n) => kindOf(n) === 'table');
+    const others = nodes.filter((n) => kindOf(n) === 'text');
     fill(fieldsBox, boards.length ? el('div', { class: 'field-boards' }, boards) : null,
       others.length ? el('div', { class: 'field-list' }, others) : null);
+    fill(tableBox, table);
+    tableBox.hidden = !table.length;
     raw.textContent = d.observation || '';
-    if (!(d.fields || []).length) rawBox.open = true; // nothing else to show
+    if (!fields.length) rawBox.open = true; // nothing else to show
+    renderArranger();
+  };
+
+  // Asked to choose an arrangement (every action `VERB WORD`, the words orderings of the same
+  // pieces: Cloak's assignment), the seat arranges pieces in a row by swapping two at a time.
+  const arrangeBox = el('div', { id: 'arranger', class: 'arranger', hidden: true });
+  const renderArranger = () => {
+    const d = st.data;
+    const legal = arrangements((d.ask && d.ask.actions) || []);
+    arrangeBox.hidden = !legal;
+    if (!legal) { st.arrange = null; return; }
+    if (!st.arrange || st.arrange.key !== st.askKey) {
+      const start = st.hint && legal.words.has(st.hint.split(' ')[1]) ? st.hint.split(' ')[1] : legal.first;
+      st.arrange = { key: st.askKey, word: start, picked: null };
+    }
+    const a = st.arrange;
+    const black = (d.roles || []).includes('black');
+    const swap = (i) => {
+      if (a.picked === null) a.picked = i;
+      else {
+        const w = a.word.split('');
+        [w[a.picked], w[i]] = [w[i], w[a.picked]];
+        a.word = w.join('');
+        a.picked = null;
+      }
+      renderArranger();
+    };
+    const action = `${legal.verb} ${a.word}`;
+    const ok = legal.words.has(a.word);
+    fill(arrangeBox,
+      el('div', { class: 'field-label', text: `Arrange your pieces (files a to ${fileLetter(a.word.length - 1)}): click two to swap them` }),
+      el('div', { class: 'arrange-row' }, a.word.split('').map((letter, i) => el('button', {
+        type: 'button', class: `arrange-piece${a.picked === i ? ' picked' : ''}`, dataset: { slot: String(i), letter },
+        title: `${fileLetter(i)}: ${CHESS_NAMES[letter] || letter}`, onclick: () => swap(i),
+      }, glyphEl(black ? letter.toLowerCase() : letter), el('span', { class: 'slot-file', text: fileLetter(i) })))),
+      el('div', { class: 'arrange-go' },
+        el('button', { id: 'arrange-play', type: 'button', disabled: !ok, dataset: { action }, onclick: () => act(action) }, action),
+        ok ? null : el('span', { class: 'arrange-why', text: ' not allowed by the rules: keep swapping' })));
   };
 
   // "Your turn", the action buttons (filtered past 60) and the hint. The parts stay in place
@@ -134,7 +189,7 @@ function showTable(r, view, id, token) {
   const filterRow = el('div', { class: 'filter', hidden: true }, filterInput, filterCount);
   const actionsBox = el('div', { id: 'actions', class: 'actions' });
   const hintRow = el('div', { class: 'hint-row' });
-  askBox.append(askLine, filterRow, actionsBox, hintRow);
+  askBox.append(askLine, arrangeBox, filterRow, actionsBox, hintRow);
   filterInput.addEventListener('input', () => { st.filter = filterInput.value; renderActions(); });
 
   const renderActions = () => {
@@ -183,7 +238,7 @@ function showTable(r, view, id, token) {
 
   view.append(el('div', { class: 'game table' },
     el('div', { class: 'game-board' }, fieldsBox, rawBox),
-    el('div', { class: 'game-side card' }, head, result, askBox, error,
+    el('div', { class: 'game-side card' }, head, result, tableBox, askBox, error,
       el('h3', { text: 'Events' }), events)));
   longPoll(r, base, () => (st.data ? st.data.version : null), accept, setError);
 }
@@ -245,6 +300,80 @@ function previewWindows(board) {
   board.addEventListener('pointerleave', () => show(null));
 }
 
+/** A `badges` field's words (`a1=1,d4=w2`) as a Map square -> label. */
+function parseBadges(text) {
+  const out = new Map();
+  for (const w of text.split(',')) {
+    const [sq, label] = w.split('=');
+    if (sq && label && /^[a-p]\d+$/.test(sq)) out.set(sq, label);
+  }
+  return out;
+}
+
+/** The names of a field's parts from its label (`marks (piece,target)`); [] without brackets. */
+function labelNames(label) {
+  const m = /\(([^)]*)\)\s*$/.exec(label);
+  return m ? m[1].split(',').map((s) => s.trim()) : [];
+}
+
+/** A `rings` field (one square, `-` or `?` per name of the label) as a Map square -> rings. */
+function parseRings(f) {
+  const names = labelNames(f.label);
+  const out = new Map();
+  f.text.split(',').forEach((sq, index) => {
+    if (!/^[a-p]\d+$/.test(sq)) return;
+    const name = names[index] || `mark ${index + 1}`;
+    out.set(sq, (out.get(sq) || []).concat([{ index, name }]));
+  });
+  return out;
+}
+
+/** The legend of a rings field: each mark's colour, name and square (or not yet, or hidden). */
+function ringsLegendEl(f) {
+  const names = labelNames(f.label);
+  const title = f.label.replace(/\s*\([^)]*\)\s*$/, '');
+  const parts = f.text.split(',');
+  return el('div', { class: 'rings-field' }, el('div', { class: 'field-label', text: title }),
+    parts.map((sq, index) => el('div', { class: 'ring-line' },
+      el('span', { class: `ring-key ring-${index}` }),
+      el('span', { text: `${names[index] || `mark ${index + 1}`}: ` }),
+      el('strong', { dataset: { mark: names[index] || String(index) }, text: sq === '-' ? 'not yet' : sq === '?' ? 'hidden' : sq }))));
+}
+
+/**
+ * A `track:MIN:MAX` field: a row of places from MIN to MAX with the marker on its value; the
+ * label's names (`marker (black,white)`) are the sides at the MIN and MAX ends.
+ */
+function trackEl(f) {
+  const [, lo, hi] = f.kind.split(':').map(Number);
+  const value = Number(f.text);
+  const names = labelNames(f.label);
+  const title = f.label.replace(/\s*\([^)]*\)\s*$/, '');
+  const places = [];
+  for (let v = lo; v <= hi; v++) {
+    places.push(el('span', { class: `track-place${v === value ? ' here' : ''}${v === 0 ? ' middle' : ''}`, dataset: { place: String(v) }, title: String(v) },
+      v === value ? el('span', { class: 'track-marker' }) : null));
+  }
+  const end = (name, side) => el('span', { class: `track-end ${side}`, text: name ? `${name}'s side` : '' });
+  return el('div', { class: 'track-field', dataset: { value: f.text } }, el('div', { class: 'field-label', text: `${title}: ${f.text}` }),
+    el('div', { class: 'track' }, end(names[0], 'lo'), places, end(names[1], 'hi')));
+}
+
+/**
+ * The arrangements asked for, if every action is `VERB WORD` with one verb and the words are
+ * orderings of the same letters (more than one): { verb, words, first }; else null.
+ */
+function arrangements(actions) {
+  if (actions.length < 2) return null;
+  const split = actions.map((a) => a.split(' '));
+  const verb = split[0][0];
+  const sorted = (w) => w.split('').sort().join('');
+  const key = split[0].length === 2 ? sorted(split[0][1]) : null;
+  if (!key || key.length < 2) return null;
+  if (!split.every((p) => p.length === 2 && p[0] === verb && /^[A-Za-z]+$/.test(p[1]) && sorted(p[1]) === key)) return null;
+  return { verb, words: new Set(split.map((p) => p[1])), first: split[0][1] };
+}
+
 /** The size of a table's board field, counted from its text. */
 function boardSize(boardField) {
   return boardField ? placementSize(boardField.text) : { files: 8, ranks: 8 };
@@ -260,9 +389,10 @@ function cardsEl(f, chipAction, act, roles) {
   const title = m ? m[1] : f.label;
   const names = m ? m[2].split(',').map((s) => s.trim()) : [];
   const groups = f.text.split(',');
-  // Groups named by sides (`hands (white,black)`): only the seat's own group's cards are its to play.
+  // Only the cards of the seat's own group of a field named by sides (`hands (white,black)`)
+  // are its to play: never a discard, a line or a pile.
   const mine = names.findIndex((n) => (roles || []).includes(n));
-  const playable = (i) => mine < 0 ? !names.length : i === mine;
+  const playable = (i) => mine >= 0 && i === mine;
   return el('div', { class: 'cards-field' }, el('div', { class: 'field-label', text: title }),
     groups.map((g, i) => el('div', { class: 'card-group' },
       groups.length > 1 || names.length ? el('span', { class: 'group-label', text: names[i] || `#${i + 1}` }) : null,
