@@ -365,7 +365,13 @@ fn a_seat_link_opens_only_its_seat_and_one_window_plays_it() {
         r#"{"action":"sense e4","client":"b"}"#,
     );
     assert_eq!(st, 400);
-    assert_eq!(act("a", "e2e4").0, 400);
+    let (st, refused) = act("a", "e2e4");
+    assert_eq!(st, 400);
+    // The refusal says why, from the seat's own question.
+    assert!(
+        text(&refused, "error").starts_with("Error (illegal action: the question now is 'sense': sense a1, "),
+        "{refused:?}"
+    );
     // The window that acts holds the seat; a second window is told, and may take it over.
     let first = get(&s, &format!("/api/tables/{id}/seat/{}", tok[0])).1;
     let first_id = num(first.get("ask").unwrap(), "id");

@@ -234,12 +234,28 @@ fn telepathy_overflow_makes_the_team_on_that_side_remove_a_piece() {
     // never the king while it has another; the marker returns to the middle.
     let mut t = at("telepathy", &format!("{START} 1 P,P NBRQKC,NBRQKC 0,2 - predict"));
     act(&mut t, "card Q");
+    // The mover is told why a move is refused, from the board it sees.
+    assert_eq!(t.act("e2e5").unwrap_err(), "the pawn on e2 may go to e3, e4 only");
+    assert_eq!(t.act("e7e5").unwrap_err(), "e7 holds a black pawn: not yours to move");
+    assert_eq!(t.act("f1c4").unwrap_err(), "the bishop on f1 has no legal move now");
     assert_eq!(act(&mut t, "g1f3"), "move g1f3 N card Q miss marker 0 overflow white");
     // Seat 0 predicted; seat 1 moved and now predicts; the removal falls to seat 0.
     assert_eq!(t.actor(), Actor::Seat(0, "remove"));
     let acts = t.actions();
     assert_eq!(acts.len(), 15, "{acts:?}");
     assert!(!acts.contains(&"remove e1".to_string()));
+    // A refusal says why, and changes nothing.
+    let before = t.state_text();
+    assert_eq!(
+        t.act("remove e1").unwrap_err(),
+        "e1 holds the king; other white pieces remain"
+    );
+    assert_eq!(t.act("remove e7").unwrap_err(), "e7 holds no white piece");
+    assert_eq!(
+        t.act("card Q").unwrap_err(),
+        "the question now is 'remove': remove a1, remove a2, remove b1, remove b2, remove c1, remove c2, remove d1, remove d2 (and 7 more)"
+    );
+    assert_eq!(t.state_text(), before);
     assert_eq!(act(&mut t, "remove a1"), "removed a1 by white");
     assert_eq!(t.actor(), Actor::Seat(2, "predict"));
     // The rook is gone and so is White's queen-side castling right.

@@ -416,6 +416,19 @@ impl TableGame for Telepathy {
         }
     }
 
+    fn why_illegal(&self, action: &Action) -> String {
+        if let (Action::Remove(sq), Phase::Remove(team)) = (action, self.phase) {
+            let who = if team == Color::White { "white" } else { "black" };
+            if !self.pos.color_bb(team).contains(*sq) {
+                return format!("{} holds no {who} piece", self.name(*sq));
+            }
+            if self.pos.royals(team).contains(*sq) {
+                return format!("{} holds the king; other {who} pieces remain", self.name(*sq));
+            }
+        }
+        crate::table::default_refusal(self, action)
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, String> {
         if let Some(c) = text.strip_prefix("card ") {
             let c = c.trim().to_ascii_uppercase();

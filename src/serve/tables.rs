@@ -452,7 +452,7 @@ impl Room {
     pub fn act(&mut self, seat: usize, action: &str, client: &str, ask: Option<u64>) -> Result<(), Reply> {
         self.check_holder(seat, client)?;
         let s = self.seats[seat].as_mut().expect("a person seat");
-        let Some((id, _, legal)) = &s.ask else {
+        let Some((id, kind, legal)) = &s.ask else {
             return Err(Reply::error(400, "it is not this seat's turn"));
         };
         if ask.is_some_and(|a| a != *id) {
@@ -460,7 +460,9 @@ impl Room {
         }
         let action = action.trim();
         if !legal.iter().any(|a| a == action) {
-            return Err(Reply::error(400, &format!("Error (illegal action): {action}")));
+            // Why, from what this seat knows: its question and its observation.
+            let why = crate::table::explain::refusal(action, legal, kind, &s.observation);
+            return Err(Reply::error(400, &format!("Error (illegal action: {why}): {action}")));
         }
         if s.answers.send(action.to_string()).is_err() {
             return Err(Reply::error(400, "the game has ended"));

@@ -6,6 +6,7 @@
 //! contract.
 
 pub mod console;
+pub mod explain;
 pub mod json;
 pub mod playtest;
 pub mod record;
@@ -133,9 +134,11 @@ pub trait TableGame: Clone + Send + 'static {
     /// event text. Legality is checked once, by [`Table::act`] and [`Table::act_chance`]; on
     /// error the state is untouched.
     fn apply(&mut self, action: &Self::Action) -> Result<String, String>;
-    /// Why `action` (parsed, but not among the legal actions) is refused, in one line.
-    fn why_illegal(&self, _action: &Self::Action) -> String {
-        "illegal action".into()
+    /// Why `action` (parsed, but not among the legal actions) is refused, in one line. The
+    /// default reads the legal actions and the actor's own observation ([`explain::refusal`]);
+    /// a game overrides it where it can say more.
+    fn why_illegal(&self, action: &Self::Action) -> String {
+        default_refusal(self, action)
     }
     /// At a chance node: each outcome with its probability.
     fn chance_outcomes(&self) -> Vec<(Self::Action, f64)> {
@@ -196,6 +199,18 @@ pub trait TableGame: Clone + Send + 'static {
     fn board_moves(&self) -> Option<(&'static str, Vec<String>)> {
         None
     }
+}
+
+/// [`TableGame::why_illegal`]'s default: [`explain::refusal`] over the legal actions and what
+/// the acting seat observes.
+pub fn default_refusal<G: TableGame>(game: &G, action: &G::Action) -> String {
+    let mut legal: Vec<String> = game.legal_actions().iter().map(|a| a.to_string()).collect();
+    legal.sort();
+    let (asked, seen) = match game.actor() {
+        Actor::Seat(seat, kind) => (kind, game.observe(seat)),
+        _ => ("", String::new()),
+    };
+    explain::refusal(&action.to_string(), &legal, asked, &seen)
 }
 
 /// A table game behind a trait object that speaks text: what the referee, the console and the
