@@ -571,6 +571,33 @@ class Check:
         assert where and all(w == "hands/white" for w in where), where
         print("coop2: playable cards only in white's hand:", where)
 
+        # The solitaires' moves by clicking the piece, then its square (Neighbour's place by
+        # clicking the square).
+        for game in ("parade", "neighbour"):
+            tid, token = self.new_table(game, seed=4)
+            clicked = []
+            for _ in range(40):
+                v = self.wait(f"{game}: asked", lambda: (lambda v: v if v["ask"] or v["outcome"] else None)(
+                    self.seat_view(tid, token)), timeout=60)
+                if v["outcome"] or len(clicked) >= 3:
+                    break
+                acts = v["ask"]["actions"]
+                n = len(v["events"])
+                self.wait("the page asks", lambda: self.find("#ask"))
+                squares = [re.findall(r"[a-h][1-8]", a) for a in acts]
+                pick = next((a for a, sq in zip(acts, squares) if sq), None)
+                if pick:  # a move (its piece, then its square) or a place (its square)
+                    for sq in re.findall(r"[a-h][1-8]", pick):
+                        self.square(sq)
+                    clicked.append(pick)
+                else:
+                    pick = acts[0]
+                    self.click(f'#actions [data-action="{pick}"]')
+                self.wait(f"{game}: {pick} taken", lambda: len(self.seat_view(tid, token)["events"]) > n
+                          or self.seat_view(tid, token)["outcome"])
+            assert len(clicked) >= 2, f"{game}: {clicked}"
+            print(f"{game}: {clicked} by clicking squares")
+
     def table_round(self, game):
         tid, token = self.new_table(game, seed=self.rng.randrange(1000))
         acts = 0
