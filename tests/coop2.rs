@@ -192,6 +192,19 @@ fn settings_check_and_forced_captures() {
     assert!(t.actions().contains(&"end".to_string()));
     let t = at(&[("captures", "forced")], fen, "Pp", "-", ("", ""), "0 9 capture");
     assert_eq!(t.actions(), vec!["e4d5 x2".to_string()]);
+    // `captures=king` (the author's variant): only taking a king is forced. The black king
+    // stands attacked by the rook on e1 (the line lets R take k and P take p).
+    let fen = "4k3/8/8/3p4/2P5/8/8/4R1K1 w - - 0 1";
+    let t = at(&[("captures", "king")], fen, "PpRk", "-", ("", ""), "0 9 capture");
+    assert_eq!(t.actions(), vec!["e1e8 x4".to_string()]);
+    let t = at(&[("captures", "forced")], fen, "PpRk", "-", ("", ""), "0 9 capture");
+    assert_eq!(t.actions(), vec!["c4d5 x2".to_string(), "e1e8 x4".to_string()]);
+    let t = at(&[], fen, "PpRk", "-", ("", ""), "0 9 capture");
+    assert!(t.actions().contains(&"end".to_string()) && t.actions().contains(&"e1e8 x4".to_string()));
+    // No king to take: `captures=king` forces nothing.
+    let fen = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+    let t = at(&[("captures", "king")], fen, "Pp", "-", ("", ""), "0 9 capture");
+    assert_eq!(t.actions(), vec!["e4d5 x2".to_string(), "end".to_string()]);
     // The solitaire: one seat, the card drawn goes to the line.
     let mut t = game(&[("seats", "1")]);
     assert_eq!(t.seats(), 1);

@@ -191,6 +191,58 @@ fn turn_flow_and_chance() {
 }
 
 #[test]
+fn end_fall_drops_the_pieces_in_the_air_and_scores_all() {
+    // The rule book's scoring example (White 16, Black 19 by the rule book: ke3, Kg3 and Rg6
+    // active). With `end=fall` they fall after the last turn: ke3 rests on Be2 (rank 3), Kg3
+    // falls to g2 onto the knight on g1, and Rg6 onto it at g3; every piece scores its rank:
+    // White 2 + 1 + 2 + 2 + 2 + 3 + 4 + 2 + 3 = 21, Black 4 + 6 + 2 + 3 + 4 + 3 = 22.
+    let example = "8/8/6R1/8/1P5p/1b2k1KN/N1R1Br2/p1nQqrnb";
+    let mut board = last_turn(example, "-").board().to_owned();
+    assert_eq!(menagerie::kit::gravity::fall(&mut board), 2);
+    let settings = vec![("end".to_string(), "fall".to_string())];
+    let mut t = new_table("gravity", &settings).unwrap();
+    t.set_state(&format!("{example} 25 move - -,- 2,4 -")).unwrap();
+    let o = t.outcome().expect("over: nothing left to move");
+    assert_eq!(
+        (o.result.as_str(), o.reason.as_str()),
+        ("black", "on points: 21 points to 22")
+    );
+    assert!(
+        t.state_text().starts_with("8/8/8/8/1P5p/1b2k1RN/N1R1BrK1/p1nQqrnb "),
+        "{}",
+        t.state_text()
+    );
+    // The rule book's end on the same board.
+    let mut t = new_table("gravity", &Vec::new()).unwrap();
+    t.set_state(&format!("{example} 25 move - -,- 2,4 -")).unwrap();
+    assert_eq!(t.outcome().unwrap().reason, "on points: 16 points to 19");
+}
+
+#[test]
+fn order_bottom_up_moves_the_lowest_piece_first() {
+    // The seed example: White's Pe6 (stuck over the black bishop), Be7 and Pe8. In the rule
+    // book's order the player chooses (and may leave e8 stuck); bottom-up takes e6, then e7,
+    // then e8, which the bishop's move has freed.
+    let state = "4P3/4B3/r3P3/1n2b3/8/8/8/8 25 move - -,- 0,0 e6,e7,e8";
+    let settings = vec![("order".to_string(), "bottom-up".to_string())];
+    let mut t = new_table("gravity", &settings).unwrap();
+    t.set_state(state).unwrap();
+    // Pe6 is lowest and cannot move: it stays by itself; then the bishop must move.
+    let acts = t.actions();
+    assert!(!acts.is_empty() && acts.iter().all(|a| a.starts_with("e7")), "{acts:?}");
+    assert_eq!(t.act("e7d6").unwrap(), "e7d6");
+    assert_eq!(t.actions(), ["e8e7"]);
+    let mut free = new_table("gravity", &Vec::new()).unwrap();
+    free.set_state(state).unwrap();
+    let acts = free.actions();
+    assert!(
+        acts.contains(&"stay e8".to_string()) && acts.contains(&"stay e6".to_string()),
+        "{acts:?}"
+    );
+    assert!(new_table("gravity", &vec![("order".into(), "top-down".into())]).is_err());
+}
+
+#[test]
 fn bad_input_changes_nothing() {
     let mut t = new_table("gravity", &Vec::new()).unwrap();
     t.set_state("4P3/4B3/r3P3/1n2b3/8/8/8/8 25 move - -,- 0,0 e6,e7,e8")

@@ -195,7 +195,7 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 #[test]
 fn telepathy_turn_marker_and_hand_off() {
     let mut t = game("telepathy", &[]);
-    assert_eq!(t.state_text(), format!("{START} 0 P,P NBRQKC,NBRQKC 0,2 - predict"));
+    assert_eq!(t.state_text(), format!("{START} 0 P,P NBRQKC,NBRQKC 0,2 - predict 0,0"));
     assert_eq!(t.actor(), Actor::Seat(0, "predict"));
     assert_eq!(
         t.actions(),
@@ -207,7 +207,7 @@ fn telepathy_turn_marker_and_hand_off() {
     // the old face-up card (no checker on the table); N is the new face-up card; seat 1 predicts.
     assert_eq!(act(&mut t, "g1f3"), "move g1f3 N card N hit marker -1");
     assert!(
-        t.state_text().ends_with(" -1 N,P BRQKCP,NBRQKC 1,2 - predict"),
+        t.state_text().ends_with(" -1 N,P BRQKCP,NBRQKC 1,2 - predict 0,0"),
         "{}",
         t.state_text()
     );
@@ -216,7 +216,7 @@ fn telepathy_turn_marker_and_hand_off() {
     assert_eq!(act(&mut t, "e7e5"), "move e7e5 P card C hit marker 0");
     // The checker goes back to the hand; the face-up card stays P.
     assert!(
-        t.state_text().ends_with(" 0 N,P BRQKCP,NBRQKC 1,3 - predict"),
+        t.state_text().ends_with(" 0 N,P BRQKCP,NBRQKC 1,3 - predict 0,0"),
         "{}",
         t.state_text()
     );
@@ -363,16 +363,110 @@ fn telepathy_king_capture_after_an_exposed_king() {
             .map(|c| matches!(c, Answer::Action(c) if c.starts_with("card "))),
         Ok(true)
     );
-    // A team with only its king must remove it, and loses.
-    let mut t = at(
-        "telepathy",
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict",
-    );
+    // A team with only its king must remove it, and loses (bare kings played on, as the rule
+    // book has it).
+    let mut t = game("telepathy", &[("bare_kings", "play")]);
+    t.set_state("4k3/8/8/8/8/8/8/4K3 w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict")
+        .unwrap();
     act(&mut t, "card Q");
     act(&mut t, "e1d1");
     assert_eq!(t.actions(), ["remove d1"]);
     act(&mut t, "remove d1");
     assert_eq!(t.outcome().unwrap().result, "black");
+}
+
+#[test]
+fn telepathy_bare_kings_end_at_once() {
+    // Only the kings: the team to move cannot miss with its K card. With the marker on the
+    // other team's side that hit overflows it: the team to move wins at once.
+    let t = at(
+        "telepathy",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict",
+    );
+    let o = t.outcome().expect("over at once");
+    assert_eq!(
+        (o.result.as_str(), o.reason.as_str()),
+        ("white", "bare kings: White's certain hit overflows the marker")
+    );
+    // The marker in the middle, or on the mover's own side: a draw.
+    for state in [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
+        "4k3/8/8/8/8/8/8/4K3 b - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict",
+    ] {
+        let t = at("telepathy", state);
+        assert_eq!(t.outcome().expect(state).result, "draw", "{state}");
+    }
+    // Reached in play: White takes the last black piece with a hit (marker to Black's side,
+    // -1); Black is to move with the marker on its own side: drawn.
+    let mut t = at(
+        "telepathy",
+        "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
+    );
+    act(&mut t, "card K");
+    let e = act(&mut t, "e1e2");
+    assert_eq!(e, "move e1e2 K card K hit marker -1 end");
+    assert_eq!(t.outcome().unwrap().reason, "bare kings: every prediction hits");
+    // `bare_kings=play` plays on.
+    let mut t = game("telepathy", &[("bare_kings", "play")]);
+    t.set_state("4k3/8/8/8/8/8/8/4K3 w - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict")
+        .unwrap();
+    assert!(t.outcome().is_none());
+}
+
+#[test]
+fn telepathy_removals_end_after_n() {
+    // `removals_end=2`: White has made one removal; its next overflow would be the second.
+    let mut t = game("telepathy", &[("removals_end", "2")]);
+    t.set_state(&format!("{START} 1 P,P NBRQKC,NBRQKC 0,2 - predict 1,0"))
+        .unwrap();
+    act(&mut t, "card Q");
+    assert_eq!(
+        act(&mut t, "g1f3"),
+        "move g1f3 N card Q miss marker 0 overflow white end"
+    );
+    let o = t.outcome().unwrap();
+    assert_eq!(
+        (o.result.as_str(), o.reason.as_str()),
+        ("black", "White forced into removal 2")
+    );
+    // The first removal is made, and counted in the state.
+    let mut t = game("telepathy", &[("removals_end", "2")]);
+    t.set_state(&format!("{START} 1 P,P NBRQKC,NBRQKC 0,2 - predict 0,0"))
+        .unwrap();
+    act(&mut t, "card Q");
+    act(&mut t, "g1f3");
+    act(&mut t, "remove a1");
+    assert!(t.state_text().ends_with(" predict 1,0"), "{}", t.state_text());
+    // Without the setting the counts are kept but end nothing.
+    let mut t = at("telepathy", &format!("{START} 1 P,P NBRQKC,NBRQKC 0,2 - predict 5,0"));
+    act(&mut t, "card Q");
+    assert!(act(&mut t, "g1f3").ends_with("overflow white"));
+    assert!(t.outcome().is_none());
+}
+
+#[test]
+fn telepathy_faceup_off_after_eight_lost() {
+    // White has lost 8 pieces (a king and seven pawns left): with `faceup=off8` its face-up
+    // card goes into the hand for good, and it predicts from seven cards.
+    let lost8 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP1/4K3 w kq - 0 1 0 N,P PBRQKC,NBRQKC 0,2 - predict";
+    let mut t = game("telepathy", &[("faceup", "off8")]);
+    t.set_state(lost8).unwrap();
+    assert!(t.state_text().contains(" -,P PBRQKCN,NBRQKC "), "{}", t.state_text());
+    assert_eq!(t.actions().len(), 7);
+    // A checker copies no face-up card: a miss; the card returns to the hand.
+    act(&mut t, "card C");
+    assert_eq!(act(&mut t, "a2a3"), "move a2a3 P card C miss marker 1");
+    assert!(t.state_text().contains(" -,P PBRQKNC,NBRQKC "), "{}", t.state_text());
+    // Black's turn ("same": its face-up P moved), then White's again: a hit is a hit.
+    act(&mut t, "card N");
+    assert_eq!(act(&mut t, "e7e6"), "move e7e6 P card N same marker 1");
+    act(&mut t, "card K");
+    assert_eq!(act(&mut t, "e1d1"), "move e1d1 K card K hit marker 0");
+    // The rule book's game keeps the face-up card, and refuses none in a state.
+    let mut t = at("telepathy", lost8);
+    assert!(t.state_text().contains(" N,P PBRQKC,NBRQKC "), "{}", t.state_text());
+    let e = t.set_state(&lost8.replace("N,P PBRQKC", "-,P PBRQKCN")).unwrap_err();
+    assert!(e.starts_with("face-up card '-'"), "{e}");
 }
 
 #[test]

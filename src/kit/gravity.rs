@@ -161,6 +161,27 @@ pub fn points(board: &Board, captures: [u32; 2], c: Color) -> u32 {
             .sum::<u32>()
 }
 
+/// `end=fall`: every piece that is not stacked falls straight down its file, the lowest first,
+/// until it rests on a piece or on rank 1; returns how many moved.
+pub fn fall(board: &mut Board) -> usize {
+    let st = stacked(board);
+    let mut moved = 0;
+    for s in 8..64 {
+        if st >> s & 1 != 0 || board[s].is_none() {
+            continue;
+        }
+        let mut to = s;
+        while to >= 8 && board[to - 8].is_none() {
+            to -= 8;
+        }
+        if to != s {
+            board[to] = board[s].take();
+            moved += 1;
+        }
+    }
+    moved
+}
+
 /// The tie-break: from the highest rank holding a stacked piece down, the first rank where one
 /// side has more stacked pieces decides. `None`: all equal.
 pub fn tie_break(board: &Board) -> Option<Color> {
@@ -235,13 +256,27 @@ pub struct Gravity {
     set_aside: u32,
     /// Whether the tie-break decided the game.
     tie_break_used: bool,
+    /// `order=bottom-up` (the author's variant): the mover's pieces move from the lowest rank
+    /// up, each rank from the a-file, instead of in the order the player chooses.
+    bottom_up: bool,
+    /// `end=fall` (our endgame variant): after the last turn every piece still in the air falls
+    /// straight down its file, and every piece on the board scores its rank.
+    fall: bool,
 }
 
 impl Gravity {
-    /// A game on the empty board. Settings: none yet (the rules leave nothing open that a
-    /// setting should choose); unknown ones are refused.
+    /// A game on the empty board. Settings: `order=free|bottom-up` (free: the player chooses
+    /// the order its pieces move in, the rule book; bottom-up: from the lowest rank up, each
+    /// rank from the a-file, the author's variant).
     pub fn new(settings: &Settings) -> Result<Gravity, String> {
-        read_settings("gravity", settings, &[])?;
+        let v = read_settings(
+            "gravity",
+            settings,
+            &[
+                ("order", &["free", "bottom-up"], "free"),
+                ("end", &["stay", "fall"], "stay"),
+            ],
+        )?;
         let white_pile: Vec<char> = ARMY.chars().map(|c| c.to_ascii_lowercase()).collect();
         Ok(Gravity {
             board: [None; 64],
@@ -254,6 +289,8 @@ impl Gravity {
             end: None,
             set_aside: 0,
             tie_break_used: false,
+            bottom_up: v[0] == "bottom-up",
+            fall: v[1] == "fall",
         })
     }
 
@@ -279,6 +316,9 @@ impl Gravity {
 
     fn moves_now(&self) -> Vec<Action> {
         let st = stacked(&self.board);
+        if self.bottom_up {
+            return self.lowest_moves(st);
+        }
         let mut out = Vec::new();
         let mut stuck = Vec::new();
         for s in (0..64).filter(|s| self.remaining >> s & 1 != 0) {
@@ -301,6 +341,32 @@ impl Gravity {
         out
     }
 
+    /// `order=bottom-up`: the moves of the lowest piece still to be considered; if it has none,
+    /// its `stay` (forced, played by [`Gravity::settle`]) while a later piece could move, else
+    /// nothing (the phase ends).
+    fn lowest_moves(&self, st: u64) -> Vec<Action> {
+        let moves = |s: usize| {
+            if st >> s & 1 != 0 {
+                Vec::new()
+            } else {
+                piece_moves(&self.board, st, s)
+            }
+        };
+        let mut left = (0..64).filter(|s| self.remaining >> s & 1 != 0);
+        let Some(s) = left.next() else {
+            return Vec::new();
+        };
+        let m = moves(s);
+        if !m.is_empty() {
+            return m.into_iter().map(|t| Action::Move(s, t)).collect();
+        }
+        if left.any(|t| !moves(t).is_empty()) {
+            vec![Action::Stay(s)]
+        } else {
+            Vec::new()
+        }
+    }
+
     /// Starts the move phase: every active piece of the mover is to be considered.
     fn start_moves(&mut self) {
         let st = stacked(&self.board);
@@ -315,10 +381,19 @@ impl Gravity {
     fn settle(&mut self, notes: &mut Vec<String>) {
         loop {
             match self.phase {
+                Phase::Move if self.bottom_up && matches!(self.moves_now().as_slice(), [Action::Stay(_)]) => {
+                    if let [Action::Stay(s)] = self.moves_now().as_slice() {
+                        self.remaining &= !(1u64 << s);
+                        notes.push(format!("stay {}", name(*s)));
+                    }
+                }
                 Phase::Move if self.moves_now().is_empty() => {
                     self.remaining = 0;
                     if self.turn >= TURNS {
-                        self.finish();
+                        let fell = self.finish();
+                        if fell > 0 {
+                            notes.push(format!("{fell} fall"));
+                        }
                         notes.push("end".into());
                         return;
                     }
@@ -348,16 +423,17 @@ impl Gravity {
         }
     }
 
-    fn finish(&mut self) {
+    /// Ends the game; returns how many pieces fell (`end=fall`).
+    fn finish(&mut self) -> usize {
         self.phase = Phase::Over;
         self.turn = TURNS + 1;
-        let w = points(&self.board, self.captures, Color::White);
-        let b = points(&self.board, self.captures, Color::Black);
+        let fell = if self.fall { fall(&mut self.board) } else { 0 };
+        let (w, b) = (self.score(Color::White), self.score(Color::Black));
         let winner = if w != b {
             Some(if w > b { Color::White } else { Color::Black })
         } else {
             self.tie_break_used = true;
-            tie_break(&self.board)
+            self.tie()
         };
         let how = match (self.tie_break_used, winner) {
             (false, _) => "on points",
@@ -365,6 +441,39 @@ impl Gravity {
             (true, None) => "tie",
         };
         self.end = Some(team_outcome(1, winner, &format!("{how}: {w} points to {b}")));
+        fell
+    }
+
+    /// A side's points: captures, and the rank of each of its stacked pieces (`end=fall`: of
+    /// each of its pieces, all resting once the game is over).
+    fn score(&self, c: Color) -> u32 {
+        if !self.fall {
+            return points(&self.board, self.captures, c);
+        }
+        self.captures[c.index()]
+            + (0..64)
+                .filter(|&s| self.board[s].is_some_and(|p| p.color == c))
+                .map(|s| (s / 8 + 1) as u32)
+                .sum::<u32>()
+    }
+
+    /// The tie-break on the stacked pieces (`end=fall`: on all pieces).
+    fn tie(&self) -> Option<Color> {
+        if !self.fall {
+            return tie_break(&self.board);
+        }
+        for rank in (0..8).rev() {
+            let count = |c: Color| {
+                (rank * 8..rank * 8 + 8)
+                    .filter(|&s| self.board[s].is_some_and(|p| p.color == c))
+                    .count()
+            };
+            let (w, b) = (count(Color::White), count(Color::Black));
+            if w != b {
+                return Some(if w > b { Color::White } else { Color::Black });
+            }
+        }
+        None
     }
 
     fn text(&self) -> String {
@@ -520,6 +629,8 @@ impl TableGame for Gravity {
             return Err("expected 'PLACEMENT TURN PHASE CARD PILEW,PILEB CAPW,CAPB REMAINING'".into());
         }
         let mut next = Gravity::new(&Vec::new())?;
+        next.bottom_up = self.bottom_up;
+        next.fall = self.fall;
         read_placement(w[0], |s, ch| {
             next.board[s] = Some(Piece::from_letter(ch).ok_or(format!("unknown piece letter '{ch}'"))?);
             Ok(())
@@ -648,8 +759,8 @@ impl TableGame for Gravity {
     fn tally(&self) -> Tally {
         let st = stacked(&self.board);
         let mut t: Tally = Vec::new();
-        let w = points(&self.board, self.captures, Color::White) as f64;
-        let b = points(&self.board, self.captures, Color::Black) as f64;
+        let w = self.score(Color::White) as f64;
+        let b = self.score(Color::Black) as f64;
         t.push(("white points".into(), w));
         t.push(("black points".into(), b));
         t.push(("margin (white - black)".into(), w - b));
@@ -660,6 +771,11 @@ impl TableGame for Gravity {
         t.push(("points from stacking".into(), w + b - caps));
         let active = (0..64).filter(|&s| self.board[s].is_some() && st >> s & 1 == 0).count();
         t.push(("active pieces at the end".into(), active as f64));
+        // The pieces on the board that score nothing (with `end=fall` every piece scores).
+        t.push((
+            "unscored pieces at the end".into(),
+            if self.fall { 0.0 } else { active as f64 },
+        ));
         t.push(("decided by tie-break".into(), f64::from(u8::from(self.tie_break_used))));
         t.push(("pieces set aside".into(), self.set_aside as f64));
         t
@@ -670,7 +786,7 @@ impl TableGame for Gravity {
     }
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
-        let mut e = Engine::new(options, seed)?;
+        let mut e = Engine::new(self, options, seed)?;
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
     }
@@ -706,7 +822,8 @@ pub struct Engine {
 }
 
 impl Engine {
-    fn new(options: &Settings, seed: u64) -> Result<Engine, String> {
+    /// An engine whose view plays by `rules`' settings (the order of moves).
+    fn new(rules: &Gravity, options: &Settings, seed: u64) -> Result<Engine, String> {
         let known = [
             ("depth", 1, 2, 2),
             ("nodes", 10, 1_000_000, 4000),
@@ -714,7 +831,7 @@ impl Engine {
         ];
         let (v, own_seed) = number_options(options, &known)?;
         Ok(Engine {
-            view: Gravity::new(&Vec::new())?,
+            view: rules.clone(),
             depth: v[0],
             nodes: v[1] as usize,
             noise: v[2] as f64 / 100.0,
@@ -778,9 +895,9 @@ impl Engine {
     /// they would land on falling straight down, less a share of what an enemy piece could take.
     fn estimate(g: &Gravity, me: Color) -> f64 {
         if g.phase == Phase::Over {
-            let w = points(&g.board, g.captures, Color::White) as f64;
-            let b = points(&g.board, g.captures, Color::Black) as f64;
-            let tb = match tie_break(&g.board) {
+            let w = g.score(Color::White) as f64;
+            let b = g.score(Color::Black) as f64;
+            let tb = match g.tie() {
                 Some(c) if w == b => {
                     if c == me {
                         0.5
@@ -820,7 +937,8 @@ impl Engine {
             while land > 0 && g.board[(land - 1) * 8 + s % 8].is_none() {
                 land -= 1;
             }
-            v[p.color.index()] += 0.6 * (land + 1) as f64;
+            // With `end=fall` it will land there at the latest, and score.
+            v[p.color.index()] += if g.fall { 1.0 } else { 0.6 } * (land + 1) as f64;
             // Enemy active pieces that could take it.
             let threatened = (0..64).any(|e| {
                 g.board[e].is_some_and(|q| q.color != p.color)

@@ -65,6 +65,15 @@ pub struct Telepathy {
     /// Plies after which the game is drawn (0: none): the rules have no end for two sides that
     /// keep their kings safe, and self-play needs one.
     limit: usize,
+    /// `faceup=off8` (the later revision): a team that has lost 8 pieces plays without a
+    /// face-up card.
+    faceup_off: bool,
+    /// `removals_end=N`: a team forced into its N-th removal loses (0: never).
+    removals_end: u32,
+    /// `bare_kings=end`: with only the kings left the game ends (see [`Telepathy::bare_kings_end`]).
+    bare_end: bool,
+    /// Per team: the removals it has made (state: `removals_end` counts them).
+    removed: [u32; 2],
     end: Option<Outcome>,
     /// Statistics: per prediction (pieces on the board, hit 1 / same 0 / miss -1).
     predictions: Vec<(u32, i8)>,
@@ -87,8 +96,8 @@ impl Telepathy {
     /// The game set to the state `text`; `end` is the outcome a finished game's text carries.
     fn read_state(&self, text: &str, end: Option<&Outcome>) -> Result<Telepathy, String> {
         let w: Vec<&str> = text.split_whitespace().collect();
-        if w.len() != 12 {
-            return Err("expected 'FEN(6 fields) MARKER FACEW,FACEB HANDW,HANDB PREDW,PREDB PENDING PHASE'".into());
+        if w.len() < 12 {
+            return Err("expected 'FEN(6 fields) MARKER FACEW,FACEB HANDW,HANDB PREDW,PREDB PENDING PHASE [REMOVALSW,REMOVALSB]'".into());
         }
         let pos = Position::from_fen_exposed(Arc::clone(&self.game), &w[..6].join(" ")).map_err(|e| e.to_string())?;
         let mut next = self.clone();
@@ -99,6 +108,24 @@ impl Telepathy {
         next.predictions.clear();
         next.removals = 0;
         next.last_removal = None;
+        if !(12..=13).contains(&w.len()) {
+            return Err("expected 'FEN(6 fields) MARKER FACEW,FACEB HANDW,HANDB PREDW,PREDB PENDING PHASE [REMOVALSW,REMOVALSB]'".into());
+        }
+        next.removed = match w.get(12) {
+            None => [0, 0],
+            Some(r) => {
+                let (a, b) = r
+                    .split_once(',')
+                    .ok_or(format!("removals '{r}': expected WHITE,BLACK"))?;
+                let n = |x: &str| {
+                    x.parse::<u32>()
+                        .ok()
+                        .filter(|&n| n <= 16)
+                        .ok_or(format!("removals '{r}': counts 0 to 16"))
+                };
+                [n(a)?, n(b)?]
+            }
+        };
         next.marker = match w[6] {
             "-1" => -1,
             "0" => 0,
@@ -113,10 +140,13 @@ impl Telepathy {
         let (fw, fb) = pair(w[7], "face-up cards")?;
         let (hw, hb) = pair(w[8], "hands")?;
         let (pw, pb) = pair(w[9], "predictors")?;
+        let faceup_off = self.faceup_off;
         let card = |s: &str| -> Result<char, String> {
             let c = s.chars().next().unwrap_or(' ');
-            if s.len() == 1 && CARDS.contains(&c) && c != 'C' {
+            if s.len() == 1 && ((CARDS.contains(&c) && c != 'C') || (c == '-' && faceup_off)) {
                 Ok(c)
+            } else if faceup_off {
+                Err(format!("face-up card '{s}': a piece type P N B R Q K, or - for none"))
             } else {
                 Err(format!("face-up card '{s}': a piece type P N B R Q K"))
             }
@@ -151,7 +181,7 @@ impl Telepathy {
         for (i, h) in [hw, hb].iter().enumerate() {
             let cards: Vec<char> = h.chars().collect();
             let mut all: Vec<char> = cards.clone();
-            all.push(next.face_up[i]);
+            all.extend(Some(next.face_up[i]).filter(|&c| c != '-'));
             if i == next.pos.side_to_move().index() {
                 all.extend(next.pending);
             }
@@ -175,7 +205,7 @@ impl Telepathy {
         // A king is taken or removed only as the game ends.
         crate::kit::chess::check_kings(&next.pos, [1, 1], next.phase == Phase::Over)?;
         if next.phase == Phase::Predict {
-            next.check_board_end();
+            next.enter_predict();
         }
         Ok(next)
     }
@@ -183,7 +213,10 @@ impl Telepathy {
     /// A game at the chess start. Settings: `white_first=0|1` and `black_first=0|1` (which
     /// seat of each team predicts first, counted inside the team: each team chooses), `draws=off|on` (threefold repetition and the 50-move
     /// rule; the proposal leaves them off), `limit=0|200|400|600|1000` (plies after which the game is drawn,
-    /// default 600, 0 for none).
+    /// default 600, 0 for none); the author's variants: `faceup=on|off8` (off8: a team that has
+    /// lost 8 pieces plays without a face-up card), `removals_end=0|N` (a team forced into its
+    /// N-th removal loses), `bare_kings=end|play` (with only the kings left the game ends: see
+    /// [`Telepathy::bare_kings_end`]).
     pub fn new(settings: &Settings) -> Result<Telepathy, String> {
         let v = read_settings(
             "telepathy",
@@ -193,6 +226,9 @@ impl Telepathy {
                 ("black_first", &["0", "1"], "0"),
                 ("draws", &["off", "on"], "off"),
                 ("limit", &["0", "200", "400", "600", "1000"], "600"),
+                ("faceup", &["on", "off8"], "on"),
+                ("removals_end", &["0", "2", "3", "4", "5", "6", "8"], "0"),
+                ("bare_kings", &["end", "play"], "end"),
             ],
         )?;
         let game = chess::plain_game("chess")?;
@@ -208,6 +244,10 @@ impl Telepathy {
             phase: Phase::Predict,
             draws: v[2] == "on",
             limit: v[3].parse().expect("a listed number"),
+            faceup_off: v[4] == "off8",
+            removals_end: v[5].parse().expect("a listed number"),
+            bare_end: v[6] == "end",
+            removed: [0, 0],
             end: None,
             predictions: Vec::new(),
             removals: 0,
@@ -286,9 +326,49 @@ impl Telepathy {
         if let Some((winner, reason)) = chess::board_end(&self.pos, has_move, self.draws) {
             return self.finish(winner, reason);
         }
+        if self.bare_end && self.pos.occupied().count() == 2 {
+            return self.bare_kings_end();
+        }
         if self.limit > 0 && self.plies >= self.limit {
             self.finish(None, "move limit");
         }
+    }
+
+    /// Only the two kings left, the team to move having a move: its mover can move only the
+    /// king, so a K card (or the checker on a face-up K) cannot miss. With the marker on the
+    /// other team's side that hit overflows it and the other team must remove its king: the team
+    /// to move wins. Otherwise each team's K card hits in turn and the marker swings between the
+    /// middle and one side for ever: a draw.
+    fn bare_kings_end(&mut self) {
+        let us = self.team();
+        let their_side = if us == Color::White { -1 } else { 1 };
+        if self.marker == their_side {
+            let reason = if us == Color::White {
+                "bare kings: White's certain hit overflows the marker"
+            } else {
+                "bare kings: Black's certain hit overflows the marker"
+            };
+            self.finish(Some(us), reason);
+        } else {
+            self.finish(None, "bare kings: every prediction hits");
+        }
+    }
+
+    /// The team to move is about to predict: with `faceup=off8` a team that has lost 8 pieces
+    /// takes its face-up card into the hand for good; then the ends by rule. Returns the event
+    /// words for a face-up card taken back.
+    fn enter_predict(&mut self) -> String {
+        self.phase = Phase::Predict;
+        let t = self.team().index();
+        let mut event = String::new();
+        if self.faceup_off && self.face_up[t] != '-' && 16 - self.pos.color_bb(self.team()).count() >= 8 {
+            let face = self.face_up[t];
+            self.hands[t].push(face);
+            self.face_up[t] = '-';
+            event = format!(" no face-up {}", if t == 0 { "white" } else { "black" });
+        }
+        self.check_board_end();
+        event
     }
 
     fn pieces_on_board(&self) -> u32 {
@@ -318,7 +398,7 @@ impl Telepathy {
             Phase::Over => "over".to_string(),
         };
         format!(
-            "{} {} {},{} {},{} {},{} {} {}",
+            "{} {} {},{} {},{} {},{} {} {} {},{}",
             self.pos.fen(),
             self.marker,
             self.face_up[0],
@@ -328,7 +408,9 @@ impl Telepathy {
             self.predictor[0],
             self.predictor[1],
             pending,
-            phase
+            phase,
+            self.removed[0],
+            self.removed[1]
         )
     }
 
@@ -487,8 +569,9 @@ impl TableGame for Telepathy {
                 self.plies += 1;
                 // Hand-off: the mover takes the hand and the checker if it is on the table,
                 // else the old face-up card; the card left is the new face-up card.
-                if card == 'C' {
-                    self.hands[ti].push('C');
+                if card == 'C' || face == '-' {
+                    // Without a face-up card the played card simply returns to the hand.
+                    self.hands[ti].push(card);
                 } else {
                     self.hands[ti].push(face);
                     self.face_up[ti] = card;
@@ -514,13 +597,18 @@ impl TableGame for Telepathy {
                 }
                 match overflow {
                     Some(loser) => {
-                        self.phase = Phase::Remove(loser);
                         event += &format!(" overflow {}", if loser == Color::White { "white" } else { "black" });
+                        if self.removals_end > 0 && self.removed[loser.index()] + 1 >= self.removals_end {
+                            let who = if loser == Color::White { "White" } else { "Black" };
+                            self.finish(
+                                Some(!loser),
+                                &format!("{who} forced into removal {}", self.removals_end),
+                            );
+                        } else {
+                            self.phase = Phase::Remove(loser);
+                        }
                     }
-                    None => {
-                        self.phase = Phase::Predict;
-                        self.check_board_end();
-                    }
+                    None => event += &self.enter_predict(),
                 }
                 if self.phase == Phase::Over {
                     event += " end";
@@ -531,6 +619,7 @@ impl TableGame for Telepathy {
                 let was_king = self.pos.royals(c).contains(*sq);
                 self.pos.take_off(*sq);
                 self.removals += 1;
+                self.removed[c.index()] += 1;
                 self.last_removal = Some(self.plies);
                 let mut event = format!(
                     "removed {} by {}",
@@ -542,8 +631,7 @@ impl TableGame for Telepathy {
                     event += " end";
                     return Ok(event);
                 }
-                self.phase = Phase::Predict;
-                self.check_board_end();
+                event += &self.enter_predict();
                 if self.phase == Phase::Over {
                     event += " end";
                 }
@@ -656,6 +744,7 @@ impl TableGame for Telepathy {
             "predictors (white,black)" => "text",
             "face-down card" => "cards",
             "phase" => "text",
+            "removals (white,black)" => "text",
         ]
     }
 }
@@ -824,7 +913,7 @@ impl Player for Engine {
         // Hidden parts (`?`: the face-down card and the hand it left) are never used by a
         // decision; stand in a consistent guess so the view reads as a state.
         let mut w: Vec<String> = observation.split_whitespace().map(String::from).collect();
-        if w.len() == 12 && w[10] == "?" {
+        if w.len() >= 12 && w[10] == "?" {
             let side = if w[1] == "w" { 0 } else { 1 };
             let face = w[7].split(',').nth(side).unwrap_or("P").chars().next().unwrap_or('P');
             let rest: Vec<char> = CARDS.iter().copied().filter(|&c| c != face).collect();

@@ -95,8 +95,19 @@ struct Rules {
     kings_to_line: bool,
     /// A move may leave the own king attacked (the later revision).
     into_check: bool,
-    /// A capture the line allows must be made.
-    forced: bool,
+    /// Which captures the line allows must be made.
+    forced: Forced,
+}
+
+/// `captures=optional|forced|king`: whether a capture the line allows must be made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Forced {
+    /// None must (the rule book: moves are optional).
+    Optional,
+    /// Every one: `end` only when none is left.
+    All,
+    /// Only taking a king (the author's variant): when the line allows one, `end` is not offered.
+    King,
 }
 
 /// The whole state of a game.
@@ -142,7 +153,7 @@ impl Coop2 {
     /// A game at the chess start, cards still to deal. Settings: `seats=2|1` (1: the
     /// solitaire), `kings=line|hold` (king cards straight to the line, the rule, or held),
     /// `check=forbid|allow` (may a move leave the own king attacked: the proposal forbids, the
-    /// later revision allows), `captures=optional|forced`.
+    /// later revision allows), `captures=optional|forced|king` (king: only taking a king is forced).
     pub fn new(settings: &Settings) -> Result<Coop2, String> {
         let v = read_settings(
             "coop2",
@@ -151,7 +162,7 @@ impl Coop2 {
                 ("seats", &["2", "1"], "2"),
                 ("kings", &["line", "hold"], "line"),
                 ("check", &["forbid", "allow"], "forbid"),
-                ("captures", &["optional", "forced"], "optional"),
+                ("captures", &["optional", "forced", "king"], "optional"),
             ],
         )?;
         let game = chess::plain_game("chess")?;
@@ -159,7 +170,11 @@ impl Coop2 {
             solitaire: v[0] == "1",
             kings_to_line: v[1] == "line",
             into_check: v[2] == "allow",
-            forced: v[3] == "forced",
+            forced: match v[3].as_str() {
+                "forced" => Forced::All,
+                "king" => Forced::King,
+                _ => Forced::Optional,
+            },
         };
         Ok(Coop2 {
             pos: Position::startpos(Arc::clone(&game)),
@@ -278,7 +293,8 @@ impl Coop2 {
         out
     }
 
-    fn captures_now(&self) -> Vec<Action> {
+    /// The captures the line allows now: those of other pieces, then those of a king.
+    fn captures_now(&self) -> (Vec<Action>, Vec<Action>) {
         let mut p = self.mover_pos();
         let c = self.turn();
         let mut out = Vec::new();
@@ -305,14 +321,15 @@ impl Coop2 {
             }
         }
         let g = &p.variant().geometry;
+        let mut kings = Vec::new();
         for (from, ksq) in self.king_captures(&p) {
             let mover = card_of(&p, p.piece_at(from));
             let text = format!("{}{}", g.name(from), g.name(ksq));
             for x in self.usable(mover, card_of(&p, p.piece_at(ksq))) {
-                out.push(Action::Capture(text.clone(), x, None));
+                kings.push(Action::Capture(text.clone(), x, None));
             }
         }
-        out
+        (out, kings)
     }
 
     fn quiet_now(&self) -> Vec<Action> {
@@ -568,8 +585,13 @@ impl TableGame for Coop2 {
             }
             Phase::Quiet => self.quiet_now(),
             Phase::Capture => {
-                let mut v = self.captures_now();
-                if !self.rules.forced || v.is_empty() {
+                let (mut v, kings) = self.captures_now();
+                if self.rules.forced == Forced::King && !kings.is_empty() {
+                    return kings;
+                }
+                let none = v.is_empty() && kings.is_empty();
+                v.extend(kings);
+                if self.rules.forced != Forced::All || none {
                     v.push(Action::End);
                 }
                 v
