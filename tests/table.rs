@@ -72,6 +72,49 @@ fn splitbrain_invalid_marks_snap_to_the_nearest_valid_square() {
 }
 
 #[test]
+fn splitbrain_vector_marks() {
+    // `marks=vector`: the mover marks a movement vector. At the start White's pieces can move
+    // by +0+1 (the pawns) and -1+2, +1+2 (the knights).
+    let v = [("marks", "vector")];
+    let mut t = game("splitbrain", &v);
+    act(&mut t, "mark b2");
+    assert_eq!(t.actions().len(), 120);
+    assert!(t.act("mark b3").is_err(), "a square is no vector");
+    assert_eq!(act(&mut t, "vector +0+1"), "marks b2 +0+1 direct move b2b3");
+    // The pawn cannot move like a knight: the opponents' chooser picks the mode. By piece: the
+    // pawn's move nearest the vector; by target: a move by the vector, of the piece nearest b2.
+    for (mode, event) in [
+        ("mode piece", "mode piece move b2b3"),
+        ("mode target", "mode target move b1c3"),
+    ] {
+        let mut t = game("splitbrain", &v);
+        act(&mut t, "mark b2");
+        assert_eq!(act(&mut t, "vector +1+2"), "marks b2 +1+2");
+        assert_eq!(t.state_text(), format!("{LA_START} k mode b2,+1+2"));
+        assert_eq!(act(&mut t, mode), event);
+    }
+    // An invalid vector snaps to the nearest valid one; equally near ones are the opponents'
+    // chooser's pick.
+    let mut t = game("splitbrain", &v);
+    act(&mut t, "mark b1");
+    assert_eq!(
+        act(&mut t, "vector +2+2"),
+        "marks b1 +2+2 snapped +2+2->+1+2 direct move b1c3"
+    );
+    let mut t = game("splitbrain", &v);
+    act(&mut t, "mark e1");
+    act(&mut t, "vector +0+2");
+    assert_eq!(t.actor(), Actor::Seat(2, "snap"));
+    assert_eq!(t.actions(), ["snap +0+1", "snap +1+2", "snap -1+2"]);
+    assert_eq!(act(&mut t, "snap -1+2"), "snapped +0+2->-1+2 direct move e1d3");
+    // The state text carries the vector and reads back.
+    let mut t = game("splitbrain", &v);
+    t.set_state(&format!("{LA_START} k snap-target e1,+0+2")).unwrap();
+    assert_eq!(t.actions(), ["snap +0+1", "snap +1+2", "snap -1+2"]);
+    assert!(t.set_state(&format!("{LA_START} k mode e1,+0+0")).is_err());
+}
+
+#[test]
 fn splitbrain_chebyshev_setting_snaps_differently() {
     // From d1, Chebyshev distance 1 reaches c2, d2, e2 and e1 (c1 and the king cannot move).
     let mut t = game("splitbrain", &[("snap", "chebyshev")]);

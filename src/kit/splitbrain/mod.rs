@@ -9,13 +9,13 @@ use crate::Color;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Plain;
-use crate::search::Searcher;
 use crate::square::Square;
-use crate::table::seats::{Player, PlayerSeat, Seat, number_options};
+use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{Actor, Outcome, Settings, Table, TableGame, Tally, read_settings};
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 use std::fmt;
+
+mod engine;
+pub use engine::Engine;
 
 /// Which corner the marker is in: the players on that side choose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,11 +57,50 @@ pub enum Phase {
     Over,
 }
 
+/// The mover's mark: a target square, or with `marks=vector` a movement vector (files, ranks;
+/// White's view) that any piece could make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aim {
+    /// A square (`mark e4`).
+    Square(Square),
+    /// A vector (`vector +0+1`: one rank up).
+    Vector(i32, i32),
+}
+
+/// A vector's text: signed file and rank steps (`+1-2`).
+fn vector_text(df: i32, dr: i32) -> String {
+    format!("{df:+}{dr:+}")
+}
+
+/// Reads `+1-2` (signs required; each step -5 to 5; not both 0).
+fn parse_vector(text: &str) -> Result<(i32, i32), String> {
+    let err = || format!("'{text}' is not a vector like +1-2 (file and rank steps, -5 to 5)");
+    let split = text
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| *c == '+' || *c == '-')
+        .map(|x| x.0)
+        .ok_or_else(err)?;
+    let (a, b) = text.split_at(split);
+    if !a.starts_with(['+', '-']) {
+        return Err(err());
+    }
+    let (df, dr): (i32, i32) = (a.parse().map_err(|_| err())?, b.parse().map_err(|_| err())?);
+    if df.abs() > 5 || dr.abs() > 5 || (df, dr) == (0, 0) {
+        return Err(err());
+    }
+    Ok((df, dr))
+}
+
 /// An action of Split-Brain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     /// A secret mark (`mark e2`): any square; an invalid one snaps to the nearest valid one.
     Mark(Square),
+    /// With `marks=vector`, the mover's secret vector (`vector +1+2`); snaps like a mark.
+    Vector(i32, i32),
+    /// The opponents' chooser's pick among equally near vectors (`snap +1+1`).
+    SnapVector(i32, i32),
     /// The opponents' chooser's pick among equally near squares (`snap e3`).
     Snap(Square),
     /// The opponents' chooser's mode (`mode piece`, `mode target`).
@@ -78,8 +117,10 @@ pub struct SplitBrain {
     pos: Position<Plain>,
     marker: Side,
     phase: Phase,
-    /// The marks (the piece mark, the target mark), as snapped once resolved.
-    marks: (Option<Square>, Option<Square>),
+    /// The marks (the piece mark, the target mark or vector), as snapped once resolved.
+    marks: (Option<Square>, Option<Aim>),
+    /// `marks=vector`: the mover marks a vector instead of a target square.
+    vectors: bool,
     manhattan: bool,
     draws: bool,
     /// Plies after which the game is drawn (0: none), a guard for self-play.
@@ -119,7 +160,15 @@ impl SplitBrain {
         let mark =
             |w: &str| -> Result<Option<Square>, String> { if w == "-" { Ok(None) } else { next.sq(w).map(Some) } };
         let (a, b) = words[8].split_once(',').ok_or("marks: expected S,T")?;
-        next.marks = (mark(a)?, mark(b)?);
+        let aim = match b {
+            "-" => None,
+            v if next.vectors => {
+                let (df, dr) = parse_vector(v)?;
+                Some(Aim::Vector(df, dr))
+            }
+            t => Some(Aim::Square(next.sq(t)?)),
+        };
+        next.marks = (mark(a)?, aim);
         let need = |n: usize| -> Result<(), String> {
             let have = usize::from(next.marks.0.is_some()) + usize::from(next.marks.1.is_some());
             if have == n {
@@ -192,7 +241,8 @@ impl SplitBrain {
     /// A game at the Los Alamos start. Settings: `snap=manhattan|chebyshev` (the distance for
     /// snapping invalid marks; the rule book proposes Manhattan), `draws=on|off` (threefold
     /// repetition and the 50-move rule; proposal on), `limit=0|200|400|600|1000` (plies after which the game is
-    /// drawn, default 600, 0 for none).
+    /// drawn, default 600, 0 for none), `marks=target|vector` (the author's variant: the mover
+    /// marks a movement vector instead of a target square).
     pub fn new(settings: &Settings) -> Result<SplitBrain, String> {
         let v = read_settings(
             "splitbrain",
@@ -201,6 +251,7 @@ impl SplitBrain {
                 ("snap", &["manhattan", "chebyshev"], "manhattan"),
                 ("draws", &["on", "off"], "on"),
                 ("limit", &["0", "200", "400", "600", "1000"], "600"),
+                ("marks", &["target", "vector"], "target"),
             ],
         )?;
         let game = chess::plain_game("losalamos")?;
@@ -212,6 +263,7 @@ impl SplitBrain {
             manhattan: v[0] == "manhattan",
             draws: v[1] == "on",
             limit: v[2].parse().expect("a listed number"),
+            vectors: v[3] == "vector",
             end: None,
             turns: Vec::new(),
         })
@@ -278,6 +330,68 @@ impl SplitBrain {
         v
     }
 
+    /// A move's vector: file and rank steps.
+    fn vector_of(&self, m: Move) -> (i32, i32) {
+        let g = &self.pos.variant().geometry;
+        (
+            g.file_of(m.to()) as i32 - g.file_of(m.from()) as i32,
+            g.rank_of(m.to()) as i32 - g.rank_of(m.from()) as i32,
+        )
+    }
+
+    /// The vectors some piece of the team can legally move by.
+    pub fn valid_vectors(&self) -> Vec<(i32, i32)> {
+        let mut v: Vec<(i32, i32)> = self.moves().iter().map(|&m| self.vector_of(m)).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    fn vector_dist(&self, a: (i32, i32), b: (i32, i32)) -> usize {
+        let (x, y) = ((a.0 - b.0).unsigned_abs() as usize, (a.1 - b.1).unsigned_abs() as usize);
+        if self.manhattan { x + y } else { x.max(y) }
+    }
+
+    /// The valid aims nearest to `aim` (one when it is valid), squares or vectors alike.
+    fn nearest_aims(&self, aim: Aim) -> Vec<Aim> {
+        match aim {
+            Aim::Square(t) => self
+                .nearest(t, &self.valid_targets())
+                .into_iter()
+                .map(Aim::Square)
+                .collect(),
+            Aim::Vector(df, dr) => {
+                let valid = self.valid_vectors();
+                if valid.contains(&(df, dr)) {
+                    return vec![aim];
+                }
+                let best = valid.iter().map(|&v| self.vector_dist(v, (df, dr))).min().unwrap_or(0);
+                valid
+                    .into_iter()
+                    .filter(|&v| self.vector_dist(v, (df, dr)) == best)
+                    .map(|(a, b)| Aim::Vector(a, b))
+                    .collect()
+            }
+        }
+    }
+
+    /// Whether move `m` is the one the marks name: from the piece mark to the target square,
+    /// or from it by the vector.
+    fn hits(&self, m: Move, s: Square, aim: Aim) -> bool {
+        m.from() == s
+            && match aim {
+                Aim::Square(t) => m.to() == t,
+                Aim::Vector(df, dr) => self.vector_of(m) == (df, dr),
+            }
+    }
+
+    fn aim_text(&self, aim: Aim) -> String {
+        match aim {
+            Aim::Square(t) => self.name(t),
+            Aim::Vector(df, dr) => vector_text(df, dr),
+        }
+    }
+
     /// The valid squares nearest to `mark` (one when the mark is valid).
     fn nearest(&self, mark: Square, valid: &[Square]) -> Vec<Square> {
         if valid.contains(&mark) {
@@ -290,19 +404,34 @@ impl SplitBrain {
     /// The moves a mode allows, the nearest by Manhattan distance (rules §3 step 3, whatever
     /// the snapping setting): the (from, to) pairs among which the team picks.
     pub fn mode_moves(&self, mode: Mode) -> Vec<(Square, Square)> {
-        let (Some(s), Some(t)) = self.marks else {
+        let (Some(s), Some(aim)) = self.marks else {
             return Vec::new();
         };
         let moves = self.moves();
-        let pairs: Vec<(Square, Square, usize)> = match mode {
-            Mode::Piece => moves
+        let pairs: Vec<(Square, Square, usize)> = match (mode, aim) {
+            (Mode::Piece, Aim::Square(t)) => moves
                 .iter()
                 .filter(|m| m.from() == s)
                 .map(|m| (m.from(), m.to(), chess::manhattan(&self.pos, m.to(), t)))
                 .collect(),
-            Mode::Target => moves
+            (Mode::Target, Aim::Square(t)) => moves
                 .iter()
                 .filter(|m| m.to() == t)
+                .map(|m| (m.from(), m.to(), chess::manhattan(&self.pos, m.from(), s)))
+                .collect(),
+            // With a vector: the marked piece's move whose vector is nearest (Manhattan), or a
+            // move by the vector, of the piece nearest the marked one.
+            (Mode::Piece, Aim::Vector(df, dr)) => moves
+                .iter()
+                .filter(|m| m.from() == s)
+                .map(|&m| {
+                    let (a, b) = self.vector_of(m);
+                    (m.from(), m.to(), ((a - df).abs() + (b - dr).abs()) as usize)
+                })
+                .collect(),
+            (Mode::Target, Aim::Vector(df, dr)) => moves
+                .iter()
+                .filter(|&&m| self.vector_of(m) == (df, dr))
                 .map(|m| (m.from(), m.to(), chess::manhattan(&self.pos, m.from(), s)))
                 .collect(),
         };
@@ -343,7 +472,6 @@ impl SplitBrain {
     /// After both marks (and any snapping): the direct move, or the mode choice.
     fn resolve(&mut self, event: &mut String) -> Result<(), String> {
         let valid_s = self.valid_pieces();
-        let valid_t = self.valid_targets();
         let (s, t) = (
             self.marks.0.ok_or("no piece mark")?,
             self.marks.1.ok_or("no target mark")?,
@@ -357,19 +485,19 @@ impl SplitBrain {
             self.marks.0 = Some(near[0]);
             *event += &format!(" snapped {}->{}", self.name(s), self.name(near[0]));
         }
-        if !valid_t.contains(&t) {
-            let near = self.nearest(t, &valid_t);
-            if near.len() > 1 {
-                self.phase = Phase::SnapTarget;
-                return Ok(());
-            }
+        let near = self.nearest_aims(t);
+        if near.len() > 1 {
+            self.phase = Phase::SnapTarget;
+            return Ok(());
+        }
+        if near[0] != t {
             self.marks.1 = Some(near[0]);
-            *event += &format!(" snapped {}->{}", self.name(t), self.name(near[0]));
+            *event += &format!(" snapped {}->{}", self.aim_text(t), self.aim_text(near[0]));
         }
         let (s, t) = (self.marks.0.unwrap(), self.marks.1.unwrap());
-        if self.moves().iter().any(|m| m.from() == s && m.to() == t) {
+        if let Some(m) = self.moves().into_iter().find(|&m| self.hits(m, s, t)) {
             *event += " direct";
-            return self.complete(None, s, t, event);
+            return self.complete(None, s, m.to(), event);
         }
         self.phase = Phase::Mode;
         Ok(())
@@ -453,13 +581,14 @@ impl SplitBrain {
             Some(_) if !shown => "?".to_string(),
             Some(s) => self.name(s),
         };
+        let aim = self.marks.1.map_or("-".to_string(), |a| self.aim_text(a));
         format!(
             "{} {} {} {},{}",
             self.pos.fen(),
             if self.marker == Side::King { "k" } else { "q" },
             self.phase_text(),
             mark(self.marks.0, show_piece_mark),
-            mark(self.marks.1, true)
+            aim
         )
     }
 }
@@ -470,6 +599,8 @@ impl fmt::Display for Action {
         let name = |s: &Square| format!("{}{}", (b'a' + (s.index() % 6) as u8) as char, s.index() / 6 + 1);
         match self {
             Action::Mark(s) => write!(f, "mark {}", name(s)),
+            Action::Vector(df, dr) => write!(f, "vector {}", vector_text(*df, *dr)),
+            Action::SnapVector(df, dr) => write!(f, "snap {}", vector_text(*df, *dr)),
             Action::Snap(s) => write!(f, "snap {}", name(s)),
             Action::Mode(Mode::Piece) => write!(f, "mode piece"),
             Action::Mode(Mode::Target) => write!(f, "mode target"),
@@ -507,6 +638,11 @@ impl TableGame for SplitBrain {
     fn legal_actions(&self) -> Vec<Action> {
         match self.phase {
             Phase::Over => Vec::new(),
+            Phase::Target if self.vectors => (-5..=5)
+                .flat_map(|df| (-5..=5).map(move |dr| (df, dr)))
+                .filter(|&v| v != (0, 0))
+                .map(|(df, dr)| Action::Vector(df, dr))
+                .collect(),
             Phase::Piece | Phase::Target => self
                 .pos
                 .variant()
@@ -524,9 +660,12 @@ impl TableGame for SplitBrain {
             }
             Phase::SnapTarget => {
                 let m = self.marks.1.expect("marked");
-                self.nearest(m, &self.valid_targets())
+                self.nearest_aims(m)
                     .into_iter()
-                    .map(Action::Snap)
+                    .map(|a| match a {
+                        Aim::Square(t) => Action::Snap(t),
+                        Aim::Vector(df, dr) => Action::SnapVector(df, dr),
+                    })
                     .collect()
             }
             Phase::Mode => vec![Action::Mode(Mode::Piece), Action::Mode(Mode::Target)],
@@ -545,12 +684,14 @@ impl TableGame for SplitBrain {
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, String> {
-        let (word, arg) = text
-            .split_once(' ')
-            .ok_or("expected 'mark SQ', 'snap SQ', 'mode piece|target', 'move FROMTO' or 'promote q|r|n'")?;
+        let (word, arg) = text.split_once(' ').ok_or(
+            "expected 'mark SQ', 'vector +F+R', 'snap SQ', 'mode piece|target', 'move FROMTO' or 'promote q|r|n'",
+        )?;
         let arg = arg.trim();
         match word {
             "mark" => Ok(Action::Mark(self.sq(arg)?)),
+            "vector" => parse_vector(arg).map(|(df, dr)| Action::Vector(df, dr)),
+            "snap" if arg.starts_with(['+', '-']) => parse_vector(arg).map(|(df, dr)| Action::SnapVector(df, dr)),
             "snap" => Ok(Action::Snap(self.sq(arg)?)),
             "mode" => match arg {
                 "piece" => Ok(Action::Mode(Mode::Piece)),
@@ -588,9 +729,14 @@ impl TableGame for SplitBrain {
                 event = "piece marked".into();
                 Ok(())
             }
-            (Action::Mark(t), Phase::Target) => {
-                self.marks.1 = Some(t);
+            (Action::Mark(t), Phase::Target) if !self.vectors => {
+                self.marks.1 = Some(Aim::Square(t));
                 event = format!("marks {} {}", self.name(self.marks.0.unwrap()), self.name(t));
+                self.resolve(&mut event)
+            }
+            (Action::Vector(df, dr), Phase::Target) if self.vectors => {
+                self.marks.1 = Some(Aim::Vector(df, dr));
+                event = format!("marks {} {}", self.name(self.marks.0.unwrap()), vector_text(df, dr));
                 self.resolve(&mut event)
             }
             (Action::Snap(s), Phase::SnapPiece) => {
@@ -598,9 +744,18 @@ impl TableGame for SplitBrain {
                 self.marks.0 = Some(s);
                 self.resolve(&mut event)
             }
-            (Action::Snap(t), Phase::SnapTarget) => {
-                event = format!("snapped {}->{}", self.name(self.marks.1.unwrap()), self.name(t));
-                self.marks.1 = Some(t);
+            (Action::Snap(t), Phase::SnapTarget) if !self.vectors => {
+                event = format!("snapped {}->{}", self.aim_text(self.marks.1.unwrap()), self.name(t));
+                self.marks.1 = Some(Aim::Square(t));
+                self.resolve(&mut event)
+            }
+            (Action::SnapVector(df, dr), Phase::SnapTarget) if self.vectors => {
+                event = format!(
+                    "snapped {}->{}",
+                    self.aim_text(self.marks.1.unwrap()),
+                    vector_text(df, dr)
+                );
+                self.marks.1 = Some(Aim::Vector(df, dr));
                 self.resolve(&mut event)
             }
             (Action::Mode(mode), Phase::Mode) => {
@@ -739,198 +894,17 @@ impl SplitBrain {
                 .is_some_and(|m| self.nearest(m, &self.valid_pieces()).len() > 1),
             Phase::SnapTarget => {
                 self.marks.0.is_some_and(|m| self.valid_pieces().contains(&m))
-                    && self
-                        .marks
-                        .1
-                        .is_some_and(|m| self.nearest(m, &self.valid_targets()).len() > 1)
+                    && self.marks.1.is_some_and(|m| self.nearest_aims(m).len() > 1)
             }
             Phase::Mode => {
                 let (s, t) = (self.marks.0.unwrap(), self.marks.1.unwrap());
                 self.valid_pieces().contains(&s)
-                    && self.valid_targets().contains(&t)
-                    && !self.moves().iter().any(|m| m.from() == s && m.to() == t)
+                    && self.nearest_aims(t) == [t]
+                    && !self.moves().iter().any(|&m| self.hits(m, s, t))
             }
             Phase::Tie(mode) => self.mode_moves(mode).len() > 1,
             Phase::Promote(_, a, b) => self.moves().iter().filter(|m| m.from() == a && m.to() == b).count() > 1,
             _ => true,
         }
-    }
-}
-
-/// Menagerie's player of a Split-Brain seat. Chooser and mover never talk: both derive the same
-/// focal move from the same position (the best move, preferring one whose fallback under
-/// either mode is still good) and mark its two squares. The opponents' chooser picks the snap
-/// and the mode that leave the team the worst move. Options: `depth=N` (search plies after each
-/// move, default 2), `noise=CP` (seeded noise on move values, default 10: two partners agree on
-/// clear moves and differ on close ones, as people do), `robust=PERCENT`
-/// (weight of the fallback, default 25).
-pub struct Engine {
-    view: SplitBrain,
-    depth: u32,
-    noise: i32,
-    robust: i32,
-    rng: StdRng,
-    searcher: Searcher,
-}
-
-impl Engine {
-    fn new(view: SplitBrain, options: &Settings, seed: u64) -> Result<Engine, String> {
-        let known = [("depth", 1, 6, 2), ("noise", 0, 1000, 10), ("robust", 0, 100, 25)];
-        let (v, own_seed) = number_options(options, &known)?;
-        Ok(Engine {
-            view,
-            depth: v[0] as u32,
-            noise: v[1] as i32,
-            robust: v[2] as i32,
-            rng: StdRng::seed_from_u64(own_seed.unwrap_or(seed)),
-            searcher: chess::searcher(),
-        })
-    }
-
-    /// Values of the team's moves (the side to move of the view), with this seat's noise.
-    fn values(&mut self) -> Vec<(Move, i32)> {
-        let mut pos = self.view.pos.clone();
-        let mut v = chess::move_values(&mut self.searcher, &mut pos, self.depth);
-        if self.noise > 0 {
-            for x in &mut v {
-                x.1 += self.rng.random_range(-self.noise..=self.noise);
-            }
-        }
-        v
-    }
-
-    /// The focal move: best value plus the weighted worst fallback.
-    fn focal(&mut self) -> Option<Move> {
-        let vals = self.values();
-        let best =
-            |f: &dyn Fn(&Move) -> bool, not: Move| vals.iter().filter(|(m, _)| *m != not && f(m)).map(|x| x.1).max();
-        let mut top: Option<(Move, i64)> = None;
-        for &(m, v) in &vals {
-            let by_piece = best(&|x: &Move| x.from() == m.from(), m).unwrap_or(v);
-            let by_target = best(&|x: &Move| x.to() == m.to(), m).unwrap_or(v);
-            let score = i64::from(v) * 100 + i64::from(by_piece.min(by_target)) * i64::from(self.robust);
-            if top.is_none_or(|t| score > t.1) {
-                top = Some((m, score));
-            }
-        }
-        top.map(|t| t.0)
-    }
-
-    /// The team's value of a state the opponents' chooser is considering (the team then plays
-    /// its best move among those allowed).
-    fn team_value(&mut self, state: &SplitBrain, vals: &[(Move, i32)]) -> i32 {
-        let value_of = |a: Square, b: Square| {
-            vals.iter()
-                .filter(|(m, _)| m.from() == a && m.to() == b)
-                .map(|x| x.1)
-                .max()
-        };
-        match state.phase {
-            Phase::Mode => [Mode::Piece, Mode::Target]
-                .iter()
-                .map(|&md| {
-                    state
-                        .mode_moves(md)
-                        .iter()
-                        .filter_map(|&(a, b)| value_of(a, b))
-                        .max()
-                        .unwrap_or(0)
-                })
-                .min()
-                .unwrap_or(0),
-            Phase::Piece | Phase::Over => {
-                // The move was played: its value from the previous state's point of view.
-                let last = state.turns.last().map(|t| t.2);
-                last.and_then(|m| value_of(m.from(), m.to())).unwrap_or(0)
-            }
-            Phase::Tie(md) => state
-                .mode_moves(md)
-                .iter()
-                .filter_map(|&(a, b)| value_of(a, b))
-                .max()
-                .unwrap_or(0),
-            Phase::Promote(..) => vals.iter().map(|x| x.1).max().unwrap_or(0),
-            _ => 0,
-        }
-    }
-
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
-        let pick = match self.view.phase {
-            Phase::Piece | Phase::Target => {
-                let m = self.focal().ok_or("no legal move")?;
-                let sq = if self.view.phase == Phase::Piece {
-                    m.from()
-                } else {
-                    m.to()
-                };
-                Action::Mark(sq).to_string()
-            }
-            Phase::SnapPiece | Phase::SnapTarget | Phase::Mode => {
-                let vals = self.values();
-                let mut worst: Option<(String, i32)> = None;
-                for a in legal {
-                    let mut s = self.view.clone();
-                    if s.act(a).is_err() {
-                        continue;
-                    }
-                    let v = self.team_value(&s, &vals);
-                    if worst.as_ref().is_none_or(|w| v < w.1) {
-                        worst = Some((a.clone(), v));
-                    }
-                }
-                worst.map(|w| w.0).ok_or("no choice")?
-            }
-            Phase::Tie(md) => {
-                let vals = self.values();
-                let pairs = self.view.mode_moves(md);
-                let value_of = |a: Square, b: Square| {
-                    vals.iter()
-                        .filter(|(m, _)| m.from() == a && m.to() == b)
-                        .map(|x| x.1)
-                        .max()
-                        .unwrap_or(i32::MIN)
-                };
-                let (a, b) = *pairs
-                    .iter()
-                    .max_by_key(|&&(a, b)| value_of(a, b))
-                    .ok_or("no tie move")?;
-                Action::Move(a, b).to_string()
-            }
-            Phase::Promote(..) => {
-                if legal.iter().any(|l| l == "promote q") {
-                    "promote q".into()
-                } else {
-                    legal.first().cloned().ok_or("no promotion")?
-                }
-            }
-            Phase::Over => return Err("the game is over".into()),
-        };
-        Ok(pick)
-    }
-}
-
-impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        // A mark this seat may not see (`?`) is never used by its decisions: stand in the first
-        // valid square so the view reads as a state.
-        let mut text = observation.to_string();
-        if text.contains('?') {
-            let mut probe = self.view.clone();
-            let words: Vec<&str> = observation.split_whitespace().collect();
-            let fen = words.get(..6).map(|w| w.join(" ")).unwrap_or_default();
-            probe.pos =
-                Position::from_fen(std::sync::Arc::clone(self.view.pos.game()), &fen).map_err(|e| e.to_string())?;
-            let stand_in = probe
-                .valid_pieces()
-                .first()
-                .map(|&s| probe.name(s))
-                .unwrap_or_else(|| "a1".into());
-            text = text.replace('?', &stand_in);
-        }
-        TableGame::set_state(&mut self.view, &text)
-    }
-
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
-        Engine::decide(self, legal)
     }
 }
