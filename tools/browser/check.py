@@ -166,12 +166,17 @@ class Check:
                 "const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];",
                 f'#board [data-square="{sq}"]')
             return r
-        self.wait("square " + a, lambda: self.find(f'#board [data-square="{a}"]'))
-        (ax, ay), (bx, by) = centre(a), centre(b)
-        src = self.find(f'#board [data-square="{a}"]')[0]
-        chain = ActionChains(self.d, duration=20).move_to_element(src).click_and_hold()
-        chain.move_by_offset(8, 0).move_by_offset(int(round(bx - ax)) - 8, int(round(by - ay))).release()
-        chain.perform()
+        def attempt():
+            # The page redraws the board when the game changes: a square found just before
+            # may be stale when the actions run (they then do nothing), so look again.
+            self.wait("square " + a, lambda: self.find(f'#board [data-square="{a}"]'))
+            (ax, ay), (bx, by) = centre(a), centre(b)
+            src = self.find(f'#board [data-square="{a}"]')[0]
+            chain = ActionChains(self.d, duration=20).move_to_element(src).click_and_hold()
+            chain.move_by_offset(8, 0).move_by_offset(int(round(bx - ax)) - 8, int(round(by - ay))).release()
+            chain.perform()
+            return True
+        self.wait("the drag " + a + b, attempt)
 
     def play_drags(self, move):
         """Drags a move's pieces step by step (MMN: each square to the next), then clicks its
@@ -234,7 +239,7 @@ class Check:
         # The move list in SAN; a click on the first move shows the position after it, the
         # arrow keys step on and back, End returns to the game.
         history = b["history"]
-        shown = [e.text for e in self.find("#moves .mv")]
+        shown = self.wait("the move list", lambda: [e.text for e in self.find("#moves .mv")])
         assert shown == [h["move"] for h in history], (shown[:6], history[:3])
         self.click('#moves .mv[data-ply="1"]')
         self.wait("the browsed position", lambda: self.find("#board.browsing") and self.find("#browse-now"))

@@ -1,0 +1,95 @@
+//! One conformance test over every table game (issue 29), along seeded random games: legal
+//! actions exist exactly while a seat acts; chance odds are positive and sum to 1; the outcome
+//! exists exactly once the game is over, with a score per seat; the state text round-trips at
+//! every step (same text, actor and legal actions); every seat's observation is a line of text;
+//! and an action outside the legal ones is refused with the state untouched.
+
+use menagerie::kit::{names, new_table};
+use menagerie::table::{Actor, Table};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+fn check_step(t: &dyn Table, name: &str, seed: u64, step: usize) {
+    let at = || format!("{name} seed {seed} step {step}: {}", t.state_text());
+    let actions = t.actions();
+    let chances = t.chances();
+    match t.actor() {
+        Actor::Seat(seat, kind) => {
+            assert!(seat < t.seats(), "{}: seat {seat}", at());
+            assert!(!kind.is_empty(), "{}", at());
+            assert!(!actions.is_empty(), "{}: a seat acts without a legal action", at());
+            assert!(t.outcome().is_none(), "{}: an outcome before the end", at());
+        }
+        Actor::Chance => {
+            assert!(!chances.is_empty(), "{}: chance without outcomes", at());
+            assert!(chances.iter().all(|c| c.1 > 0.0), "{}: {chances:?}", at());
+            let sum: f64 = chances.iter().map(|c| c.1).sum();
+            assert!((sum - 1.0).abs() < 1e-9, "{}: chance odds sum to {sum}", at());
+            assert!(t.outcome().is_none(), "{}", at());
+        }
+        Actor::Over => {
+            assert!(actions.is_empty(), "{}: actions after the end: {actions:?}", at());
+            let o = t
+                .outcome()
+                .unwrap_or_else(|| panic!("{}: over without an outcome", at()));
+            assert_eq!(o.scores.len(), t.seats(), "{}", at());
+        }
+    }
+    for seat in 0..t.seats() {
+        let obs = t.observe(seat);
+        assert!(
+            !obs.trim().is_empty() && !obs.contains('\n'),
+            "{}: seat {seat} sees '{obs}'",
+            at()
+        );
+    }
+    // The state text reads back into the same state.
+    let text = t.state_text();
+    let mut copy = new_table(name, &Vec::new()).unwrap();
+    copy.set_state(&text)
+        .unwrap_or_else(|e| panic!("{}: its own state text is refused: {e}", at()));
+    assert_eq!(copy.state_text(), text, "{}", at());
+    assert_eq!(copy.actor(), t.actor(), "{}", at());
+    assert_eq!(copy.actions(), actions, "{}", at());
+}
+
+#[test]
+fn every_table_game_conforms_along_random_games() {
+    for name in names() {
+        for seed in 0..4u64 {
+            let mut t = new_table(name, &Vec::new()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut step = 0;
+            loop {
+                check_step(t.as_ref(), name, seed, step);
+                if step == 250 {
+                    break;
+                }
+                step += 1;
+                match t.actor() {
+                    Actor::Over => break,
+                    Actor::Chance => {
+                        t.draw_chance(&mut rng)
+                            .unwrap_or_else(|e| panic!("{name} seed {seed}: chance: {e}"));
+                    }
+                    Actor::Seat(..) => {
+                        let actions = t.actions();
+                        // An action nobody may take now is refused, with a reason, and changes
+                        // nothing.
+                        let before = t.state_text();
+                        let bogus = ["pass pass", "e9e9", "card Z", "mark z99"]
+                            .into_iter()
+                            .find(|b| !actions.iter().any(|a| a == b))
+                            .expect("a bogus action");
+                        let e = t.act(bogus).expect_err(bogus);
+                        assert!(!e.is_empty() && !e.contains('\n'), "{name}: '{e}'");
+                        assert_eq!(t.state_text(), before, "{name} seed {seed}: {bogus}");
+                        let a = &actions[rng.random_range(0..actions.len())];
+                        t.act(a)
+                            .unwrap_or_else(|e| panic!("{name} seed {seed}: {a}: {e} in {before}"));
+                    }
+                }
+            }
+        }
+    }
+}
