@@ -55,9 +55,10 @@ COMMANDS:
     play --replay FILE
                       replay a record, checking every step
     playtest GAME --games N [--seed N] [--seats S,...] [--csv FILE] [--optimum STATES]
-         [KEY=VALUE...]
+         [--jobs N] [KEY=VALUE...]
                       self-play statistics with standard errors (progress on stderr);
-                      --optimum also solves each solitaire deal with the order known
+                      --optimum also solves each solitaire deal with the order known;
+                      --jobs plays N games at once (the same figures as one job)
     solve GAME [--deals N] [--seed N] [--budget STATES] [--csv FILE] [KEY=VALUE...]
                       solve the deals of a solitaire that has an open-deal solver, with
                       the order known: the best score, whether proved optimal, time per deal

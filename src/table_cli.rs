@@ -7,7 +7,7 @@ use crate::table::playtest::Summary;
 use crate::table::record::{self, Replayed};
 use crate::table::referee::{self, Played, RecordSink};
 use crate::table::seats::make_seats;
-use crate::table::{Outcome, Settings, Table, parse_settings, scores_text};
+use crate::table::{Outcome, Settings, Table, Tally, parse_settings, scores_text};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -25,6 +25,8 @@ struct Opts {
     move_seconds: f64,
     /// `--optimum N`: states the open-deal solver may spend per game (0: no solving).
     optimum: u64,
+    /// `--jobs N`: games played at once, on threads (playtest).
+    jobs: usize,
     settings: Settings,
 }
 
@@ -40,6 +42,7 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
         csv: None,
         move_seconds: 30.0,
         optimum: 0,
+        jobs: 1,
         settings: Vec::new(),
     };
     let mut words = Vec::new();
@@ -76,6 +79,12 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
                 "--resume" => o.resume = Some(v),
                 "--csv" => o.csv = Some(v),
                 "--optimum" | "--budget" => o.optimum = num("a number of states")?,
+                "--jobs" => {
+                    o.jobs = num("a number")? as usize;
+                    if !(1..=256).contains(&o.jobs) {
+                        return Err(CliError(format!("--jobs {v}: give 1 to 256")));
+                    }
+                }
                 "--move-seconds" => {
                     o.move_seconds = v
                         .parse::<f64>()
@@ -114,6 +123,25 @@ pub fn referee(args: &[String]) -> Result<(), CliError> {
         std::io::stdout().lock(),
     );
     Ok(())
+}
+
+/// Game `g` of a playtest: its tally (with the open-deal optimum when asked) and its outcome.
+fn playtest_game(name: &str, o: &Opts, specs: &[String], g: usize) -> Result<(usize, Tally, String), CliError> {
+    let seed = o.seed.wrapping_add(g as u64);
+    let (p, table) = play_one(name, o, specs, seed, &mut |_: &str| Ok(()))?;
+    let mut tally = table.tally();
+    if o.optimum > 0 {
+        // The same deal with every order known: what the seats' play cost against the best.
+        let best = table
+            .deal_optimum(o.optimum)
+            .ok_or_else(|| CliError(format!("--optimum: {name} has no open-deal solver (solitaires only)")))?;
+        let score = p.outcome.scores.first().copied().unwrap_or(0.0);
+        tally.push(("open-deal optimum".into(), best.score));
+        tally.push(("optimum proved".into(), f64::from(u8::from(best.proved))));
+        tally.push(("optimum less score".into(), best.score - score));
+    }
+    crate::table::playtest::tally_end(&mut tally, &p.outcome);
+    Ok((g, tally, p.outcome.to_string()))
 }
 
 /// Plays one game of `name` with seats made from `specs`; returns how it went and the final
@@ -464,7 +492,15 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
     let name = game_arg(args, "playtest")?;
     let o = opts(
         &args[1..],
-        &["--games", "--seed", "--seats", "--csv", "--move-seconds", "--optimum"],
+        &[
+            "--games",
+            "--seed",
+            "--seats",
+            "--csv",
+            "--move-seconds",
+            "--optimum",
+            "--jobs",
+        ],
     )?;
     let probe = kit::new_table(&name, &o.settings).map_err(CliError)?;
     let specs = o
@@ -476,35 +512,47 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
     let mut csv = Vec::new();
     let start = Instant::now();
     let mut last = Instant::now();
-    for g in 0..o.games {
-        let seed = o.seed.wrapping_add(g as u64);
-        let (p, table) = play_one(&name, &o, &specs, seed, &mut |_: &str| Ok(()))?;
-        let mut tally = table.tally();
-        if o.optimum > 0 {
-            // The same deal with every order known: what the seats' play cost against the best.
-            let best = table
-                .deal_optimum(o.optimum)
-                .ok_or_else(|| CliError(format!("--optimum: {name} has no open-deal solver (solitaires only)")))?;
-            let score = p.outcome.scores.first().copied().unwrap_or(0.0);
-            tally.push(("open-deal optimum".into(), best.score));
-            tally.push(("optimum proved".into(), f64::from(u8::from(best.proved))));
-            tally.push(("optimum less score".into(), best.score - score));
+    // Game g is played by job g % jobs; the tallies are summed in the order of the games, so any
+    // number of jobs gives the same report as one.
+    let jobs = o.jobs.min(o.games);
+    let mut tallies: Vec<Option<Tally>> = vec![None; o.games];
+    let (tx, rx) = std::sync::mpsc::channel::<Result<(usize, Tally, String), CliError>>();
+    std::thread::scope(|scope| -> Result<(), CliError> {
+        for job in 0..jobs {
+            let tx = tx.clone();
+            let (name, o, specs) = (&name, &o, &specs);
+            scope.spawn(move || {
+                for g in (job..o.games).step_by(jobs) {
+                    let r = playtest_game(name, o, specs, g);
+                    let failed = r.is_err();
+                    if tx.send(r).is_err() || failed {
+                        return;
+                    }
+                }
+            });
         }
-        crate::table::playtest::tally_end(&mut tally, &p.outcome);
+        drop(tx);
+        let mut done = 0;
+        for r in rx {
+            let (g, tally, outcome) = r?;
+            tallies[g] = Some(tally);
+            done += 1;
+            if last.elapsed() > Duration::from_secs(2) || done == o.games {
+                last = Instant::now();
+                let secs = start.elapsed().as_secs_f64();
+                eprintln!(
+                    "playtest {name}: {done}/{} games, {secs:.1} s, last: {outcome}",
+                    o.games
+                );
+            }
+        }
+        Ok(())
+    })?;
+    for tally in tallies.into_iter().flatten() {
         if o.csv.is_some() {
             csv.push(tally.clone());
         }
         summary.add(tally);
-        if last.elapsed() > Duration::from_secs(2) || g + 1 == o.games {
-            last = Instant::now();
-            let secs = start.elapsed().as_secs_f64();
-            eprintln!(
-                "playtest {name}: {}/{} games, {secs:.1} s, last: {}",
-                g + 1,
-                o.games,
-                p.outcome
-            );
-        }
     }
     let secs = start.elapsed().as_secs_f64();
     println!(

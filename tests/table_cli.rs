@@ -375,6 +375,50 @@ fn playtest_prints_statistics_and_progress() {
 }
 
 #[test]
+fn playtest_jobs_give_the_same_figures_as_one_job() {
+    // Engine seats (seeded) in Gravity and random ones in Cooperative Chess 2: the report and the
+    // CSV, every line but the first (its time), are the same with 1 and 3 jobs.
+    let dir = std::env::temp_dir().join(format!("menagerie-jobs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (game, seats) in [("gravity", "engine,random"), ("coop2", "random,random")] {
+        let mut reports = Vec::new();
+        for jobs in ["1", "3"] {
+            let csv = dir.join(format!("{game}-{jobs}.csv"));
+            let out = run(
+                &[
+                    "playtest",
+                    game,
+                    "--games",
+                    "7",
+                    "--seed",
+                    "5",
+                    "--seats",
+                    seats,
+                    "--jobs",
+                    jobs,
+                    "--csv",
+                    csv.to_str().unwrap(),
+                ],
+                "",
+            );
+            let o = text(&out.stdout);
+            assert!(out.status.success(), "{o}{}", text(&out.stderr));
+            assert!(text(&out.stderr).contains(&format!("playtest {game}: 7/7 games")));
+            let body: Vec<String> = o.lines().skip(1).map(String::from).collect();
+            reports.push((body, std::fs::read_to_string(&csv).unwrap()));
+        }
+        assert_eq!(reports[0], reports[1], "{game}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = run(&["playtest", "coop2", "--games", "2", "--jobs", "0"], "");
+    assert!(
+        text(&out.stderr).contains("--jobs 0: give 1 to 256"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn solve_and_playtest_report_solitaire_deals() {
     let out = run(&["solve", "parade", "--deals", "3", "--seed", "2"], "");
     let o = text(&out.stdout);
