@@ -322,7 +322,7 @@ pub fn play(args: &[String]) -> Result<(), CliError> {
     let specs = o
         .seats
         .clone()
-        .ok_or_else(|| CliError("play needs --seats S,S,... (engine, random, human, cmd:PROGRAM)".into()))?;
+        .ok_or_else(|| CliError("play needs --seats S,S,... (engine, mcts, random, human, cmd:PROGRAM)".into()))?;
     let mut record: RecordSink = match &o.record {
         Some(f) => Box::new(line_writer(
             std::fs::File::create(f).map_err(|e| CliError(format!("--record {f}: {e}")))?,

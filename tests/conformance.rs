@@ -2,12 +2,36 @@
 //! actions exist exactly while a seat acts; chance odds are positive and sum to 1; the outcome
 //! exists exactly once the game is over, with a score per seat; the state text round-trips at
 //! every step (same text, actor and legal actions); every seat's observation is a line of text;
-//! and an action outside the legal ones is refused with the state untouched.
+//! an action outside the legal ones is refused with the state untouched; and every true state
+//! the acting seat's belief draws (IS-MCTS's `mcts` seat) shows that seat the same observation
+//! and offers it the same actions, so a seat's belief holds only what it may know.
 
 use menagerie::kit::{names, new_table};
+use menagerie::table::mcts::TextBelief;
 use menagerie::table::{Actor, Table};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+
+/// The acting seat's belief, fed that seat's observations as they came, draws true states
+/// whose observation for the seat is the one it has, with the same actor and actions.
+fn check_resampling(t: &dyn Table, name: &str, seed: u64, step: usize, beliefs: &mut [Box<dyn TextBelief>]) {
+    let Actor::Seat(seat, _) = t.actor() else { return };
+    let obs = t.observe(seat);
+    let mut rng = StdRng::seed_from_u64(seed * 1000 + step as u64);
+    for _ in 0..3 {
+        let text = beliefs[seat]
+            .sample_text(&mut rng)
+            .unwrap_or_else(|e| panic!("{name} seed {seed} step {step}: seat {seat} cannot draw from '{obs}': {e}"));
+        let mut drawn = new_table(name, &Vec::new()).unwrap();
+        drawn
+            .set_state(&text)
+            .unwrap_or_else(|e| panic!("{name} seed {seed} step {step}: the draw '{text}' is refused: {e}"));
+        let at = || format!("{name} seed {seed} step {step}: true {} drew {text}", t.state_text());
+        assert_eq!(drawn.observe(seat), obs, "{}", at());
+        assert_eq!(drawn.actor(), t.actor(), "{}", at());
+        assert_eq!(drawn.actions(), t.actions(), "{}", at());
+    }
+}
 
 fn check_step(t: &dyn Table, name: &str, seed: u64, step: usize) {
     let at = || format!("{name} seed {seed} step {step}: {}", t.state_text());
@@ -60,8 +84,20 @@ fn every_table_game_conforms_along_random_games() {
             let mut t = new_table(name, &Vec::new()).unwrap_or_else(|e| panic!("{name}: {e}"));
             let mut rng = StdRng::seed_from_u64(seed);
             let mut step = 0;
+            let mut seen: Vec<String> = vec![String::new(); t.seats()];
+            let mut beliefs: Vec<Box<dyn TextBelief>> = (0..t.seats()).map(|s| t.text_belief(s)).collect();
             loop {
                 check_step(t.as_ref(), name, seed, step);
+                for (s, last) in seen.iter_mut().enumerate() {
+                    let o = t.observe(s);
+                    if *last != o {
+                        beliefs[s]
+                            .see(&o)
+                            .unwrap_or_else(|e| panic!("{name} seed {seed} step {step}: seat {s} sees '{o}': {e}"));
+                        *last = o;
+                    }
+                }
+                check_resampling(t.as_ref(), name, seed, step, &mut beliefs);
                 if step == 250 {
                     break;
                 }

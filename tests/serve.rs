@@ -858,3 +858,21 @@ fn a_board_reports_its_history_its_check_and_starts_its_clocks_at_the_first_move
         assert_eq!(text(h, "fen"), replay.fen());
     }
 }
+
+#[test]
+fn a_table_seat_may_be_the_generic_mcts_player() {
+    let s = start();
+    let ok = post(
+        &s,
+        "/api/tables",
+        r#"{"game":"splitbrain","seats":["person","mcts","engine","mcts"]}"#,
+    );
+    assert_eq!(ok.0, 200, "{:?}", ok.1);
+    let bad = post(
+        &s,
+        "/api/tables",
+        r#"{"game":"splitbrain","seats":["person","wizard","engine","mcts"]}"#,
+    );
+    assert_eq!(bad.0, 400);
+    assert!(text(&bad.1, "error").contains("'mcts'"), "{:?}", bad.1);
+}

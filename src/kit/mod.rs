@@ -152,3 +152,62 @@ pub(crate) fn cards_text(cards: &[char]) -> String {
         v.into_iter().collect()
     }
 }
+
+/// Fills every `?` card of `places` (every place a card may be) with the cards of `full` that
+/// the places do not show,
+/// shuffled by `rng`: one draw of the hidden cards that a seat's view allows.
+pub(crate) fn deal_unseen(
+    full: &[char],
+    places: &mut [&mut Vec<char>],
+    rng: &mut rand::rngs::StdRng,
+) -> Result<(), String> {
+    use rand::RngExt;
+    let mut unseen = full.to_vec();
+    let mut holes = 0;
+    for c in places.iter().flat_map(|p| p.iter()) {
+        if *c == '?' {
+            holes += 1;
+        } else {
+            let i = unseen
+                .iter()
+                .position(|x| x == c)
+                .ok_or_else(|| format!("the view shows one '{c}' card more than the deck has"))?;
+            unseen.swap_remove(i);
+        }
+    }
+    if holes != unseen.len() {
+        return Err(format!("{holes} hidden cards, but {} cards unseen", unseen.len()));
+    }
+    for p in places.iter_mut() {
+        for c in p.iter_mut().filter(|c| **c == '?') {
+            *c = unseen.swap_remove(rng.random_range(0..unseen.len()));
+        }
+    }
+    Ok(())
+}
+
+/// Each team's expected score (White's seats first) from White's advantage in centipawns: a
+/// logistic curve, 400 cp for about three to one.
+pub(crate) fn team_chances(per_team: usize, white_cp: f64) -> Vec<f64> {
+    let w = 1.0 / (1.0 + 10f64.powf(-white_cp / 400.0));
+    let mut v = vec![w; per_team];
+    v.extend(vec![1.0 - w; per_team]);
+    v
+}
+
+/// White's material lead in centipawns on a board of piece letters (`K` and unknown letters
+/// count nothing).
+pub(crate) fn material_lead(letters: impl Iterator<Item = char>) -> f64 {
+    letters
+        .map(|c| {
+            let v = match c.to_ascii_uppercase() {
+                'P' => 100.0,
+                'N' | 'B' => 320.0,
+                'R' => 500.0,
+                'Q' => 950.0,
+                _ => 0.0,
+            };
+            if c.is_ascii_uppercase() { v } else { -v }
+        })
+        .sum()
+}

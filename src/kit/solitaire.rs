@@ -401,6 +401,17 @@ pub fn beam<P: Puzzle>(p: &P, start: &P::State, max: u32, width: usize) -> Optio
     None
 }
 
+/// `n` of `cards` in a random order: a hidden pile drawn from the cards a seat has not seen.
+pub fn draw_some<T: Copy>(mut cards: Vec<T>, n: usize, rng: &mut rand::rngs::StdRng) -> Result<Vec<T>, String> {
+    use rand::RngExt;
+    if n > cards.len() {
+        return Err(format!("a pile of {n} hidden cards, but {} unseen", cards.len()));
+    }
+    Ok((0..n)
+        .map(|_| cards.swap_remove(rng.random_range(0..cards.len())))
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -654,6 +654,46 @@ impl TableGame for Telepathy {
         Ok(())
     }
 
+    fn sample_observed(&self, _: usize, observation: &str, rng: &mut StdRng) -> Result<Telepathy, String> {
+        // Hidden: the face-down card and the hand it left. Together they are the six cards
+        // besides the team's face-up one; the face-down card is drawn from them.
+        let mut w: Vec<String> = observation.split_whitespace().map(String::from).collect();
+        if w.len() < 11 || w[10] != "?" {
+            let mut g = self.clone();
+            g.set_state(observation)?;
+            return Ok(g);
+        }
+        let t = usize::from(w[1] == "b");
+        let face: Vec<char> = w[7]
+            .split(',')
+            .nth(t)
+            .ok_or("face-up cards: WHITE,BLACK")?
+            .chars()
+            .collect();
+        let mut rest: Vec<char> = CARDS.iter().copied().filter(|c| !face.contains(c)).collect();
+        let pending = rest.remove(rng.random_range(0..rest.len()));
+        let hand: String = rest.into_iter().collect();
+        let hands: Vec<String> = w[8].split(',').map(String::from).collect();
+        if hands.len() != 2 {
+            return Err("hands: WHITE,BLACK".into());
+        }
+        w[8] = if t == 0 {
+            format!("{hand},{}", hands[1])
+        } else {
+            format!("{},{hand}", hands[0])
+        };
+        w[10] = pending.to_string();
+        let mut g = self.clone();
+        g.set_state(&w.join(" "))?;
+        Ok(g)
+    }
+
+    fn heuristic(&self) -> Option<Vec<f64>> {
+        let e = self.pos.evaluate() as f64;
+        let white = if self.pos.side_to_move() == Color::White { e } else { -e };
+        Some(super::team_chances(2, white))
+    }
+
     fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
         *self = self.read_state(text, Some(end))?;
         Ok(())

@@ -205,7 +205,7 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
     let n = table.seats();
     let specs: Vec<String> = match req.get("seats") {
         Some(Json::Arr(a)) => a.iter().map(|s| s.as_str().unwrap_or("?").to_string()).collect(),
-        _ => return Err("seats: a list of 'person' or 'engine', one per seat".into()),
+        _ => return Err("seats: a list of 'person', 'engine' or 'mcts', one per seat".into()),
     };
     if specs.len() != n {
         return Err(format!("{name} has {n} seats here, {} given", specs.len()));
@@ -242,8 +242,13 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
     let mut invitations = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         match spec.as_str() {
-            "engine" => {
-                engines.push(Some(table.engine_seat(i, &Vec::new(), seat_seed(seed, i))?));
+            "engine" | "mcts" => {
+                let s = if spec == "mcts" {
+                    table.mcts_seat(i, &Vec::new(), seat_seed(seed, i))?
+                } else {
+                    table.engine_seat(i, &Vec::new(), seat_seed(seed, i))?
+                };
+                engines.push(Some(s));
                 seat_views.push(None);
                 receivers.push(None);
             }
@@ -273,7 +278,7 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
                 }));
                 receivers.push(Some(rx));
             }
-            other => return Err(format!("seat {i}: '{other}' is not 'person' or 'engine'")),
+            other => return Err(format!("seat {i}: '{other}' is not 'person', 'engine' or 'mcts'")),
         }
     }
     let room = Arc::new(Mutex::new(Room {
@@ -284,7 +289,11 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
             .collect(),
         players: specs
             .iter()
-            .map(|s| if s == "engine" { "engine" } else { "person" })
+            .map(|s| match s.as_str() {
+                "engine" => "engine",
+                "mcts" => "mcts",
+                _ => "person",
+            })
             .collect(),
         fields: table.fields(),
         fresh: table.clone_box(),

@@ -8,6 +8,7 @@
 pub mod console;
 pub mod explain;
 pub mod json;
+pub mod mcts;
 pub mod playtest;
 pub mod record;
 pub mod referee;
@@ -168,6 +169,26 @@ pub trait TableGame: Clone + Send + 'static {
     }
     /// The end, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
+    /// IS-MCTS's belief for `seat` ([`mcts::Belief`]): true states its observations allow. The
+    /// default reads the newest observation alone ([`TableGame::sample_observed`]); a game whose
+    /// history tells more (RBC) keeps its own.
+    fn belief(&self, seat: usize) -> Box<dyn mcts::Belief<Self>> {
+        Box::new(mcts::LastObservation::new(self.clone(), seat))
+    }
+    /// A true state in which `observe(seat)` is `observation`, its hidden parts drawn from
+    /// `rng`. Only `self`'s settings are read, never its state. The default reads the
+    /// observation as the state: right for a game in which a seat sees everything.
+    fn sample_observed(&self, seat: usize, observation: &str, rng: &mut StdRng) -> Result<Self, String> {
+        let _ = (seat, rng);
+        let mut g = self.clone();
+        g.set_state(observation)?;
+        Ok(g)
+    }
+    /// Each seat's expected score in a state that is not over, for a search that stops before
+    /// the end (IS-MCTS's playouts); `None`: play on to the end.
+    fn heuristic(&self) -> Option<Vec<f64>> {
+        None
+    }
     /// The outcome when `seat` forfeits (a seat program that died or answered garbage).
     fn forfeit(&self, seat: usize, why: &str) -> Outcome;
     /// The game's measurements for `playtest` (called at the end).
@@ -261,6 +282,11 @@ pub trait Table: Send {
     fn board_moves(&self) -> Option<(&'static str, Vec<String>)>;
     /// A copy of the game.
     fn clone_box(&self) -> Box<dyn Table>;
+    /// The generic IS-MCTS player for `seat` ([`mcts::Mcts`]), options from `mcts:KEY=VALUE`.
+    fn mcts_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String>;
+    /// IS-MCTS's belief of `seat` behind text ([`mcts::TextBelief`]): fed the seat's
+    /// observations, it draws true states as state texts (for tests and tools).
+    fn text_belief(&self, seat: usize) -> Box<dyn mcts::TextBelief>;
 }
 
 impl<G: TableGame> Table for G {
@@ -372,6 +398,12 @@ impl<G: TableGame> Table for G {
     }
     fn board_moves(&self) -> Option<(&'static str, Vec<String>)> {
         TableGame::board_moves(self)
+    }
+    fn mcts_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String> {
+        Ok(Box::new(seats::PlayerSeat(mcts::Mcts::new(self, seat, options, seed)?)))
+    }
+    fn text_belief(&self, seat: usize) -> Box<dyn mcts::TextBelief> {
+        Box::new(TableGame::belief(self, seat))
     }
     fn clone_box(&self) -> Box<dyn Table> {
         Box::new(self.clone())

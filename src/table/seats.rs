@@ -601,7 +601,7 @@ pub fn seat_seed(seed: u64, i: usize) -> u64 {
 }
 
 /// Checks seat specs for `table` without starting anything: one a seat, each `engine[:K=V...]`,
-/// `random`, `human` or `cmd:PROGRAM`, at most one `human`.
+/// `mcts[:K=V...]`, `random`, `human` or `cmd:PROGRAM`, at most one `human`.
 pub fn check_specs(table: &dyn Table, specs: &[String]) -> Result<(), String> {
     if specs.len() != table.seats() {
         return Err(format!(
@@ -617,7 +617,7 @@ pub fn check_specs(table: &dyn Table, specs: &[String]) -> Result<(), String> {
     for (i, spec) in specs.iter().enumerate() {
         let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
         let ok = match kind {
-            "engine" => {
+            "engine" | "mcts" => {
                 rest.is_empty() || parse_settings(&rest.split(':').map(String::from).collect::<Vec<_>>()).is_ok()
             }
             "random" | "human" => rest.is_empty(),
@@ -626,7 +626,7 @@ pub fn check_specs(table: &dyn Table, specs: &[String]) -> Result<(), String> {
         };
         if !ok {
             return Err(format!(
-                "seat {i}: '{spec}' is not engine[:KEY=VALUE...], random, human or cmd:PROGRAM"
+                "seat {i}: '{spec}' is not engine[:KEY=VALUE...], mcts[:KEY=VALUE...], random, human or cmd:PROGRAM"
             ));
         }
     }
@@ -666,6 +666,14 @@ pub fn make_seat(
             };
             table.engine_seat(i, &options, seat_seed)?
         }
+        "mcts" => {
+            let options = if rest.is_empty() {
+                Vec::new()
+            } else {
+                parse_settings(&rest.split(':').map(String::from).collect::<Vec<_>>())?
+            };
+            table.mcts_seat(i, &options, seat_seed)?
+        }
         "random" if rest.is_empty() => Box::new(RandomSeat::new(seat_seed)),
         "human" if rest.is_empty() => Box::new(HumanSeat::stdio().with_fields(table.fields())),
         "cmd" if !rest.trim().is_empty() => {
@@ -673,7 +681,7 @@ pub fn make_seat(
         }
         _ => {
             return Err(format!(
-                "seat {i}: '{spec}' is not engine[:KEY=VALUE...], random, human or cmd:PROGRAM"
+                "seat {i}: '{spec}' is not engine[:KEY=VALUE...], mcts[:KEY=VALUE...], random, human or cmd:PROGRAM"
             ));
         }
     })

@@ -617,6 +617,11 @@ impl RbcGame {
         }
     }
 
+    /// The player's belief, once it knows its colour.
+    pub fn belief(&self) -> Option<&super::belief::Belief> {
+        self.player.as_ref().map(|p| p.belief())
+    }
+
     fn square(&self, s: &str) -> Result<Square, String> {
         self.start
             .variant()

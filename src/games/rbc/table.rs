@@ -358,14 +358,77 @@ impl TableGame for RbcTable {
     }
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         let (_, seed_option) = crate::table::seats::number_options(options, &[])?;
-        let me = Color::ALL[seat];
-        let hidden = super::player::RbcGame::seeded(self.pos().clone(), me, seed_option.unwrap_or(seed));
-        Ok(Box::new(PlayerSeat(EnginePlayer {
-            hidden,
-            me: if seat == 0 { "w" } else { "b" },
-            observation: String::new(),
-            last: Default::default(),
-        })))
+        Ok(Box::new(PlayerSeat(EnginePlayer::new(
+            seat,
+            seed_option.unwrap_or(seed),
+        )?)))
+    }
+    fn belief(&self, seat: usize) -> Box<dyn crate::table::mcts::Belief<RbcTable>> {
+        Box::new(TableBelief {
+            feed: EnginePlayer::new(seat, 0),
+            seat,
+        })
+    }
+    fn heuristic(&self) -> Option<Vec<f64>> {
+        let e = self.pos().evaluate() as f64;
+        let white = if self.pos().side_to_move() == Color::White {
+            e
+        } else {
+            -e
+        };
+        Some(crate::kit::team_chances(1, white))
+    }
+}
+
+/// IS-MCTS's belief of an RBC seat: the RBC player's board set, fed the seat's observations as
+/// the engine seat feeds it. A draw is one board by its probability, written as a true state
+/// that the seat's observation allows (the opponent's own senses and results unknown, `-`).
+struct TableBelief {
+    feed: Result<EnginePlayer, String>,
+    seat: usize,
+}
+
+impl crate::table::mcts::Belief<RbcTable> for TableBelief {
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        self.feed.as_mut().map_err(|e| e.clone())?.see(observation)
+    }
+    fn sample(&mut self, rng: &mut rand::rngs::StdRng) -> Result<RbcTable, String> {
+        use rand::RngExt;
+        let feed = self.feed.as_ref().map_err(|e| e.clone())?;
+        let belief = feed.hidden.belief().ok_or("the belief has no colour")?;
+        let odds = belief.probabilities();
+        let mut x = rng.random::<f64>() * odds.iter().sum::<f64>();
+        let mut i = 0;
+        while i + 1 < odds.len() && x >= odds[i] {
+            x -= odds[i];
+            i += 1;
+        }
+        let board = belief.boards().get(i).ok_or("the belief holds no board")?;
+        let side = if feed.field(2) == "w" {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut pos = Position::startpos(RbcTable::game()?);
+        board.load(&mut pos, side);
+        let mine = |s: &str, other: &str| {
+            if self.seat == 0 {
+                format!("{s} {other}")
+            } else {
+                format!("{other} {s}")
+            }
+        };
+        let text = format!(
+            "{} {} {} {} {} -",
+            pos.fen(),
+            feed.field(3),
+            feed.field(4),
+            mine(feed.field(5), "-"),
+            mine(feed.field(6), "-"),
+        );
+        let mut g = RbcTable::new(&Vec::new())?;
+        TableGame::set_state(&mut g, &text)?;
+        Ok(g)
     }
 }
 
@@ -382,6 +445,16 @@ struct EnginePlayer {
 }
 
 impl EnginePlayer {
+    /// The player of `seat` (0 White), its decisions seeded by `seed`.
+    fn new(seat: usize, seed: u64) -> Result<EnginePlayer, String> {
+        let start = Position::startpos(RbcTable::game()?);
+        Ok(EnginePlayer {
+            hidden: super::player::RbcGame::seeded(start, Color::ALL[seat], seed),
+            me: if seat == 0 { "w" } else { "b" },
+            observation: String::new(),
+            last: Default::default(),
+        })
+    }
     fn field(&self, i: usize) -> &str {
         self.observation.split_whitespace().nth(i).unwrap_or("-")
     }

@@ -809,6 +809,27 @@ impl TableGame for Booster {
         Ok(())
     }
 
+    fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<Booster, String> {
+        // The opponent's hand and the pile: the cards not in view, dealt at random. The whole
+        // deck is the same in every state of a game's settings.
+        let full: Vec<char> = self
+            .deck
+            .iter()
+            .chain(&self.discard)
+            .chain(self.hands.iter().flatten())
+            .copied()
+            .collect();
+        let mut g = state::parse(self, observation, true, None)?;
+        let [h0, h1] = &mut g.hands;
+        super::deal_unseen(&full, &mut [h0, h1, &mut g.deck, &mut g.discard], rng)?;
+        Ok(g)
+    }
+
+    fn heuristic(&self) -> Option<Vec<f64>> {
+        let lead = super::material_lead(self.board.iter().flatten().map(|p| p.letter()));
+        Some(super::team_chances(1, lead))
+    }
+
     fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
         *self = state::parse(self, text, false, Some(end))?;
         Ok(())

@@ -343,3 +343,36 @@ impl Player for Engine {
         }
     }
 }
+
+/// IS-MCTS's belief of a Cloak seat ([`crate::table::mcts`]): the player's exact set of the
+/// opponent's assignments, filtered by every observation; each draw writes one of them into
+/// the seat's view.
+pub struct Belief {
+    engine: Result<Engine, String>,
+}
+
+impl Belief {
+    /// The belief of `seat` (0 White, 1 Black) before any observation.
+    pub fn new(seat: usize) -> Belief {
+        Belief {
+            engine: Engine::new(seat, &Vec::new(), 0),
+        }
+    }
+}
+
+impl crate::table::mcts::Belief<Cloak> for Belief {
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        Player::see(self.engine.as_mut().map_err(|e| e.clone())?, observation)
+    }
+
+    fn sample(&mut self, rng: &mut StdRng) -> Result<Cloak, String> {
+        let e = self.engine.as_ref().map_err(|e| e.clone())?;
+        let view = e.view.as_ref().ok_or("no observation yet")?;
+        let them = !e.me;
+        // Before the opponent's assignment its types are unknown in the true state too.
+        if view.phase == Phase::Assign(them) || e.belief.is_empty() {
+            return Ok(view.clone());
+        }
+        Ok(with_types(view, them, &e.belief[rng.random_range(0..e.belief.len())]))
+    }
+}

@@ -750,6 +750,21 @@ impl TableGame for Cloak {
         Ok(())
     }
 
+    fn belief(&self, seat: usize) -> Box<dyn crate::table::mcts::Belief<Cloak>> {
+        Box::new(engine::Belief::new(seat))
+    }
+
+    fn heuristic(&self) -> Option<Vec<f64>> {
+        let lead = super::material_lead(self.board.iter().flatten().map(|p| {
+            if p.color == Color::White {
+                p.kind
+            } else {
+                p.kind.to_ascii_lowercase()
+            }
+        }));
+        Some(super::team_chances(1, lead))
+    }
+
     fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
         *self = state::parse(self, text, false, Some(end))?;
         Ok(())

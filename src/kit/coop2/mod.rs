@@ -784,6 +784,15 @@ impl TableGame for Coop2 {
         Ok(())
     }
 
+    fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<Coop2, String> {
+        // The partner's hand and the pile: the cards not in view, dealt at random.
+        let mut g = state::parse(self, observation, true, None)?;
+        let full: Vec<char> = DECK.chars().collect();
+        let [h0, h1] = &mut g.hands;
+        super::deal_unseen(&full, &mut [h0, h1, &mut g.deck, &mut g.discard, &mut g.line], rng)?;
+        Ok(g)
+    }
+
     fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
         let mut next = state::parse(self, text, false, Some(end))?;
         // The end follows from the state: a king gone is a capture, else the cards ran out.

@@ -761,6 +761,38 @@ impl TableGame for Neighbour {
         Ok(())
     }
 
+    fn heuristic(&self) -> Option<Vec<f64>> {
+        // The cards left, less one for each group still apart.
+        let apart = groups(occupancy(&self.board), true).saturating_sub(1) as f64;
+        Some(vec![f64::from(self.cards_left()) - apart])
+    }
+
+    fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<Neighbour, String> {
+        // Hidden draw piles: as many of the unseen cards of each deck (the rest were spent), in a
+        // random order.
+        let mut g = Neighbour::parse(self, observation, true)?;
+        if g.pieces.contains(&b'?') {
+            let mut unseen: Vec<u8> = PIECES.to_vec();
+            let shown = g.board.iter().copied().filter(|&p| p != 0).chain(g.held.map(|h| h.0));
+            for p in shown.chain(g.pieces.iter().copied().filter(|&p| p != b'?')) {
+                if let Some(i) = unseen.iter().position(|&c| c == p) {
+                    unseen.swap_remove(i);
+                }
+            }
+            g.pieces = super::solitaire::draw_some(unseen, g.pieces.len(), rng)?;
+        }
+        if g.positions.contains(&0) {
+            let mut unseen = POSITIONS.to_vec();
+            for p in &g.used {
+                if let Some(i) = unseen.iter().position(|c| c == p) {
+                    unseen.swap_remove(i);
+                }
+            }
+            g.positions = super::solitaire::draw_some(unseen, g.positions.len(), rng)?;
+        }
+        Ok(g)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.end.clone()
     }

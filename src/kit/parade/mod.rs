@@ -443,6 +443,23 @@ impl TableGame for Parade {
         Ok(())
     }
 
+    fn heuristic(&self) -> Option<Vec<f64>> {
+        // The score now, less an action for each group still apart.
+        let apart = groups(occupancy(&self.board), false).saturating_sub(1) as i32;
+        Some(vec![f64::from((self.score() - apart).max(FLOOR))])
+    }
+
+    fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<Parade, String> {
+        // A hidden pile B: as many of the unseen cards (the rest were spent), in a random order.
+        let mut g = Parade::parse(self, observation, true)?;
+        let pile = observation.split_whitespace().nth(1).unwrap_or("-");
+        if pile != "-" && pile.chars().all(|c| c == '?') {
+            g.pile.clear();
+            g.pile = super::solitaire::draw_some(g.undealt(), pile.len(), rng)?;
+        }
+        Ok(g)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.end.clone()
     }

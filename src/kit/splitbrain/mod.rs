@@ -807,6 +807,37 @@ impl TableGame for SplitBrain {
         Ok(())
     }
 
+    fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<SplitBrain, String> {
+        // Hidden: the partner's piece mark, drawn from the team's pieces that can move.
+        use rand::RngExt;
+        let mut w: Vec<String> = observation.split_whitespace().map(String::from).collect();
+        let Some(rest) = w.last().and_then(|m| m.strip_prefix("?,")).map(String::from) else {
+            let mut g = self.clone();
+            TableGame::set_state(&mut g, observation)?;
+            return Ok(g);
+        };
+        // The team's pieces that can move, read from the same board before any mark.
+        let n = w.len();
+        let mut before = w.clone();
+        before[n - 2] = "piece".into();
+        before[n - 1] = "-,-".into();
+        let mut g = self.clone();
+        TableGame::set_state(&mut g, &before.join(" "))?;
+        let pieces = g.valid_pieces();
+        if pieces.is_empty() {
+            return Err("a mark is hidden, but the team has no piece to move".into());
+        }
+        w[n - 1] = format!("{},{rest}", g.name(pieces[rng.random_range(0..pieces.len())]));
+        TableGame::set_state(&mut g, &w.join(" "))?;
+        Ok(g)
+    }
+
+    fn heuristic(&self) -> Option<Vec<f64>> {
+        let e = self.pos.evaluate() as f64;
+        let white = if self.pos.side_to_move() == Color::White { e } else { -e };
+        Some(super::team_chances(2, white))
+    }
+
     fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
         *self = self.read_state(text, Some(end))?;
         Ok(())

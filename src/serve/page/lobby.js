@@ -15,8 +15,9 @@ async function loadCatalog() {
 
 const numberInput = (id, value, extra) => el('input', Object.assign({ id, type: 'number', value }, extra || {}));
 const field = (label, control) => el('label', { class: 'field' }, el('span', { text: label }), control);
-const personEngine = (id, chosen) => el('select', { id, value: chosen },
-  el('option', { value: 'person', text: 'person' }), el('option', { value: 'engine', text: 'engine' }));
+const personEngine = (id, chosen, generic) => el('select', { id, value: chosen },
+  el('option', { value: 'person', text: 'person' }), el('option', { value: 'engine', text: 'engine' }),
+  ...(generic ? [el('option', { value: 'mcts', text: 'engine: generic IS-MCTS' })] : []));
 
 function showLobby(r, view) {
   const error = el('div', { id: 'error', class: 'error' });
@@ -109,7 +110,7 @@ function newTableForm(r) {
     }
     fill(seats, Array.from({ length: info.seats }, (_, i) => {
       const roles = (info.roles && info.roles[i]) || [];
-      const select = personEngine(null, keep[i] || (i === 0 ? 'person' : 'engine'));
+      const select = personEngine(null, keep[i] || (i === 0 ? 'person' : 'engine'), true);
       select.dataset.seatSelect = String(i);
       return field(`Seat ${i}${roles.length ? ` (${roles.join(', ')})` : ''}`, select);
     }));

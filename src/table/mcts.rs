@@ -1,0 +1,393 @@
+//! Information-set Monte Carlo tree search, written once for every table game: the `mcts` seat.
+//!
+//! Single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012): each iteration draws a true
+//! state the seat's observations allow ([`TableGame::belief`]), walks one tree keyed by the
+//! actions taken from the decision, picks among the actions legal in that draw by UCB with
+//! availability counts, expands one action, plays on at random for a few actions and scores the
+//! end ([`TableGame::outcome`]) or the state ([`TableGame::heuristic`]). Chance nodes draw by
+//! their odds; every seat maximises its own score, so teams, opponents and solitaires need no
+//! special case. The tree's size is fixed before the search starts.
+
+use super::seats::{Player, number_options};
+use super::{Actor, Settings, TableGame};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::time::{Duration, Instant};
+
+/// What a seat believes: its observations so far, and true states drawn from them.
+pub trait Belief<G>: Send {
+    /// The seat's newest observation.
+    fn see(&mut self, observation: &str) -> Result<(), String>;
+    /// A true state the observations allow, its hidden parts drawn from `rng`.
+    fn sample(&mut self, rng: &mut StdRng) -> Result<G, String>;
+}
+
+/// A [`Belief`] behind text: fed observations, it draws true states as state texts.
+pub trait TextBelief {
+    /// The seat's newest observation.
+    fn see(&mut self, observation: &str) -> Result<(), String>;
+    /// A true state the observations allow, as its state text.
+    fn sample_text(&mut self, rng: &mut StdRng) -> Result<String, String>;
+}
+
+impl<G: TableGame> TextBelief for Box<dyn Belief<G>> {
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        Belief::see(self.as_mut(), observation)
+    }
+    fn sample_text(&mut self, rng: &mut StdRng) -> Result<String, String> {
+        Ok(self.sample(rng)?.state_text())
+    }
+}
+
+/// The belief of a game whose newest observation says all a seat may infer: each draw is
+/// [`TableGame::sample_observed`] of that observation.
+pub struct LastObservation<G: TableGame> {
+    game: G,
+    seat: usize,
+    observation: String,
+}
+
+impl<G: TableGame> LastObservation<G> {
+    /// A belief for `seat`; `game` supplies only the settings (its state is never read).
+    pub fn new(game: G, seat: usize) -> LastObservation<G> {
+        LastObservation {
+            game,
+            seat,
+            observation: String::new(),
+        }
+    }
+}
+
+impl<G: TableGame> Belief<G> for LastObservation<G> {
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        self.observation = observation.to_string();
+        Ok(())
+    }
+    fn sample(&mut self, rng: &mut StdRng) -> Result<G, String> {
+        self.game.sample_observed(self.seat, &self.observation, rng)
+    }
+}
+
+/// One action out of a node: its child, and the statistics of the seat that acts there.
+struct Edge<A> {
+    action: A,
+    child: u32,
+    visits: u32,
+    /// Iterations in which this action was legal (the availability count of IS-MCTS).
+    available: u32,
+    /// Sum of the acting seat's scores over the visits.
+    total: f64,
+}
+
+/// A node: the actions tried from it. Which seat acts is read from each draw.
+struct Node<A> {
+    edges: Vec<Edge<A>>,
+}
+
+/// Search settings: `iterations=N` (default 1000), `seconds=S` (a time budget; alone, it lifts
+/// the iteration limit, and with both the search stops at whichever comes first),
+/// `explore=N` (UCB's constant in hundredths, default 70), `rollout=N` (random actions after
+/// the tree before the heuristic scores, default 0), `seed=N`.
+#[derive(Clone, Debug)]
+pub struct MctsOptions {
+    /// Iterations a decision (`u32::MAX` under a time budget alone).
+    pub iterations: u32,
+    /// Time a decision, if limited.
+    pub time: Option<Duration>,
+    /// UCB's exploration constant (scores brought to 0..1).
+    pub explore: f64,
+    /// Random seat actions after the tree before the heuristic may score.
+    pub rollout: u32,
+    /// The seat's seed, when given.
+    pub seed: Option<u64>,
+}
+
+impl MctsOptions {
+    /// Reads the seat options (see the type's doc); unknown keys are refused.
+    pub fn parse(options: &Settings) -> Result<MctsOptions, String> {
+        let mut numbers: Settings = Vec::new();
+        let mut time = None;
+        for (k, v) in options {
+            if k == "seconds" {
+                let s: f64 = v
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s > 0.0 && *s <= 3600.0)
+                    .ok_or_else(|| format!("engine option seconds={v}: a number of seconds, 0 to 3600"))?;
+                time = Some(Duration::from_secs_f64(s));
+            } else {
+                numbers.push((k.clone(), v.clone()));
+            }
+        }
+        let known = [
+            ("iterations", 1, 10_000_000, 1000),
+            ("explore", 0, 1000, 70),
+            ("rollout", 0, 10_000, 0),
+        ];
+        let (v, seed) = number_options(&numbers, &known).map_err(|e| format!("{e}, seconds=S"))?;
+        let counted = options.iter().any(|(k, _)| k == "iterations");
+        Ok(MctsOptions {
+            iterations: if time.is_some() && !counted {
+                u32::MAX
+            } else {
+                v[0] as u32
+            },
+            time,
+            explore: v[1] as f64 / 100.0,
+            rollout: v[2] as u32,
+            seed,
+        })
+    }
+}
+
+/// The IS-MCTS player of one seat.
+pub struct Mcts<G: TableGame> {
+    seat: usize,
+    belief: Box<dyn Belief<G>>,
+    options: MctsOptions,
+    rng: StdRng,
+    nodes: Vec<Node<G::Action>>,
+    /// The lowest and highest scores seen, to bring every game's scores to 0..1 for UCB.
+    range: (f64, f64),
+}
+
+impl<G: TableGame> Mcts<G> {
+    /// A player for `seat` of `game` (its settings; its belief from [`TableGame::belief`]).
+    pub fn new(game: &G, seat: usize, options: &Settings, seed: u64) -> Result<Mcts<G>, String> {
+        let options = MctsOptions::parse(options)?;
+        let seed = options.seed.unwrap_or(seed);
+        let cap = options.iterations.min(1 << 20) as usize * 2 + 1;
+        let mut belief = game.belief(seat);
+        belief.see(&game.observe(seat))?;
+        Ok(Mcts {
+            seat,
+            belief,
+            options,
+            rng: StdRng::seed_from_u64(seed),
+            nodes: Vec::with_capacity(cap),
+            range: (f64::INFINITY, f64::NEG_INFINITY),
+        })
+    }
+
+    /// The most visited action at the root after the search.
+    pub fn search(&mut self) -> Result<G::Action, String> {
+        self.nodes.clear();
+        self.nodes.push(Node { edges: Vec::new() });
+        self.range = (f64::INFINITY, f64::NEG_INFINITY);
+        let start = Instant::now();
+        let cap = self.nodes.capacity();
+        let mut root_actions = None;
+        for i in 0..self.options.iterations {
+            if let Some(t) = self.options.time
+                && i > 0
+                && start.elapsed() >= t
+            {
+                break;
+            }
+            let mut state = self.belief.sample(&mut self.rng)?;
+            match state.actor() {
+                Actor::Seat(s, _) if s == self.seat => {}
+                other => {
+                    return Err(format!(
+                        "the belief drew a state where {other} acts, not seat {}",
+                        self.seat
+                    ));
+                }
+            }
+            if root_actions.is_none() {
+                root_actions = Some(state.legal_actions());
+            }
+            self.iterate(&mut state, cap)?;
+        }
+        let root = &self.nodes[0];
+        let best = root
+            .edges
+            .iter()
+            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.total.total_cmp(&b.total)))
+            .map(|e| e.action.clone());
+        best.or_else(|| root_actions.and_then(|a| a.into_iter().next()))
+            .ok_or_else(|| "no legal action".to_string())
+    }
+
+    /// One iteration on the drawn `state`: select, expand, play out, back up.
+    fn iterate(&mut self, state: &mut G, cap: usize) -> Result<(), String> {
+        // (node, edge index, acting seat) along the path.
+        let mut path: Vec<(usize, usize, usize)> = Vec::new();
+        let mut node = 0usize;
+        let mut expanded = false;
+        loop {
+            match state.actor() {
+                Actor::Over => break,
+                Actor::Chance => {
+                    let a = draw(&state.chance_outcomes(), &mut self.rng)?;
+                    let (i, fresh) = self.edge(node, &a, cap);
+                    state.apply(&a)?;
+                    match i {
+                        Some(i) => node = self.nodes[node].edges[i].child as usize,
+                        None => break,
+                    }
+                    if fresh {
+                        expanded = true;
+                    }
+                }
+                Actor::Seat(seat, _) => {
+                    if expanded {
+                        break;
+                    }
+                    let legal = state.legal_actions();
+                    if legal.is_empty() {
+                        return Err(format!("seat {seat} acts with no legal action: {}", state.state_text()));
+                    }
+                    let (i, fresh) = self.select(node, &legal, cap);
+                    let action = match i {
+                        Some(i) => self.nodes[node].edges[i].action.clone(),
+                        None => legal[self.rng.random_range(0..legal.len())].clone(),
+                    };
+                    state.apply(&action)?;
+                    let Some(i) = i else { break };
+                    path.push((node, i, seat));
+                    node = self.nodes[node].edges[i].child as usize;
+                    expanded = fresh;
+                }
+            }
+        }
+        let scores = self.play_out(state)?;
+        for &s in &scores {
+            self.range.0 = self.range.0.min(s);
+            self.range.1 = self.range.1.max(s);
+        }
+        for (n, i, seat) in path {
+            let e = &mut self.nodes[n].edges[i];
+            e.visits += 1;
+            e.total += scores.get(seat).copied().unwrap_or(0.0);
+        }
+        Ok(())
+    }
+
+    /// Picks the edge to follow among `legal`: an untried action first (made an edge, if the
+    /// tree has room: `(None, _)` when not), else the best by UCB. Counts availability.
+    fn select(&mut self, node: usize, legal: &[G::Action], cap: usize) -> (Option<usize>, bool) {
+        let mut untried: Vec<usize> = Vec::new();
+        let mut present: Vec<usize> = Vec::with_capacity(legal.len());
+        for (k, a) in legal.iter().enumerate() {
+            match self.nodes[node].edges.iter().position(|e| e.action == *a) {
+                Some(i) => present.push(i),
+                None => untried.push(k),
+            }
+        }
+        for &i in &present {
+            self.nodes[node].edges[i].available += 1;
+        }
+        if !untried.is_empty() {
+            let k = untried[self.rng.random_range(0..untried.len())];
+            let (i, fresh) = self.edge(node, &legal[k], cap);
+            if let Some(i) = i {
+                self.nodes[node].edges[i].available += 1;
+            }
+            return (i, fresh);
+        }
+        let (lo, hi) = self.range;
+        let span = if hi > lo { hi - lo } else { 1.0 };
+        let c = self.options.explore;
+        let edges = &self.nodes[node].edges;
+        let best = present.iter().copied().max_by(|&a, &b| {
+            let ucb = |e: &Edge<G::Action>| {
+                let mean = if e.visits == 0 {
+                    f64::INFINITY
+                } else {
+                    (e.total / e.visits as f64 - lo.min(hi)) / span
+                };
+                mean + c * ((e.available.max(1) as f64).ln() / e.visits.max(1) as f64).sqrt()
+            };
+            ucb(&edges[a]).total_cmp(&ucb(&edges[b]))
+        });
+        (best, false)
+    }
+
+    /// The edge of `action` at `node`, made (with a new child) if missing and the tree has
+    /// room; the flag says it was made now.
+    fn edge(&mut self, node: usize, action: &G::Action, cap: usize) -> (Option<usize>, bool) {
+        if let Some(i) = self.nodes[node].edges.iter().position(|e| e.action == *action) {
+            return (Some(i), false);
+        }
+        if self.nodes.len() >= cap {
+            return (None, false);
+        }
+        let child = self.nodes.len() as u32;
+        self.nodes.push(Node { edges: Vec::new() });
+        let edges = &mut self.nodes[node].edges;
+        edges.push(Edge {
+            action: action.clone(),
+            child,
+            visits: 0,
+            available: 0,
+            total: 0.0,
+        });
+        (Some(edges.len() - 1), true)
+    }
+
+    /// Random actions (chance by its odds) for at most `rollout` seat actions, then the
+    /// outcome's scores or the game's heuristic; with neither, play on to the end.
+    fn play_out(&mut self, state: &mut G) -> Result<Vec<f64>, String> {
+        let mut steps = 0u32;
+        loop {
+            match state.actor() {
+                Actor::Over => {
+                    return state
+                        .outcome()
+                        .map(|o| o.scores)
+                        .ok_or_else(|| "over without an outcome".to_string());
+                }
+                Actor::Chance => {
+                    let a = draw(&state.chance_outcomes(), &mut self.rng)?;
+                    state.apply(&a)?;
+                }
+                Actor::Seat(..) => {
+                    if steps >= self.options.rollout
+                        && let Some(h) = state.heuristic()
+                    {
+                        return Ok(h);
+                    }
+                    let legal = state.legal_actions();
+                    if legal.is_empty() {
+                        return Err(format!("a seat acts with no legal action: {}", state.state_text()));
+                    }
+                    let a = legal[self.rng.random_range(0..legal.len())].clone();
+                    state.apply(&a)?;
+                    steps += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Draws a chance outcome by its odds.
+fn draw<A: Clone>(outcomes: &[(A, f64)], rng: &mut StdRng) -> Result<A, String> {
+    let total: f64 = outcomes.iter().map(|o| o.1).sum();
+    if outcomes.is_empty() || total <= 0.0 {
+        return Err("a chance node without outcomes".into());
+    }
+    let mut x = rng.random::<f64>() * total;
+    for (a, p) in outcomes {
+        if x < *p {
+            return Ok(a.clone());
+        }
+        x -= p;
+    }
+    Ok(outcomes[outcomes.len() - 1].0.clone())
+}
+
+impl<G: TableGame> Player for Mcts<G> {
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        self.belief.see(observation)
+    }
+
+    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+        let a = self.search()?.to_string();
+        if legal.contains(&a) {
+            Ok(a)
+        } else {
+            Err(format!("mcts chose '{a}', which the referee does not list"))
+        }
+    }
+}
