@@ -56,10 +56,13 @@ COMMANDS:
     play --replay FILE
                       replay a record, checking every step
     playtest GAME --games N [--seed N] [--seats S,...] [--csv FILE] [--optimum STATES]
-         [--jobs N] [KEY=VALUE...]
+         [--jobs N] [--shard I/N --out FILE] [KEY=VALUE...]
                       self-play statistics with standard errors (progress on stderr);
                       --optimum also solves each solitaire deal with the order known;
-                      --jobs plays N games at once (the same figures as one job)
+                      --jobs plays N games at once (the same figures as one job);
+                      --shard plays games I-1, I-1+N, ... and writes their tallies
+    playtest --merge FILE... [--csv FILE]
+                      the report of all the shards of one playtest, as one run's
     solve GAME [--deals N] [--seed N] [--budget STATES] [--csv FILE] [KEY=VALUE...]
                       solve the deals of a solitaire that has an open-deal solver, with
                       the order known: the best score, whether proved optimal, time per deal

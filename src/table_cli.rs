@@ -3,7 +3,7 @@
 
 use crate::cli::CliError;
 use crate::kit;
-use crate::table::playtest::Summary;
+use crate::table::playtest::{ShardHead, Summary, merge_shards, read_shard, shard_text};
 use crate::table::record::{self, Replayed};
 use crate::table::referee::{self, Played, RecordSink};
 use crate::table::seats::make_seats;
@@ -27,6 +27,10 @@ struct Opts {
     optimum: u64,
     /// `--jobs N`: games played at once, on threads (playtest).
     jobs: usize,
+    /// `--shard I/N`: this run plays games I-1, I-1+N, ... of the playtest (1/1: all).
+    shard: (usize, usize),
+    /// `--out FILE`: the shard file (playtest).
+    out: Option<String>,
     settings: Settings,
 }
 
@@ -43,6 +47,8 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
         move_seconds: 30.0,
         optimum: 0,
         jobs: 1,
+        shard: (1, 1),
+        out: None,
         settings: Vec::new(),
     };
     let mut words = Vec::new();
@@ -78,6 +84,19 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
                 "--replay" => o.replay = Some(v),
                 "--resume" => o.resume = Some(v),
                 "--csv" => o.csv = Some(v),
+                "--out" => o.out = Some(v),
+                "--shard" => {
+                    let bad = || CliError(format!("--shard '{v}': want I/N with 1 <= I <= N, for example 2/8"));
+                    let (i, n) = v.split_once('/').ok_or_else(bad)?;
+                    let (i, n) = (
+                        i.parse::<usize>().map_err(|_| bad())?,
+                        n.parse::<usize>().map_err(|_| bad())?,
+                    );
+                    if i == 0 || n == 0 || i > n {
+                        return Err(bad());
+                    }
+                    o.shard = (i, n);
+                }
                 "--optimum" | "--budget" => o.optimum = num("a number of states")?,
                 "--jobs" => {
                     o.jobs = num("a number")? as usize;
@@ -486,9 +505,13 @@ fn resume(file: &str, move_seconds: f64) -> Result<(), CliError> {
     }
 }
 
-/// `menagerie playtest GAME --games N [--seed N] [--seats ...] [--csv FILE] [SETTINGS]`:
-/// self-play statistics.
+/// `menagerie playtest GAME --games N [--seed N] [--seats ...] [--csv FILE] [--jobs N]
+/// [--shard I/N --out FILE] [SETTINGS]`: self-play statistics; `playtest --merge FILE...
+/// [--csv FILE]` reports the shards of one playtest as one run.
 pub fn playtest(args: &[String]) -> Result<(), CliError> {
+    if args.first().is_some_and(|a| a == "--merge") {
+        return playtest_merge(&args[1..]);
+    }
     let name = game_arg(args, "playtest")?;
     let o = opts(
         &args[1..],
@@ -500,6 +523,8 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
             "--move-seconds",
             "--optimum",
             "--jobs",
+            "--shard",
+            "--out",
         ],
     )?;
     let probe = kit::new_table(&name, &o.settings).map_err(CliError)?;
@@ -507,23 +532,35 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
         .seats
         .clone()
         .unwrap_or_else(|| vec!["engine".to_string(); probe.seats()]);
-    let ratios = probe.ratios();
-    let mut summary = Summary::default();
-    let mut csv = Vec::new();
+    crate::table::seats::check_specs(probe.as_ref(), &specs).map_err(CliError)?;
+    let (shard, of) = o.shard;
+    if of > 1 && o.out.is_none() {
+        return Err(CliError(
+            "--shard I/N needs --out FILE (the shard file for playtest --merge)".into(),
+        ));
+    }
+    // This run's games: all, or every N-th from I-1.
+    let mine: Vec<usize> = (shard - 1..o.games).step_by(of).collect();
+    if mine.is_empty() {
+        return Err(CliError(format!(
+            "--shard {shard}/{of}: no game of {} falls to it",
+            o.games
+        )));
+    }
     let start = Instant::now();
     let mut last = Instant::now();
-    // Game g is played by job g % jobs; the tallies are summed in the order of the games, so any
-    // number of jobs gives the same report as one.
-    let jobs = o.jobs.min(o.games);
+    // Game mine[k] is played by job k % jobs; the tallies are kept by game number, so any number
+    // of jobs gives the same report as one.
+    let jobs = o.jobs.min(mine.len());
     let mut tallies: Vec<Option<Tally>> = vec![None; o.games];
     let (tx, rx) = std::sync::mpsc::channel::<Result<(usize, Tally, String), CliError>>();
     std::thread::scope(|scope| -> Result<(), CliError> {
         for job in 0..jobs {
             let tx = tx.clone();
-            let (name, o, specs) = (&name, &o, &specs);
+            let (name, o, specs, mine) = (&name, &o, &specs, &mine);
             scope.spawn(move || {
-                for g in (job..o.games).step_by(jobs) {
-                    let r = playtest_game(name, o, specs, g);
+                for k in (job..mine.len()).step_by(jobs) {
+                    let r = playtest_game(name, o, specs, mine[k]);
                     let failed = r.is_err();
                     if tx.send(r).is_err() || failed {
                         return;
@@ -537,41 +574,142 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
             let (g, tally, outcome) = r?;
             tallies[g] = Some(tally);
             done += 1;
-            if last.elapsed() > Duration::from_secs(2) || done == o.games {
+            if last.elapsed() > Duration::from_secs(2) || done == mine.len() {
                 last = Instant::now();
                 let secs = start.elapsed().as_secs_f64();
                 eprintln!(
                     "playtest {name}: {done}/{} games, {secs:.1} s, last: {outcome}",
-                    o.games
+                    mine.len()
                 );
             }
         }
         Ok(())
     })?;
-    for tally in tallies.into_iter().flatten() {
-        if o.csv.is_some() {
-            csv.push(tally.clone());
-        }
-        summary.add(tally);
-    }
     let secs = start.elapsed().as_secs_f64();
-    println!(
-        "playtest {name}: {} games, seeds {}..{}, seats {}, {secs:.1} s",
-        o.games,
-        o.seed,
-        o.seed.wrapping_add(o.games as u64 - 1),
-        specs.join(",")
+    let games: Vec<(usize, Tally)> = tallies
+        .into_iter()
+        .enumerate()
+        .filter_map(|(g, t)| Some((g, t?)))
+        .collect();
+    if let Some(f) = &o.out {
+        let head = ShardHead {
+            game: name.clone(),
+            settings: settings_words(&o.settings),
+            seats: specs.join(","),
+            seed: o.seed,
+            games: o.games,
+            shard,
+            of,
+            optimum: o.optimum,
+        };
+        std::fs::write(f, shard_text(&head, &games)).map_err(|e| CliError(format!("--out {f}: {e}")))?;
+    }
+    let title = if of > 1 {
+        format!(
+            "playtest {name}: shard {shard}/{of}, {} of {} games, seats {}, {secs:.1} s",
+            mine.len(),
+            o.games,
+            specs.join(",")
+        )
+    } else {
+        format!(
+            "playtest {name}: {} games, seeds {}..{}, seats {}, {secs:.1} s",
+            o.games,
+            o.seed,
+            o.seed.wrapping_add(o.games as u64 - 1),
+            specs.join(",")
+        )
+    };
+    let tallies = games.into_iter().map(|(_, t)| t).collect();
+    report(probe.as_ref(), &title, tallies, o.optimum, o.csv.as_deref())
+}
+
+/// Settings as the words of a command line (`-` for none).
+fn settings_words(settings: &Settings) -> String {
+    if settings.is_empty() {
+        return "-".into();
+    }
+    settings
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `playtest --merge FILE... [--csv FILE]`: the report of one playtest from all its shards.
+fn playtest_merge(args: &[String]) -> Result<(), CliError> {
+    let mut files = Vec::new();
+    let mut csv = None;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--csv" => {
+                csv = Some(
+                    args.get(i + 1)
+                        .ok_or_else(|| CliError("--csv needs a value".into()))?
+                        .clone(),
+                );
+                i += 2;
+            }
+            a if a.starts_with("--") => {
+                return Err(CliError(format!(
+                    "unknown option '{a}' here (playtest --merge FILE... [--csv FILE])"
+                )));
+            }
+            f => {
+                files.push(f.to_string());
+                i += 1;
+            }
+        }
+    }
+    let mut shards = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).map_err(|e| CliError(format!("{f}: {e}")))?;
+        shards.push(read_shard(&text).map_err(|e| CliError(format!("{f}: {e}")))?);
+    }
+    let (head, tallies) = merge_shards(shards).map_err(CliError)?;
+    let words: Vec<String> = if head.settings == "-" {
+        Vec::new()
+    } else {
+        head.settings.split(' ').map(String::from).collect()
+    };
+    let settings = parse_settings(&words).map_err(CliError)?;
+    let probe = kit::new_table(&head.game, &settings).map_err(CliError)?;
+    let title = format!(
+        "playtest {}: {} games, seeds {}..{}, seats {}, merged from {} shards",
+        head.game,
+        head.games,
+        head.seed,
+        head.seed.wrapping_add(head.games as u64 - 1),
+        head.seats,
+        head.of
     );
-    print!("{}", summary.report(&ratios));
+    report(probe.as_ref(), &title, tallies, head.optimum, csv.as_deref())
+}
+
+/// Prints a playtest's report (title, means, ratios, spreads) and writes its CSV.
+fn report(
+    probe: &dyn Table,
+    title: &str,
+    tallies: Vec<Tally>,
+    optimum: u64,
+    csv: Option<&str>,
+) -> Result<(), CliError> {
+    let mut summary = Summary::default();
+    for t in &tallies {
+        summary.add(t.clone());
+    }
+    println!("{title}");
+    print!("{}", summary.report(&probe.ratios()));
     let mut spread_keys = probe.histograms();
-    if o.optimum > 0 {
+    if optimum > 0 {
         spread_keys.extend(["open-deal optimum", "optimum less score"]);
     }
     print!("{}", summary.spreads(&spread_keys));
-    if let Some(f) = o.csv {
+    if let Some(f) = csv {
         let keys = summary.keys();
         let mut text = keys.join(",") + "\n";
-        for t in &csv {
+        for t in &tallies {
             let row: Vec<String> = keys
                 .iter()
                 .map(|k| {
@@ -584,7 +722,7 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
                 .collect();
             text += &(row.join(",") + "\n");
         }
-        std::fs::write(&f, text).map_err(|e| CliError(format!("--csv {f}: {e}")))?;
+        std::fs::write(f, text).map_err(|e| CliError(format!("--csv {f}: {e}")))?;
     }
     Ok(())
 }

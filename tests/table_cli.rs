@@ -607,3 +607,94 @@ fn rbc_games_are_written_as_pgn_that_reads_back_to_the_true_board() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn playtest_shards_merge_to_the_figures_of_one_run() {
+    // Gravity with an engine and a random seat, 7 games in 3 shards (3, 2 and 2 games): the
+    // merged report and CSV, every line but the title, are those of one run.
+    let dir = std::env::temp_dir().join(format!("menagerie-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let base = [
+        "playtest",
+        "gravity",
+        "--games",
+        "7",
+        "--seed",
+        "5",
+        "--seats",
+        "engine,random",
+    ];
+    let whole = run(&[&base[..], &["--csv", &path("whole.csv")]].concat(), "");
+    assert!(whole.status.success(), "{}", text(&whole.stderr));
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let out = run(
+            &[&base[..], &["--shard", &shard, "--out", &path(&format!("s{i}"))]].concat(),
+            "",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).starts_with(&format!("playtest gravity: shard {i}/3")));
+    }
+    // Shards in any order.
+    let merged = run(
+        &[
+            "playtest",
+            "--merge",
+            &path("s3"),
+            &path("s1"),
+            &path("s2"),
+            "--csv",
+            &path("merged.csv"),
+        ],
+        "",
+    );
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    let body = |o: &Output| text(&o.stdout).lines().skip(1).map(String::from).collect::<Vec<_>>();
+    assert_eq!(body(&merged), body(&whole));
+    assert!(text(&merged.stdout).contains("merged from 3 shards"));
+    assert_eq!(
+        std::fs::read_to_string(path("merged.csv")).unwrap(),
+        std::fs::read_to_string(path("whole.csv")).unwrap()
+    );
+    // A shard missing or given twice, a shard of another playtest, a shard without its file.
+    let missing = run(&["playtest", "--merge", &path("s1"), &path("s2")], "");
+    assert!(
+        text(&missing.stderr).contains("shard 3/3 is missing"),
+        "{}",
+        text(&missing.stderr)
+    );
+    let twice = run(&["playtest", "--merge", &path("s1"), &path("s1"), &path("s2")], "");
+    assert!(text(&twice.stderr).contains("given twice"), "{}", text(&twice.stderr));
+    let other = run(
+        &[
+            "playtest",
+            "gravity",
+            "--games",
+            "7",
+            "--seed",
+            "6",
+            "--seats",
+            "engine,random",
+            "--shard",
+            "3/3",
+            "--out",
+            &path("o3"),
+        ],
+        "",
+    );
+    assert!(other.status.success());
+    let mixed = run(&["playtest", "--merge", &path("s1"), &path("s2"), &path("o3")], "");
+    assert!(
+        text(&mixed.stderr).contains("another playtest"),
+        "{}",
+        text(&mixed.stderr)
+    );
+    let no_file = run(&[&base[..], &["--shard", "1/3"]].concat(), "");
+    assert!(
+        text(&no_file.stderr).contains("needs --out FILE"),
+        "{}",
+        text(&no_file.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -176,6 +176,143 @@ pub fn mean_se(v: &[f64]) -> (f64, f64) {
     (m, (var / n).sqrt())
 }
 
+/// What a playtest shard file says about its run: every shard of one playtest says the same,
+/// but for its number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShardHead {
+    /// The game.
+    pub game: String,
+    /// Its settings, as `KEY=VALUE` words joined by spaces (`-` for none).
+    pub settings: String,
+    /// The seat specs, joined by `,`.
+    pub seats: String,
+    /// The seed of game 0.
+    pub seed: u64,
+    /// Games of the whole playtest.
+    pub games: usize,
+    /// This shard, 1 to `of`.
+    pub shard: usize,
+    /// Shards in all.
+    pub of: usize,
+    /// `--optimum` states (0: none).
+    pub optimum: u64,
+}
+
+const SHARD_MAGIC: &str = "menagerie-playtest-shard 1";
+
+/// A shard file: the head on the first line, then one line a game, `GAME\tKEY\tVALUE...`
+/// (keys in their tally order; values as Rust prints them, which read back exactly).
+pub fn shard_text(head: &ShardHead, games: &[(usize, Tally)]) -> String {
+    let mut out = format!(
+        "{SHARD_MAGIC}\tgame={}\tsettings={}\tseats={}\tseed={}\tgames={}\tshard={}/{}\toptimum={}\n",
+        head.game, head.settings, head.seats, head.seed, head.games, head.shard, head.of, head.optimum
+    );
+    for (g, t) in games {
+        let _ = write!(out, "{g}");
+        for (k, v) in t {
+            let _ = write!(out, "\t{k}\t{v}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Reads a shard file ([`shard_text`]); errors name the line.
+pub fn read_shard(text: &str) -> Result<(ShardHead, Vec<(usize, Tally)>), String> {
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("");
+    let mut f = first.split('\t');
+    if f.next() != Some(SHARD_MAGIC) {
+        return Err("line 1: not a playtest shard (written by playtest --shard I/N --out FILE)".into());
+    }
+    let mut field = |key: &str| -> Result<String, String> {
+        f.next()
+            .and_then(|w| w.strip_prefix(key)?.strip_prefix('='))
+            .map(String::from)
+            .ok_or_else(|| format!("line 1: no {key}= where expected"))
+    };
+    let (game, settings, seats) = (field("game")?, field("settings")?, field("seats")?);
+    let number = |w: String, what: &str| w.parse::<u64>().map_err(|_| format!("line 1: {what} '{w}'"));
+    let seed = number(field("seed")?, "seed")?;
+    let games = number(field("games")?, "games")? as usize;
+    let shard = field("shard")?;
+    let (i, n) = shard.split_once('/').ok_or(format!("line 1: shard '{shard}'"))?;
+    let (shard, of) = (number(i.into(), "shard")? as usize, number(n.into(), "shard")? as usize);
+    let optimum = number(field("optimum")?, "optimum")?;
+    if of == 0 || shard == 0 || shard > of {
+        return Err(format!("line 1: shard {shard}/{of}"));
+    }
+    let head = ShardHead {
+        game,
+        settings,
+        seats,
+        seed,
+        games,
+        shard,
+        of,
+        optimum,
+    };
+    let mut out = Vec::new();
+    for (n, line) in lines.enumerate() {
+        let bad = |what: &str| format!("line {}: {what}", n + 2);
+        let w: Vec<&str> = line.split('\t').collect();
+        let g: usize = w[0].parse().map_err(|_| bad("no game number"))?;
+        if g >= head.games || g % head.of != head.shard - 1 {
+            return Err(bad(&format!("game {g} is not one of shard {}/{}", head.shard, head.of)));
+        }
+        if w.len() % 2 != 1 {
+            return Err(bad("a key without its value"));
+        }
+        let mut t: Tally = Vec::new();
+        for kv in w[1..].chunks(2) {
+            let v: f64 = kv[1]
+                .parse()
+                .map_err(|_| bad(&format!("'{}' is not a number", kv[1])))?;
+            t.push((kv[0].to_string(), v));
+        }
+        out.push((g, t));
+    }
+    Ok((head, out))
+}
+
+/// Shards merged: the tallies of every game in game order, once each shard of one playtest is
+/// given once and every game is in it once.
+pub fn merge_shards(shards: Vec<(ShardHead, Vec<(usize, Tally)>)>) -> Result<(ShardHead, Vec<Tally>), String> {
+    let first = shards.first().ok_or("--merge needs shard files")?.0.clone();
+    let mut seen = vec![false; first.of];
+    let mut games: Vec<Option<Tally>> = vec![None; first.games];
+    for (head, tallies) in shards {
+        let same = ShardHead {
+            shard: first.shard,
+            ..head.clone()
+        };
+        if same != first {
+            return Err(format!(
+                "shard {}/{} is of another playtest ({head:?})",
+                head.shard, head.of
+            ));
+        }
+        if std::mem::replace(&mut seen[head.shard - 1], true) {
+            return Err(format!("shard {}/{} is given twice", head.shard, head.of));
+        }
+        for (g, t) in tallies {
+            if games[g].replace(t).is_some() {
+                return Err(format!("game {g} appears twice in shard {}/{}", head.shard, head.of));
+            }
+        }
+    }
+    if let Some(i) = seen.iter().position(|s| !s) {
+        return Err(format!("shard {}/{} is missing", i + 1, first.of));
+    }
+    let missing = games.iter().filter(|g| g.is_none()).count();
+    if missing > 0 {
+        return Err(format!(
+            "{missing} games are missing from the shards (a shard cut short?)"
+        ));
+    }
+    Ok((first, games.into_iter().flatten().collect()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
