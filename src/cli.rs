@@ -60,7 +60,9 @@ COMMANDS:
                       self-play statistics with standard errors (progress on stderr);
                       --optimum also solves each solitaire deal with the order known;
                       --jobs plays N games at once (the same figures as one job);
-                      --shard plays games I-1, I-1+N, ... and writes their tallies
+                      --shard plays games I-1, I-1+N, ... and writes their tallies;
+                      --report DIR writes DIR/GAME.html, the game's design questions
+                      answered with 95 % intervals, one column per --compare 'K=V ...'
     playtest --merge FILE... [--csv FILE]
                       the report of all the shards of one playtest, as one run's
     solve GAME [--deals N] [--seed N] [--budget STATES] [--csv FILE] [KEY=VALUE...]

@@ -12,6 +12,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// Options common to the subcommands, read from the arguments after GAME.
+#[derive(Clone)]
 struct Opts {
     seed: u64,
     games: usize,
@@ -31,6 +32,10 @@ struct Opts {
     shard: (usize, usize),
     /// `--out FILE`: the shard file (playtest).
     out: Option<String>,
+    /// `--report DIR`: the design report's directory (playtest).
+    report: Option<String>,
+    /// `--compare SETTINGS` (repeated): more columns of the report, each a set of settings.
+    compare: Vec<Settings>,
     settings: Settings,
 }
 
@@ -49,6 +54,8 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
         jobs: 1,
         shard: (1, 1),
         out: None,
+        report: None,
+        compare: Vec::new(),
         settings: Vec::new(),
     };
     let mut words = Vec::new();
@@ -85,6 +92,12 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
                 "--resume" => o.resume = Some(v),
                 "--csv" => o.csv = Some(v),
                 "--out" => o.out = Some(v),
+                "--report" => o.report = Some(v),
+                "--compare" => {
+                    let words: Vec<String> = v.split_whitespace().map(String::from).collect();
+                    o.compare
+                        .push(parse_settings(&words).map_err(|e| CliError(format!("--compare '{v}': {e}")))?);
+                }
                 "--shard" => {
                     let bad = || CliError(format!("--shard '{v}': want I/N with 1 <= I <= N, for example 2/8"));
                     let (i, n) = v.split_once('/').ok_or_else(bad)?;
@@ -525,8 +538,20 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
             "--jobs",
             "--shard",
             "--out",
+            "--report",
+            "--compare",
         ],
     )?;
+    if !o.compare.is_empty() && o.report.is_none() {
+        return Err(CliError(
+            "--compare adds columns to --report DIR: give --report too".into(),
+        ));
+    }
+    if o.report.is_some() && (o.shard.1 > 1 || o.out.is_some()) {
+        return Err(CliError(
+            "--report plays every game here: it does not go with --shard or --out".into(),
+        ));
+    }
     let probe = kit::new_table(&name, &o.settings).map_err(CliError)?;
     let specs = o
         .seats
@@ -548,43 +573,7 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
         )));
     }
     let start = Instant::now();
-    let mut last = Instant::now();
-    // Game mine[k] is played by job k % jobs; the tallies are kept by game number, so any number
-    // of jobs gives the same report as one.
-    let jobs = o.jobs.min(mine.len());
-    let mut tallies: Vec<Option<Tally>> = vec![None; o.games];
-    let (tx, rx) = std::sync::mpsc::channel::<Result<(usize, Tally, String), CliError>>();
-    std::thread::scope(|scope| -> Result<(), CliError> {
-        for job in 0..jobs {
-            let tx = tx.clone();
-            let (name, o, specs, mine) = (&name, &o, &specs, &mine);
-            scope.spawn(move || {
-                for k in (job..mine.len()).step_by(jobs) {
-                    let r = playtest_game(name, o, specs, mine[k]);
-                    let failed = r.is_err();
-                    if tx.send(r).is_err() || failed {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut done = 0;
-        for r in rx {
-            let (g, tally, outcome) = r?;
-            tallies[g] = Some(tally);
-            done += 1;
-            if last.elapsed() > Duration::from_secs(2) || done == mine.len() {
-                last = Instant::now();
-                let secs = start.elapsed().as_secs_f64();
-                eprintln!(
-                    "playtest {name}: {done}/{} games, {secs:.1} s, last: {outcome}",
-                    mine.len()
-                );
-            }
-        }
-        Ok(())
-    })?;
+    let tallies = play_games(&name, &o, &specs, &mine)?;
     let secs = start.elapsed().as_secs_f64();
     let games: Vec<(usize, Tally)> = tallies
         .into_iter()
@@ -620,8 +609,130 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
             specs.join(",")
         )
     };
-    let tallies = games.into_iter().map(|(_, t)| t).collect();
-    report(probe.as_ref(), &title, tallies, o.optimum, o.csv.as_deref())
+    let tallies: Vec<Tally> = games.into_iter().map(|(_, t)| t).collect();
+    report(probe.as_ref(), &title, tallies.clone(), o.optimum, o.csv.as_deref())?;
+    if let Some(dir) = &o.report {
+        design_report(args, &name, &o, &specs, tallies, dir)?;
+    }
+    Ok(())
+}
+
+/// `--report DIR`: plays the same games under each `--compare` settings as well, prints their
+/// reports, and writes `DIR/GAME.html` with every column.
+fn design_report(
+    args: &[String],
+    name: &str,
+    o: &Opts,
+    specs: &[String],
+    first: Vec<Tally>,
+    dir: &str,
+) -> Result<(), CliError> {
+    use crate::table::report::{Column, html};
+    let summary_of = |tallies: Vec<Tally>| {
+        let mut s = Summary::default();
+        for t in tallies {
+            s.add(t);
+        }
+        s
+    };
+    let label = |settings: &Settings| match settings_words(settings).as_str() {
+        "-" => "rule book (default settings)".to_string(),
+        w => w.to_string(),
+    };
+    let mut columns = vec![Column {
+        label: label(&o.settings),
+        summary: summary_of(first),
+    }];
+    for settings in &o.compare {
+        let mut with = o.clone();
+        // The compared settings override the base ones of the same key.
+        with.settings = o
+            .settings
+            .iter()
+            .filter(|(k, _)| !settings.iter().any(|(c, _)| c == k))
+            .chain(settings)
+            .cloned()
+            .collect();
+        with.csv = None;
+        kit::new_table(name, &with.settings).map_err(CliError)?;
+        let start = Instant::now();
+        let all: Vec<usize> = (0..with.games).collect();
+        let tallies: Vec<Tally> = play_games(name, &with, specs, &all)?.into_iter().flatten().collect();
+        let probe = kit::new_table(name, &with.settings).map_err(CliError)?;
+        let title = format!(
+            "playtest {name} with {}: {} games, seeds {}..{}, {:.1} s",
+            settings_words(&with.settings),
+            with.games,
+            with.seed,
+            with.seed.wrapping_add(with.games as u64 - 1),
+            start.elapsed().as_secs_f64()
+        );
+        report(probe.as_ref(), &title, tallies.clone(), with.optimum, None)?;
+        columns.push(Column {
+            label: label(&with.settings),
+            summary: summary_of(tallies),
+        });
+    }
+    let probe = kit::new_table(name, &o.settings).map_err(CliError)?;
+    let command = format!(
+        "menagerie playtest {}",
+        args.iter()
+            .map(|a| if a.contains(' ') { format!("'{a}'") } else { a.clone() })
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let mut spreads = probe.histograms();
+    spreads.push("plies");
+    let page = html(name, &command, &probe.questions(), &columns, &probe.ratios(), &spreads);
+    std::fs::create_dir_all(dir).map_err(|e| CliError(format!("--report {dir}: {e}")))?;
+    let file = std::path::Path::new(dir).join(format!("{name}.html"));
+    std::fs::write(&file, page).map_err(|e| CliError(format!("--report {}: {e}", file.display())))?;
+    eprintln!("playtest {name}: report written to {}", file.display());
+    Ok(())
+}
+
+/// Plays games `mine` of a playtest on `o.jobs` threads, progress on stderr; the tallies by
+/// game number (`None` for games not in `mine`).
+fn play_games(name: &str, o: &Opts, specs: &[String], mine: &[usize]) -> Result<Vec<Option<Tally>>, CliError> {
+    let start = Instant::now();
+    let mut last = Instant::now();
+    // Game mine[k] is played by job k % jobs; the tallies are kept by game number, so any number
+    // of jobs gives the same report as one.
+    let jobs = o.jobs.min(mine.len());
+    let mut tallies: Vec<Option<Tally>> = vec![None; o.games];
+    let (tx, rx) = std::sync::mpsc::channel::<Result<(usize, Tally, String), CliError>>();
+    std::thread::scope(|scope| -> Result<(), CliError> {
+        for job in 0..jobs {
+            let tx = tx.clone();
+
+            scope.spawn(move || {
+                for k in (job..mine.len()).step_by(jobs) {
+                    let r = playtest_game(name, o, specs, mine[k]);
+                    let failed = r.is_err();
+                    if tx.send(r).is_err() || failed {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut done = 0;
+        for r in rx {
+            let (g, tally, outcome) = r?;
+            tallies[g] = Some(tally);
+            done += 1;
+            if last.elapsed() > Duration::from_secs(2) || done == mine.len() {
+                last = Instant::now();
+                let secs = start.elapsed().as_secs_f64();
+                eprintln!(
+                    "playtest {name}: {done}/{} games, {secs:.1} s, last: {outcome}",
+                    mine.len()
+                );
+            }
+        }
+        Ok(())
+    })?;
+    Ok(tallies)
 }
 
 /// Settings as the words of a command line (`-` for none).

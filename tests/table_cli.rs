@@ -698,3 +698,57 @@ fn playtest_shards_merge_to_the_figures_of_one_run() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn playtest_writes_a_design_report_with_settings_side_by_side() {
+    let dir = std::env::temp_dir().join(format!("menagerie-report-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let out = run(
+        &[
+            "playtest",
+            "gravity",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "--report",
+            d,
+            "--compare",
+            "end=fall",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let page = std::fs::read_to_string(dir.join("gravity.html")).unwrap();
+    // Both columns, every question of the game with its figure, intervals drawn, nothing fetched.
+    for want in [
+        "rule book (default settings) (4 games)",
+        "end=fall (4 games)",
+        "Does White, who moves last, win more often?",
+        "How many pieces end unscored?",
+        "unscored pieces at the end",
+        " ± ",
+    ] {
+        assert!(page.contains(want), "no '{want}' in the report");
+    }
+    assert_eq!(page.matches("<svg").count(), page.matches("</svg>").count());
+    assert!(page.matches("<svg").count() >= 6);
+    assert!(!page.contains("NaN") && !page.contains("http://") && !page.contains("<script"));
+    // Under end=fall every piece scores: its column says 0 unscored; the rule book's does not.
+    let row = page
+        .lines()
+        .find(|l| l.contains("How many pieces end unscored?"))
+        .unwrap();
+    let cells: Vec<&str> = row.split("<td>").skip(3).take(2).collect();
+    assert!(
+        !cells[0].starts_with("0.000 ± 0.000") && cells[1].starts_with("0.000 ± 0.000"),
+        "{row}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    let alone = run(&["playtest", "gravity", "--games", "1", "--compare", "end=fall"], "");
+    assert!(
+        text(&alone.stderr).contains("give --report too"),
+        "{}",
+        text(&alone.stderr)
+    );
+}

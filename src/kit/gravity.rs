@@ -752,6 +752,23 @@ impl TableGame for Gravity {
         self.end.clone()
     }
 
+    fn questions(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("Does White, who moves last, win more often?", "result: white"),
+            ("How often does Black win?", "result: black"),
+            (
+                "By how many points does White lead at the end?",
+                "margin (white - black)",
+            ),
+            ("How many pieces end unscored?", "unscored pieces at the end"),
+            ("How often does the tie-break decide?", "decided by tie-break"),
+            (
+                "What share of the points comes from stacking?",
+                "share of points from stacking",
+            ),
+        ]
+    }
+
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         team_forfeit(1, seat, why)
     }

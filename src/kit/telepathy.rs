@@ -703,6 +703,23 @@ impl TableGame for Telepathy {
         self.end.clone()
     }
 
+    fn questions(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            (
+                "How often does the predictor name the type of the piece that moves?",
+                "hit rate, all predictions",
+            ),
+            ("... with 25-32 pieces on the board", "hit rate with 25-32 pieces"),
+            ("... with 2-8 pieces on the board", "hit rate with 2-8 pieces"),
+            ("How many removals does the marker force a game?", "forced removals"),
+            ("How often does White win?", "result: white"),
+            ("How often does Black win?", "result: black"),
+            ("How often is the game drawn?", "result: draw"),
+            ("How often do only the kings remain?", "ended: bare kings"),
+            ("How long is a game (plies)?", "plies"),
+        ]
+    }
+
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         team_forfeit(2, seat, why)
     }

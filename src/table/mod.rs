@@ -12,6 +12,7 @@ pub mod mcts;
 pub mod playtest;
 pub mod record;
 pub mod referee;
+pub mod report;
 pub mod seats;
 
 use rand::rngs::StdRng;
@@ -203,6 +204,11 @@ pub trait TableGame: Clone + Send + 'static {
     fn histograms(&self) -> Vec<&'static str> {
         Vec::new()
     }
+    /// The rule book's design questions this game's playtests answer: (question, the tally
+    /// key or ratio label that answers it), for `playtest --report`.
+    fn questions(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
     /// For a solitaire, once dealt: the best score of this game's deal with every order known,
     /// searched within `budget` states (`None`: the game has no such solver or is not dealt).
     fn deal_optimum(&self, _budget: u64) -> Option<Optimum> {
@@ -259,6 +265,8 @@ pub trait Table: Send {
     fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)>;
     /// Tally keys whose spread `playtest` shows.
     fn histograms(&self) -> Vec<&'static str>;
+    /// See [`TableGame::questions`].
+    fn questions(&self) -> Vec<(&'static str, &'static str)>;
     /// The best score of this game's deal with every order known.
     fn deal_optimum(&self, budget: u64) -> Option<Optimum>;
     /// What `seat` may know now.
@@ -361,6 +369,9 @@ impl<G: TableGame> Table for G {
     }
     fn histograms(&self) -> Vec<&'static str> {
         TableGame::histograms(self)
+    }
+    fn questions(&self) -> Vec<(&'static str, &'static str)> {
+        TableGame::questions(self)
     }
     fn deal_optimum(&self, budget: u64) -> Option<Optimum> {
         TableGame::deal_optimum(self, budget)

@@ -338,6 +338,13 @@ impl TableGame for RbcTable {
             End::MoveLimit => team_outcome(1, None, "100 half-moves without a capture or pawn move"),
         })
     }
+    fn questions(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("How often does White win?", "result: white"),
+            ("How often does Black win?", "result: black"),
+        ]
+    }
+
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         team_forfeit(1, seat, why)
     }

@@ -839,6 +839,19 @@ impl TableGame for Booster {
         self.end.clone()
     }
 
+    fn questions(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            (
+                "Is the game broken: how often is it decided in under ten moves?",
+                "decided in under ten moves",
+            ),
+            ("How long is a game (moves)?", "moves (plies / 2)"),
+            ("How often does White win?", "result: white"),
+            ("How often does Black win?", "result: black"),
+            ("How many booster steps a game?", "booster steps"),
+        ]
+    }
+
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         team_forfeit(1, seat, why)
     }

@@ -774,6 +774,21 @@ impl TableGame for Cloak {
         self.end.clone()
     }
 
+    fn questions(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("How often is a guess right?", "guess accuracy"),
+            ("How many guesses a game?", "guesses"),
+            (
+                "What share of captures is made by a piece of a type the loser did not know?",
+                "share of captures by an attacker of unknown type",
+            ),
+            ("How often does White win?", "result: white"),
+            ("How often does Black win?", "result: black"),
+            ("How often is the game drawn?", "result: draw"),
+            ("How long is a game (plies)?", "plies"),
+        ]
+    }
+
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         team_forfeit(1, seat, why)
     }

@@ -812,6 +812,19 @@ impl TableGame for Coop2 {
         self.end.clone()
     }
 
+    fn questions(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("What do the partners score?", "score"),
+            (
+                "How often do they win (a king captured with 32 or more)?",
+                "won (king captured, 32 or more)",
+            ),
+            ("How often is the score above 50 (great)?", "score above 50 (great)"),
+            ("How often do the cards run out first?", "end: cards ran out"),
+            ("How many captures a game?", "captures"),
+        ]
+    }
+
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         Outcome {
             scores: vec![0.0; self.seats()],

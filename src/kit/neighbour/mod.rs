@@ -797,6 +797,18 @@ impl TableGame for Neighbour {
         self.end.clone()
     }
 
+    fn questions(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("What does the player score?", "score"),
+            ("How often are the pieces connected?", "won"),
+            ("How many pieces are added?", "pieces added"),
+            (
+                "What does the hidden order of the decks cost (with --optimum)?",
+                "optimum less score",
+            ),
+        ]
+    }
+
     fn forfeit(&self, _seat: usize, why: &str) -> Outcome {
         solo_outcome(0.0, "loss", &format!("seat 0 forfeits: {why}"))
     }

@@ -464,6 +464,21 @@ impl TableGame for Parade {
         self.end.clone()
     }
 
+    fn questions(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("What does the player score?", "score"),
+            (
+                "How often is the parade connected with cards to spare?",
+                "won (connected, score >= 0)",
+            ),
+            ("How often is it lost?", "lost"),
+            (
+                "What does the hidden order of pile B cost (with --optimum)?",
+                "optimum less score",
+            ),
+        ]
+    }
+
     fn forfeit(&self, _seat: usize, why: &str) -> Outcome {
         solo_outcome(f64::from(FLOOR), "loss", &format!("seat 0 forfeits: {why}"))
     }

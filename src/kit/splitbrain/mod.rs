@@ -847,6 +847,23 @@ impl TableGame for SplitBrain {
         self.end.clone()
     }
 
+    fn questions(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            (
+                "How often do the two marks make a move directly (no mode chosen by the opponents)?",
+                "share of team turns resolved directly",
+            ),
+            (
+                "How often does the team play the move its engine rates best?",
+                "share of moves that were the engine's best",
+            ),
+            ("How often does White win?", "result: white"),
+            ("How often does Black win?", "result: black"),
+            ("How often is the game drawn?", "result: draw"),
+            ("How long is a game (plies)?", "plies"),
+        ]
+    }
+
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         team_forfeit(2, seat, why)
     }
