@@ -8,7 +8,7 @@
 //! their odds; every seat maximises its own score, so teams, opponents and solitaires need no
 //! special case. The tree's size is fixed before the search starts.
 
-use super::seats::{Player, number_options};
+use super::seats::{Player, PlayerSeat, Seat, number_options};
 use super::{Actor, Settings, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -358,6 +358,30 @@ impl<G: TableGame> Mcts<G> {
                 }
             }
         }
+    }
+}
+
+/// The engine seat of a game whose generic player is its strongest: the `mcts` player, unless
+/// the option `player=NAME` asks for the game's own player `own_name`, which `own` makes from
+/// the other options.
+pub fn engine_seat_or_own<G: TableGame>(
+    game: &G,
+    seat: usize,
+    options: &Settings,
+    seed: u64,
+    own_name: &str,
+    own: impl FnOnce(&Settings) -> Result<Box<dyn Seat>, String>,
+) -> Result<Box<dyn Seat>, String> {
+    let rest: Settings = options.iter().filter(|(k, _)| k != "player").cloned().collect();
+    match options
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "player")
+        .map(|(_, v)| v.as_str())
+    {
+        None | Some("mcts") => Ok(Box::new(PlayerSeat(Mcts::new(game, seat, &rest, seed)?))),
+        Some(p) if p == own_name => own(&rest),
+        Some(p) => Err(format!("engine option player={p}: mcts or {own_name}")),
     }
 }
 
