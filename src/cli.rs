@@ -44,6 +44,8 @@ COMMANDS:
     check-ini FILE    load an ini file and report the first problem, if any
     rbc-referee [V]   Reconnaissance Blind Chess referee on stdin/stdout (variant V, default
                       rbc): 'fen FEN', 'actions', 'play MOVE|pass', 'fen', 'end', 'quit'
+    games             the table games: seats, chance, information, scores and every
+                      setting with its choices
     referee GAME [--seed N] [KEY=VALUE...]
                       rules console of a table game on stdin/stdout: state [TEXT], actor,
                       actions, act ACTION, chance, observe SEAT, end, quit
@@ -157,6 +159,12 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
         }
         "help" | "--help" | "-h" => {
             println!("{HELP}\nTable games: {}.", crate::kit::names().join(", "));
+            Ok(())
+        }
+        "games" => {
+            for info in crate::kit::infos() {
+                print!("{}", info.describe());
+            }
             Ok(())
         }
         "variants" => {

@@ -423,7 +423,7 @@ fn table_pgn(table: &dyn Table, specs: &[String], game: usize, outcome: &Outcome
         [_, _] => "1/2-1/2",
         _ => "*",
     };
-    let event = format!("menagerie play {}", table.name());
+    let event = format!("menagerie play {}", table.info().name);
     let round = (game + 1).to_string();
     let (white, black) = (specs[0].as_str(), specs[1].as_str());
     Ok(s.pgn(
@@ -681,9 +681,7 @@ fn design_report(
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let mut spreads = probe.histograms();
-    spreads.push("plies");
-    let page = html(name, &command, &probe.questions(), &columns, &probe.ratios(), &spreads);
+    let page = html(probe.info(), &command, &columns, &["plies"]);
     std::fs::create_dir_all(dir).map_err(|e| CliError(format!("--report {dir}: {e}")))?;
     let file = std::path::Path::new(dir).join(format!("{name}.html"));
     std::fs::write(&file, page).map_err(|e| CliError(format!("--report {}: {e}", file.display())))?;
@@ -811,8 +809,8 @@ fn report(
         summary.add(t.clone());
     }
     println!("{title}");
-    print!("{}", summary.report(&probe.ratios()));
-    let mut spread_keys = probe.histograms();
+    print!("{}", summary.report(probe.info().ratios));
+    let mut spread_keys = probe.info().histograms.to_vec();
     if optimum > 0 {
         spread_keys.extend(["open-deal optimum", "optimum less score"]);
     }

@@ -129,3 +129,99 @@ fn every_table_game_conforms_along_random_games() {
         }
     }
 }
+
+/// Each game's descriptor (`GameInfo`) says what its games do: every listed setting choice is
+/// taken and anything else refused by name; the seat counts and roles are those listed; along
+/// seeded random games to their end, a deterministic game never reaches a chance node and an
+/// explicit one does, a perfect-information game shows every seat the same observation and an
+/// imperfect one hides something from some seat, and the scores are identical or constant-sum.
+#[test]
+fn every_descriptor_matches_its_game() {
+    use menagerie::kit::infos;
+    use menagerie::table::{Chance, Information, Utility};
+    let listed: Vec<&str> = infos().iter().map(|i| i.name).collect();
+    assert_eq!(listed, names());
+    for info in infos() {
+        let name = info.name;
+        info.check().unwrap_or_else(|e| panic!("{e}"));
+        let mut seat_counts = Vec::new();
+        for s in info.settings {
+            for c in s.choices {
+                let t = new_table(name, &vec![(s.key.to_string(), c.to_string())])
+                    .unwrap_or_else(|e| panic!("{name} {}={c}: {e}", s.key));
+                if !seat_counts.contains(&t.seats()) {
+                    seat_counts.push(t.seats());
+                }
+            }
+            let e = new_table(name, &vec![(s.key.to_string(), "bogus".into())])
+                .err()
+                .expect("refused");
+            assert!(e.contains(s.choices[0]), "{name}: {e}");
+        }
+        let e = new_table(name, &vec![("nosuchkey".into(), "1".into())])
+            .err()
+            .expect("refused");
+        assert!(e.contains("unknown setting") && e.contains(name), "{name}: {e}");
+        let default_seats = new_table(name, &Vec::new()).unwrap().seats();
+        assert_eq!(default_seats, info.seats[0], "{name}: the default's seats come first");
+        seat_counts.push(default_seats);
+        seat_counts.sort();
+        seat_counts.dedup();
+        let mut listed_seats = info.seats.to_vec();
+        listed_seats.sort();
+        assert_eq!(seat_counts, listed_seats, "{name}: seat counts");
+
+        let (mut chance, mut hidden, mut ended) = (false, false, 0);
+        for seed in 0..3u64 {
+            let mut t = new_table(name, &Vec::new()).unwrap();
+            let mut rng = StdRng::seed_from_u64(seed);
+            for _ in 0..3000 {
+                for seat in 0..t.seats() {
+                    for role in t.roles(seat) {
+                        assert!(info.roles.contains(&role), "{name}: role {role} is not listed");
+                    }
+                }
+                let seen: Vec<String> = (0..t.seats()).map(|s| t.observe(s)).collect();
+                let differs = seen.iter().any(|o| *o != seen[0]) || (t.seats() == 1 && seen[0] != t.state_text());
+                if info.information == Information::Perfect {
+                    assert!(seen.iter().all(|o| *o == seen[0]), "{name}: seats see {seen:?}");
+                }
+                hidden |= differs;
+                match t.actor() {
+                    Actor::Over => break,
+                    Actor::Chance => {
+                        chance = true;
+                        t.draw_chance(&mut rng).unwrap();
+                    }
+                    Actor::Seat(..) => {
+                        let actions = t.actions();
+                        t.act(&actions[rng.random_range(0..actions.len())]).unwrap();
+                    }
+                }
+            }
+            if let Some(o) = t.outcome() {
+                ended += 1;
+                match info.utility {
+                    Utility::Identical => assert!(o.scores.iter().all(|s| *s == o.scores[0]), "{name}: {o}"),
+                    Utility::ConstantSum => {
+                        let sum: f64 = o.scores.iter().sum();
+                        assert_eq!(sum, t.seats() as f64 / 2.0, "{name}: {o}");
+                    }
+                }
+            }
+        }
+        assert!(ended > 0, "{name}: no random game ended in 3,000 steps");
+        assert_eq!(
+            chance,
+            info.chance == Chance::Explicit,
+            "{name}: chance {}",
+            info.chance
+        );
+        assert_eq!(
+            hidden,
+            info.information == Information::Imperfect,
+            "{name}: information {}",
+            info.information
+        );
+    }
+}

@@ -43,7 +43,7 @@ fn is_square(s: &str) -> bool {
 
 /// Checks the labels against every seat's observation of `t` now.
 fn check(t: &dyn Table, name: &str, seed: u64, step: usize) {
-    let fields = t.fields();
+    let fields = t.info().fields;
     for (label, kind) in fields {
         assert!(
             ["board", "cards", "seen", "text", "badges", "rings"].contains(kind) || track_range(kind).is_some(),

@@ -218,6 +218,38 @@ fn end_fall_drops_the_pieces_in_the_air_and_scores_all() {
     assert_eq!(t.outcome().unwrap().reason, "on points: 16 points to 19");
 }
 
+/// `last=both` (our variant): after White's move-only turn 25, Black moves once more (turn 26),
+/// then the game is scored. On the scoring example Black's active king e3 steps to d2, onto the
+/// stacked c1, d1 and e1, and scores 2 more: 16 to 21 instead of 16 to 19.
+#[test]
+fn last_both_gives_black_a_move_only_turn_after_white() {
+    let example = "8/8/6R1/8/1P5p/1b2k1KN/N1R1Br2/p1nQqrnb";
+    let settings = vec![("last".to_string(), "both".to_string())];
+    let mut t = new_table("gravity", &settings).unwrap();
+    t.set_state(&format!("{example} 25 move - -,- 2,4 -")).unwrap();
+    assert_eq!(t.actor(), Actor::Seat(1, "move"), "{}", t.state_text());
+    assert!(t.state_text().contains(" 26 move - -,- 2,4 e3"), "{}", t.state_text());
+    assert_eq!(t.actions(), ["e3d2"]);
+    let event = t.act("e3d2").unwrap();
+    assert!(event.ends_with("end"), "{event}");
+    let o = t.outcome().expect("over after Black's last turn");
+    assert_eq!(
+        (o.result.as_str(), o.reason.as_str()),
+        ("black", "on points: 16 points to 21")
+    );
+    assert!(t.state_text().contains(" 27 over "), "{}", t.state_text());
+    // The state text of that game reads back with the setting, and not without it.
+    let text = t.state_text();
+    let mut again = new_table("gravity", &settings).unwrap();
+    again.set_state(&text).unwrap();
+    assert_eq!(again.state_text(), text);
+    assert!(new_table("gravity", &Vec::new()).unwrap().set_state(&text).is_err());
+    // White's turn 25 still comes first: a white piece left to move is asked of seat 0.
+    let mut t = new_table("gravity", &settings).unwrap();
+    t.set_state(&format!("{example} 25 move - -,- 2,4 g3")).unwrap();
+    assert_eq!(t.actor(), Actor::Seat(0, "move"));
+}
+
 #[test]
 fn order_bottom_up_moves_the_lowest_piece_first() {
     // The seed example: White's Pe6 (stuck over the black bishop), Be7 and Pe8. In the rule

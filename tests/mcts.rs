@@ -4,7 +4,7 @@
 
 use menagerie::table::mcts::Mcts;
 use menagerie::table::seats::{Player, Seat};
-use menagerie::table::{Actor, Outcome, Settings, TableGame};
+use menagerie::table::{Actor, Chance, GameInfo, Information, Outcome, Settings, TableGame};
 use rand::RngExt;
 use rand::rngs::StdRng;
 
@@ -15,10 +15,12 @@ struct Nim {
     turn: usize,
 }
 
+static NIM_INFO: GameInfo = GameInfo::new("nim", &[2], &["player"]);
+
 impl TableGame for Nim {
     type Action = u32;
-    fn name(&self) -> &'static str {
-        "nim"
+    fn info(&self) -> &'static GameInfo {
+        &NIM_INFO
     }
     fn seats(&self) -> usize {
         2
@@ -85,10 +87,16 @@ struct Bet {
     bet: Option<char>,
 }
 
+static BET_INFO: GameInfo = GameInfo {
+    chance: Chance::Explicit,
+    information: Information::Imperfect,
+    ..GameInfo::new("bet", &[2], &["bettor"])
+};
+
 impl TableGame for Bet {
     type Action = char;
-    fn name(&self) -> &'static str {
-        "bet"
+    fn info(&self) -> &'static GameInfo {
+        &BET_INFO
     }
     fn seats(&self) -> usize {
         1

@@ -582,6 +582,33 @@ fn a_playtest_runs_in_the_background_and_reports_each_game() {
         panic!()
     };
     assert_eq!(values.len(), 4);
+    // The design questions carry the figures with their 95 % intervals: the score's is its mean.
+    let Some(Json::Arr(qs)) = v.get("questions") else {
+        panic!("{v:?}")
+    };
+    assert_eq!(text(&qs[0], "question"), "What does the player score?");
+    let mean = values.iter().map(|x| x.as_f64().unwrap()).sum::<f64>() / 4.0;
+    assert!((num(&qs[0], "value") - mean).abs() < 1e-9, "{qs:?}");
+    assert!(num(&qs[0], "half") >= 0.0);
+    // The same as a report page.
+    let page = raw_reply(
+        &s,
+        &format!("GET /api/playtests/{id}/report HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr),
+    );
+    assert!(page.starts_with("HTTP/1.1 200") && page.contains("text/html"), "{page}");
+    assert!(page.contains("parade: design report") && page.contains("What does the player score?"));
+    assert_eq!(get(&s, "/api/playtests/nosuch/report").0, 404);
+    // The lobby's catalog lists each game's settings with their choices.
+    let (_, cat) = get(&s, "/api/catalog");
+    let Some(Json::Arr(tables)) = cat.get("tables") else {
+        panic!()
+    };
+    let parade = tables.iter().find(|t| text(t, "name") == "parade").unwrap();
+    let Some(Json::Arr(settings)) = parade.get("settings") else {
+        panic!("{parade:?}")
+    };
+    assert_eq!(text(&settings[0], "key"), "open");
+    assert_eq!(strings(settings[0].get("choices")), ["off", "on"]);
 }
 
 /// Sends a request and returns the whole reply: status line, headers and body.

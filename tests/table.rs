@@ -8,7 +8,7 @@ use menagerie::table::{record, referee};
 #[path = "common/spy.rs"]
 mod spy;
 use menagerie::table::seats::{Answer, RandomSeat, Seat, make_seats};
-use menagerie::table::{Actor, Outcome, Settings, Table};
+use menagerie::table::{Actor, Chance, GameInfo, Outcome, Settings, Table, Utility};
 use spy::spied_game;
 
 fn game(name: &str, settings: &[(&str, &str)]) -> Box<dyn Table> {
@@ -701,10 +701,16 @@ impl std::fmt::Display for DiceAction {
     }
 }
 
+static DICE_INFO: GameInfo = GameInfo {
+    chance: Chance::Explicit,
+    utility: Utility::Identical,
+    ..GameInfo::new("dice", &[1], &["guesser"])
+};
+
 impl menagerie::table::TableGame for Dice {
     type Action = DiceAction;
-    fn name(&self) -> &'static str {
-        "dice"
+    fn info(&self) -> &'static GameInfo {
+        &DICE_INFO
     }
     fn seats(&self) -> usize {
         1

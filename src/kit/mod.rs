@@ -2,7 +2,7 @@
 //! of [`crate::table`]. The registry below lists each game once.
 
 /// Labels of an observation that starts with a whole FEN (six fields), then the game's own
-/// fields as `label => kind` ([`crate::table::TableGame::fields`]).
+/// fields as `label => kind` ([`crate::table::GameInfo::fields`]).
 macro_rules! fen_then {
     ($($label:literal => $kind:literal),* $(,)?) => {
         &[
@@ -30,75 +30,42 @@ pub mod splitbrain;
 pub mod telepathy;
 
 use crate::Color;
-use crate::table::{Outcome, Settings, Table};
+use crate::table::{GameInfo, Outcome, Settings, Table};
 
 /// A table game's constructor from its settings.
 type Make = fn(&Settings) -> Result<Box<dyn Table>, String>;
 
-/// Every table game: name, what it is, constructor.
-const GAMES: &[(&str, &str, Make)] = &[
+/// Every table game: its descriptor and its constructor.
+const GAMES: &[(&GameInfo, Make)] = &[
+    (&splitbrain::INFO, splitbrain::SplitBrain::boxed),
+    (&booster::INFO, booster::Booster::boxed),
+    (&cloak::INFO, cloak::Cloak::boxed),
+    (&coop2::INFO, coop2::Coop2::boxed),
+    (&gravity::INFO, gravity::Gravity::boxed),
+    (&parade::INFO, parade::Parade::boxed),
+    (&neighbour::INFO, neighbour::Neighbour::boxed),
+    (&telepathy::INFO, telepathy::Telepathy::boxed),
     (
-        "splitbrain",
-        "Split-Brain Chess (4 seats, Los Alamos board)",
-        splitbrain::SplitBrain::boxed,
-    ),
-    (
-        "booster",
-        "Booster Chess (2 seats, checkers under pieces boost or hobble them)",
-        booster::Booster::boxed,
-    ),
-    (
-        "cloak",
-        "Cloak and Dagger Chess (2 seats, secret Chess960 arrays under numbered checkers)",
-        cloak::Cloak::boxed,
-    ),
-    (
-        "coop2",
-        "Cooperative Chess 2 (2 partners, or 1 with seats=1; cards in a line allow captures)",
-        coop2::Coop2::boxed,
-    ),
-    (
-        "gravity",
-        "Gravity Chess (2 seats, pieces fall toward rank 1)",
-        gravity::Gravity::boxed,
-    ),
-    (
-        "parade",
-        "Parade Chess Solitaire (1 seat; move pieces by attacks until all touch)",
-        parade::Parade::boxed,
-    ),
-    (
-        "neighbour",
-        "Neighbour Chess Solitaire (1 seat; pieces borrow a neighbour's move until all touch)",
-        neighbour::Neighbour::boxed,
-    ),
-    (
-        "telepathy",
-        "Telepathy Chess (4 seats, chess board)",
-        telepathy::Telepathy::boxed,
-    ),
-    (
-        "rbc",
-        "Reconnaissance Blind Chess (2 seats; each turn sense a 3x3 window, then ask for a move)",
+        &crate::games::rbc::table::INFO,
         crate::games::rbc::table::RbcTable::boxed,
     ),
 ];
 
 /// The names of the table games.
 pub fn names() -> Vec<&'static str> {
-    GAMES.iter().map(|g| g.0).collect()
+    GAMES.iter().map(|g| g.0.name).collect()
 }
 
-/// Every table game: name and what it is.
-pub fn games() -> Vec<(&'static str, &'static str)> {
-    GAMES.iter().map(|g| (g.0, g.1)).collect()
+/// Every table game's descriptor.
+pub fn infos() -> Vec<&'static GameInfo> {
+    GAMES.iter().map(|g| g.0).collect()
 }
 
 /// A new game of `name` with `settings`.
 pub fn new_table(name: &str, settings: &Settings) -> Result<Box<dyn Table>, String> {
-    let (_, _, make) = GAMES
+    let (_, make) = GAMES
         .iter()
-        .find(|g| g.0 == name)
+        .find(|g| g.0.name == name)
         .ok_or_else(|| format!("unknown game '{name}' (table games: {})", names().join(", ")))?;
     make(settings)
 }

@@ -12,7 +12,7 @@ use crate::rules::Plain;
 use crate::search::Searcher;
 use crate::square::Square;
 use crate::table::seats::{Player, PlayerSeat, Seat, number_options};
-use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
+use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::fmt;
@@ -218,19 +218,7 @@ impl Telepathy {
     /// N-th removal loses), `bare_kings=end|play` (with only the kings left the game ends: see
     /// [`Telepathy::bare_kings_end`]).
     pub fn new(settings: &Settings) -> Result<Telepathy, String> {
-        let v = read_settings(
-            "telepathy",
-            settings,
-            &[
-                ("white_first", &["0", "1"], "0"),
-                ("black_first", &["0", "1"], "0"),
-                ("draws", &["off", "on"], "off"),
-                ("limit", &["0", "200", "400", "600", "1000"], "600"),
-                ("faceup", &["on", "off8"], "on"),
-                ("removals_end", &["0", "2", "3", "4", "5", "6", "8"], "0"),
-                ("bare_kings", &["end", "play"], "end"),
-            ],
-        )?;
+        let v = INFO.read_settings(settings)?;
         let game = chess::plain_game("chess")?;
         let (fw, fb) = (usize::from(v[0] == "1"), usize::from(v[1] == "1"));
         let hand: Vec<char> = CARDS.iter().copied().filter(|&c| c != 'P').collect();
@@ -448,11 +436,115 @@ impl fmt::Display for Action {
     }
 }
 
+/// What Telepathy Chess is: its settings, fields and design questions.
+pub static INFO: GameInfo = GameInfo {
+    name: "telepathy",
+    title: "Telepathy Chess",
+    about: "4 seats, two to a team on the chess board; a predictor bets on the type of piece its partner moves",
+    seats: &[4],
+    roles: &["white", "black", "predictor", "mover"],
+    settings: &[
+        Setting {
+            key: "white_first",
+            choices: &["0", "1"],
+            default: "0",
+            about: "White's first predictor: seat 0 or 1",
+        },
+        Setting {
+            key: "black_first",
+            choices: &["0", "1"],
+            default: "0",
+            about: "Black's first predictor: seat 2 (0) or 3 (1)",
+        },
+        Setting {
+            key: "draws",
+            choices: &["off", "on"],
+            default: "off",
+            about: "threefold repetition and the 50-move rule",
+        },
+        Setting {
+            key: "limit",
+            choices: &["0", "200", "400", "600", "1000"],
+            default: "600",
+            about: "plies until a draw (0: none)",
+        },
+        Setting {
+            key: "faceup",
+            choices: &["on", "off8"],
+            default: "on",
+            about: "off8: no face-up card after a team has lost 8 pieces (the later revision)",
+        },
+        Setting {
+            key: "removals_end",
+            choices: &["0", "2", "3", "4", "5", "6", "8"],
+            default: "0",
+            about: "a team forced into its N-th removal loses (0: never)",
+        },
+        Setting {
+            key: "bare_kings",
+            choices: &["end", "play"],
+            default: "end",
+            about: "end: a game with only the kings left ends drawn at once",
+        },
+    ],
+    fields: fen_then![
+        "marker (black,white)" => "track:-1:1",
+        "face-up cards (white,black)" => "cards",
+        "hands (white,black)" => "cards",
+        "predictors (white,black)" => "text",
+        "face-down card" => "cards",
+        "phase" => "text",
+        "removals (white,black)" => "text",
+    ],
+    chance: Chance::Deterministic,
+    information: Information::Imperfect,
+    utility: Utility::ConstantSum,
+    questions: &[
+        (
+            "How often does the predictor name the type of the piece that moves?",
+            "hit rate, all predictions",
+        ),
+        ("... with 25-32 pieces on the board", "hit rate with 25-32 pieces"),
+        ("... with 2-8 pieces on the board", "hit rate with 2-8 pieces"),
+        ("How many removals does the marker force a game?", "forced removals"),
+        ("How often does White win?", "result: white"),
+        ("How often does Black win?", "result: black"),
+        ("How often is the game drawn?", "result: draw"),
+        ("How often do only the kings remain?", "ended: bare kings"),
+        ("How long is a game (plies)?", "plies"),
+    ],
+    ratios: &[
+        ("hit rate, all predictions", "hits", "predictions"),
+        (
+            "hit rate with 25-32 pieces",
+            "hits with 25-32 pieces",
+            "predictions with 25-32 pieces",
+        ),
+        (
+            "hit rate with 17-24 pieces",
+            "hits with 17-24 pieces",
+            "predictions with 17-24 pieces",
+        ),
+        (
+            "hit rate with 9-16 pieces",
+            "hits with 9-16 pieces",
+            "predictions with 9-16 pieces",
+        ),
+        (
+            "hit rate with 2-8 pieces",
+            "hits with 2-8 pieces",
+            "predictions with 2-8 pieces",
+        ),
+        ("miss rate, all predictions", "misses", "predictions"),
+    ],
+    histograms: &[],
+};
+
 impl TableGame for Telepathy {
     type Action = Action;
 
-    fn name(&self) -> &'static str {
-        "telepathy"
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn seats(&self) -> usize {
@@ -703,23 +795,6 @@ impl TableGame for Telepathy {
         self.end.clone()
     }
 
-    fn questions(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            (
-                "How often does the predictor name the type of the piece that moves?",
-                "hit rate, all predictions",
-            ),
-            ("... with 25-32 pieces on the board", "hit rate with 25-32 pieces"),
-            ("... with 2-8 pieces on the board", "hit rate with 2-8 pieces"),
-            ("How many removals does the marker force a game?", "forced removals"),
-            ("How often does White win?", "result: white"),
-            ("How often does Black win?", "result: black"),
-            ("How often is the game drawn?", "result: draw"),
-            ("How often do only the kings remain?", "ended: bare kings"),
-            ("How long is a game (plies)?", "plies"),
-        ]
-    }
-
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         team_forfeit(2, seat, why)
     }
@@ -759,50 +834,11 @@ impl TableGame for Telepathy {
         t
     }
 
-    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
-        vec![
-            ("hit rate, all predictions", "hits", "predictions"),
-            (
-                "hit rate with 25-32 pieces",
-                "hits with 25-32 pieces",
-                "predictions with 25-32 pieces",
-            ),
-            (
-                "hit rate with 17-24 pieces",
-                "hits with 17-24 pieces",
-                "predictions with 17-24 pieces",
-            ),
-            (
-                "hit rate with 9-16 pieces",
-                "hits with 9-16 pieces",
-                "predictions with 9-16 pieces",
-            ),
-            (
-                "hit rate with 2-8 pieces",
-                "hits with 2-8 pieces",
-                "predictions with 2-8 pieces",
-            ),
-            ("miss rate, all predictions", "misses", "predictions"),
-        ]
-    }
-
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         // The view starts from what the seat may see, never from the true state.
         let mut e = Engine::new(self.clone(), options, seed)?;
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
-    }
-
-    fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        fen_then![
-            "marker (black,white)" => "track:-1:1",
-            "face-up cards (white,black)" => "cards",
-            "hands (white,black)" => "cards",
-            "predictors (white,black)" => "text",
-            "face-down card" => "cards",
-            "phase" => "text",
-            "removals (white,black)" => "text",
-        ]
     }
 }
 

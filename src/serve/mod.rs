@@ -303,6 +303,7 @@ fn route(server: &Arc<Server>, req: &Request) -> Reply {
         (false, ["api", "tables", id, "seat", token, op]) => seat_op(server, id, token, op, req),
         (false, ["api", "playtests"]) => new_playtest(server, req),
         (true, ["api", "playtests", id]) => playtest_view(server, id),
+        (true, ["api", "playtests", id, "report"]) => playtest_report(server, id),
         (false, ["api", "playtests", id, "stop"]) => playtest_stop(server, id),
         _ => Err(Reply::error(404, "no such page or API call")),
     };
@@ -323,14 +324,30 @@ fn catalog(server: &Server) -> Reply {
             ])
         })
         .collect();
-    let tables = kit::games()
+    let tables = kit::infos()
         .iter()
-        .map(|(name, about)| {
-            let seats = kit::new_table(name, &Vec::new()).map_or(0, |t| t.seats());
+        .map(|info| {
+            let settings = info
+                .settings
+                .iter()
+                .map(|s| {
+                    Json::Obj(vec![
+                        ("key".into(), Json::Str(s.key.into())),
+                        (
+                            "choices".into(),
+                            Json::Arr(s.choices.iter().map(|c| Json::Str((*c).into())).collect()),
+                        ),
+                        ("default".into(), Json::Str(s.default.into())),
+                        ("about".into(), Json::Str(s.about.into())),
+                    ])
+                })
+                .collect();
             Json::Obj(vec![
-                ("name".into(), Json::Str(name.to_string())),
-                ("about".into(), Json::Str(about.to_string())),
-                ("seats".into(), Json::Num(seats as f64)),
+                ("name".into(), Json::Str(info.name.into())),
+                ("title".into(), Json::Str(info.title.into())),
+                ("about".into(), Json::Str(format!("{} ({})", info.title, info.about))),
+                ("seats".into(), Json::Num(info.seats[0] as f64)),
+                ("settings".into(), Json::Arr(settings)),
             ])
         })
         .collect();
@@ -742,6 +759,17 @@ fn playtest_view(server: &Arc<Server>, id: &str) -> Result<Reply, Reply> {
     let pt = find_playtest(server, id)?;
     let v = lock(&pt).view(id);
     Ok(Reply::json(&v))
+}
+
+/// The playtest's design report as a self-contained HTML page.
+fn playtest_report(server: &Arc<Server>, id: &str) -> Result<Reply, Reply> {
+    let pt = find_playtest(server, id)?;
+    let page = lock(&pt).report();
+    Ok(Reply {
+        status: 200,
+        kind: "text/html; charset=utf-8",
+        body: page.into_bytes(),
+    })
 }
 
 fn playtest_stop(server: &Arc<Server>, id: &str) -> Result<Reply, Reply> {

@@ -6,6 +6,7 @@ use crate::kit;
 use crate::table::json::Json;
 use crate::table::playtest::{Summary, mean_se, tally_end};
 use crate::table::referee;
+use crate::table::report::{self, figure};
 use crate::table::seats::make_seats;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -17,10 +18,12 @@ pub const MAX_GAMES: usize = 10_000;
 /// A playtest and what it has found so far.
 pub struct Playtest {
     game: String,
+    /// The settings as words (`default` for none).
+    settings: String,
     games: usize,
     summary: Summary,
-    histograms: Vec<&'static str>,
-    ratios: Vec<(&'static str, &'static str, &'static str)>,
+    /// The game's descriptor: its ratios and histograms.
+    info: &'static crate::table::GameInfo,
     started: Instant,
     seconds: f64,
     finished: bool,
@@ -45,10 +48,18 @@ pub fn start(req: &Json) -> Result<Arc<Mutex<Playtest>>, String> {
     let probe = kit::new_table(&name, &settings)?;
     let pt = Arc::new(Mutex::new(Playtest {
         game: name.clone(),
+        settings: if settings.is_empty() {
+            "default".to_string()
+        } else {
+            settings
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
         games,
         summary: Summary::default(),
-        histograms: probe.histograms(),
-        ratios: probe.ratios(),
+        info: probe.info(),
         started: Instant::now(),
         seconds: 0.0,
         finished: false,
@@ -97,6 +108,24 @@ pub fn start(req: &Json) -> Result<Arc<Mutex<Playtest>>, String> {
 }
 
 impl Playtest {
+    /// The design report of the games played so far ([`report::html`]): the same page as
+    /// `menagerie playtest GAME --report DIR` with these settings and seeds.
+    pub fn report(&self) -> String {
+        let command = format!(
+            "the browser's playtest of {} with {} ({} of {} games{})",
+            self.game,
+            self.settings,
+            self.summary.len(),
+            self.games,
+            if self.finished { "" } else { ", running" }
+        );
+        let column = report::Column {
+            label: self.settings.clone(),
+            summary: self.summary.clone(),
+        };
+        report::html(self.info, &command, &[column], &["plies"])
+    }
+
     /// True once it has ended (all games, stopped or an error).
     pub fn finished(&self) -> bool {
         self.finished
@@ -126,6 +155,7 @@ impl Playtest {
             ]));
         }
         let ratios = self
+            .info
             .ratios
             .iter()
             .filter_map(|(label, n, d)| {
@@ -139,6 +169,7 @@ impl Playtest {
             })
             .collect();
         let histograms = self
+            .info
             .histograms
             .iter()
             .map(|k| {
@@ -148,9 +179,26 @@ impl Playtest {
                 ])
             })
             .collect();
+        // The design questions with their 95 % intervals, as the HTML report has them.
+        let questions = self
+            .info
+            .questions
+            .iter()
+            .map(|(q, key)| {
+                let f = figure(s, key, self.info.ratios);
+                Json::Obj(vec![
+                    ("question".into(), Json::Str(q.to_string())),
+                    ("key".into(), Json::Str(key.to_string())),
+                    ("value".into(), f.map_or(Json::Null, |f| num(f.0))),
+                    ("half".into(), f.map_or(Json::Null, |f| num(f.1))),
+                ])
+            })
+            .collect();
         Json::Obj(vec![
             ("id".into(), Json::Str(id.into())),
             ("game".into(), Json::Str(self.game.clone())),
+            ("settings".into(), Json::Str(self.settings.clone())),
+            ("questions".into(), Json::Arr(questions)),
             ("games".into(), Json::Num(self.games as f64)),
             ("done".into(), Json::Num(s.len() as f64)),
             ("seconds".into(), num(self.seconds)),

@@ -282,7 +282,7 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
         }
     }
     let room = Arc::new(Mutex::new(Room {
-        game: table.name(),
+        game: table.info().name,
         settings: settings.clone(),
         roles: (0..n)
             .map(|i| table.roles(i).iter().map(|r| r.to_string()).collect())
@@ -295,7 +295,7 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
                 _ => "person",
             })
             .collect(),
-        fields: table.fields(),
+        fields: table.info().fields,
         fresh: table.clone_box(),
         seats: seat_views,
         events: VecDeque::new(),
@@ -556,7 +556,13 @@ impl Hint {
         }
         let mut e = self.fresh.engine_seat(self.seat, &Vec::new(), 1)?;
         let roles: Vec<&str> = self.roles.iter().map(String::as_str).collect();
-        e.start(self.fresh.name(), self.seat, self.fresh.seats(), &roles, &self.settings)?;
+        e.start(
+            self.fresh.info().name,
+            self.seat,
+            self.fresh.seats(),
+            &roles,
+            &self.settings,
+        )?;
         for o in &self.observations {
             e.see(o)?;
         }

@@ -7,6 +7,7 @@
 
 pub mod console;
 pub mod explain;
+pub mod info;
 pub mod json;
 pub mod mcts;
 pub mod playtest;
@@ -15,6 +16,7 @@ pub mod referee;
 pub mod report;
 pub mod seats;
 
+pub use info::{Chance, GameInfo, Information, Setting, Utility};
 use rand::rngs::StdRng;
 use std::fmt;
 
@@ -120,9 +122,9 @@ pub trait TableGame: Clone + Send + 'static {
     /// An action (typed; `Display` gives its text form).
     type Action: Clone + PartialEq + fmt::Display + Send;
 
-    /// The game's name (`splitbrain`).
-    fn name(&self) -> &'static str;
-    /// Number of seats.
+    /// What the game is: name, seats, settings, fields, design questions ([`GameInfo`]).
+    fn info(&self) -> &'static GameInfo;
+    /// Number of seats (one of [`GameInfo::seats`]).
     fn seats(&self) -> usize;
     /// The roles of a seat now (`white`, `chooser`, ...), for `kit-game`.
     fn roles(&self, seat: usize) -> Vec<&'static str>;
@@ -196,19 +198,6 @@ pub trait TableGame: Clone + Send + 'static {
     fn tally(&self) -> Tally {
         Vec::new()
     }
-    /// Ratios of tally sums that `playtest` reports: (label, numerator key, denominator key).
-    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
-        Vec::new()
-    }
-    /// Tally keys whose spread `playtest` shows (quartiles and a text histogram).
-    fn histograms(&self) -> Vec<&'static str> {
-        Vec::new()
-    }
-    /// The rule book's design questions this game's playtests answer: (question, the tally
-    /// key or ratio label that answers it), for `playtest --report`.
-    fn questions(&self) -> Vec<(&'static str, &'static str)> {
-        Vec::new()
-    }
     /// For a solitaire, once dealt: the best score of this game's deal with every order known,
     /// searched within `budget` states (`None`: the game has no such solver or is not dealt).
     fn deal_optimum(&self, _budget: u64) -> Option<Optimum> {
@@ -216,11 +205,6 @@ pub trait TableGame: Clone + Send + 'static {
     }
     /// Menagerie's own player for `seat` (options from `engine:KEY=VALUE`).
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String>;
-    /// Labels of the observation's space-separated fields, in order, for a board page: (label,
-    /// kind), kind `board` (a FEN placement), `cards` (card letters) or `text`.
-    fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
-    }
     /// For a game played on a variant's board (RBC): the variant's name and the moves that
     /// happened from its start position (MMN, `pass` for a pass), for a PGN of the game.
     fn board_moves(&self) -> Option<(&'static str, Vec<String>)> {
@@ -243,8 +227,8 @@ pub fn default_refusal<G: TableGame>(game: &G, action: &G::Action) -> String {
 /// A table game behind a trait object that speaks text: what the referee, the console and the
 /// seats use.
 pub trait Table: Send {
-    /// The game's name.
-    fn name(&self) -> &'static str;
+    /// What the game is ([`GameInfo`]).
+    fn info(&self) -> &'static GameInfo;
     /// Number of seats.
     fn seats(&self) -> usize;
     /// Roles of a seat now.
@@ -261,12 +245,6 @@ pub trait Table: Send {
     fn chances(&self) -> Vec<(String, f64)>;
     /// Applies the chance outcome written `text` (a record being replayed, the console).
     fn act_chance(&mut self, text: &str) -> Result<String, String>;
-    /// Ratios `playtest` reports: (label, numerator key, denominator key) of the tally.
-    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)>;
-    /// Tally keys whose spread `playtest` shows.
-    fn histograms(&self) -> Vec<&'static str>;
-    /// See [`TableGame::questions`].
-    fn questions(&self) -> Vec<(&'static str, &'static str)>;
     /// The best score of this game's deal with every order known.
     fn deal_optimum(&self, budget: u64) -> Option<Optimum>;
     /// What `seat` may know now.
@@ -284,8 +262,6 @@ pub trait Table: Send {
     fn tally(&self) -> Tally;
     /// Menagerie's player for a seat.
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String>;
-    /// Labels of the observation's fields.
-    fn fields(&self) -> &'static [(&'static str, &'static str)];
     /// The variant and the moves of a game on a variant's board; see [`TableGame::board_moves`].
     fn board_moves(&self) -> Option<(&'static str, Vec<String>)>;
     /// A copy of the game.
@@ -298,8 +274,8 @@ pub trait Table: Send {
 }
 
 impl<G: TableGame> Table for G {
-    fn name(&self) -> &'static str {
-        TableGame::name(self)
+    fn info(&self) -> &'static GameInfo {
+        TableGame::info(self)
     }
     fn seats(&self) -> usize {
         TableGame::seats(self)
@@ -364,15 +340,6 @@ impl<G: TableGame> Table for G {
         }
         self.apply(&a)
     }
-    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
-        TableGame::ratios(self)
-    }
-    fn histograms(&self) -> Vec<&'static str> {
-        TableGame::histograms(self)
-    }
-    fn questions(&self) -> Vec<(&'static str, &'static str)> {
-        TableGame::questions(self)
-    }
     fn deal_optimum(&self, budget: u64) -> Option<Optimum> {
         TableGame::deal_optimum(self, budget)
     }
@@ -404,9 +371,6 @@ impl<G: TableGame> Table for G {
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn seats::Seat>, String> {
         TableGame::engine_seat(self, seat, options, seed)
     }
-    fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        TableGame::fields(self)
-    }
     fn board_moves(&self) -> Option<(&'static str, Vec<String>)> {
         TableGame::board_moves(self)
     }
@@ -430,35 +394,4 @@ pub fn parse_settings(words: &[String]) -> Result<Settings, String> {
             _ => Err(format!("'{w}' is not a setting (expected KEY=VALUE)")),
         })
         .collect()
-}
-
-/// Takes the settings a game knows out of `settings`: each key in `known` with its default,
-/// an unknown key is an error naming the known ones.
-pub fn read_settings(game: &str, settings: &Settings, known: &[(&str, &[&str], &str)]) -> Result<Vec<String>, String> {
-    for (k, v) in settings {
-        let Some((_, values, _)) = known.iter().find(|(name, _, _)| name == k) else {
-            let names: Vec<&str> = known.iter().map(|x| x.0).collect();
-            return Err(format!(
-                "unknown setting '{k}' for {game} (known: {})",
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ));
-        };
-        if !values.contains(&v.as_str()) {
-            return Err(format!("setting {k}={v}: expected one of {}", values.join(", ")));
-        }
-    }
-    Ok(known
-        .iter()
-        .map(|(name, _, default)| {
-            settings
-                .iter()
-                .rev()
-                .find(|(k, _)| k == name)
-                .map_or(default.to_string(), |(_, v)| v.clone())
-        })
-        .collect())
 }

@@ -5,7 +5,7 @@ use super::Tally;
 use std::fmt::Write;
 
 /// The tallies of many games.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Summary {
     games: Vec<Tally>,
 }

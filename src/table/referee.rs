@@ -180,7 +180,7 @@ pub fn play_recorded(
     move_seconds: f64,
     record: &mut dyn FnMut(&str) -> Result<(), String>,
 ) -> Result<Played, Halt> {
-    record(&header(table.name(), seed, seat_names, settings)).map_err(|why| Halt { steps: 0, why })?;
+    record(&header(table.info().name, seed, seat_names, settings)).map_err(|why| Halt { steps: 0, why })?;
     let mut rng = StdRng::seed_from_u64(seed);
     let n = table.seats();
     // A record line, or the game halts.
@@ -199,7 +199,7 @@ pub fn play_recorded(
         };
     }
     for (i, s) in seats.iter_mut().enumerate() {
-        if let Err(e) = s.start(table.name(), i, n, &table.roles(i), settings) {
+        if let Err(e) = s.start(table.info().name, i, n, &table.roles(i), settings) {
             let o = table.forfeit(i, &e);
             return finish(record, seats, o, Some((i, &e)), 0);
         }

@@ -1,7 +1,8 @@
 //! A playtest's design report: one self-contained HTML page (inline SVG, no script, no network)
-//! that answers a game's design questions ([`super::TableGame::questions`]) with each figure's
+//! that answers a game's design questions ([`GameInfo::questions`]) with each figure's
 //! 95 % interval, one column per set of settings, then every figure and the spreads.
 
+use super::GameInfo;
 use super::playtest::{Summary, quantile};
 use std::fmt::Write;
 
@@ -13,8 +14,9 @@ pub struct Column {
     pub summary: Summary,
 }
 
-/// A figure with its 95 % interval half-width, or `None` when the run did not measure it.
-fn figure(s: &Summary, key: &str, ratios: &[(&str, &str, &str)]) -> Option<(f64, f64)> {
+/// A figure (a tally key's mean per game, or a ratio's label) with its 95 % interval
+/// half-width, or `None` when the run did not measure it.
+pub fn figure(s: &Summary, key: &str, ratios: &[(&str, &str, &str)]) -> Option<(f64, f64)> {
     if let Some((_, num, den)) = ratios.iter().find(|r| r.0 == key) {
         return s.ratio(num, den).map(|(r, se, _)| (r, 1.96 * se));
     }
@@ -140,16 +142,11 @@ fn histogram(columns: &[Column], key: &str) -> String {
     svg
 }
 
-/// The report page. `command` is how it was made; `questions` (question, tally key or ratio
-/// label) come first, then every figure, then the histograms of `spreads`.
-pub fn html(
-    game: &str,
-    command: &str,
-    questions: &[(&str, &str)],
-    columns: &[Column],
-    ratios: &[(&str, &str, &str)],
-    spreads: &[&str],
-) -> String {
+/// The report page of `info`'s game. `command` is how it was made; the game's questions come
+/// first, then every figure, then the histograms of its spreads and of `more_spreads`.
+pub fn html(info: &GameInfo, command: &str, columns: &[Column], more_spreads: &[&str]) -> String {
+    let (game, questions, ratios) = (info.name, info.questions, info.ratios);
+    let spreads: Vec<&str> = info.histograms.iter().chain(more_spreads).copied().collect();
     let mut out = String::new();
     let _ = write!(
         out,

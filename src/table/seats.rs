@@ -606,7 +606,7 @@ pub fn check_specs(table: &dyn Table, specs: &[String]) -> Result<(), String> {
     if specs.len() != table.seats() {
         return Err(format!(
             "{} has {} seats, --seats gives {}",
-            table.name(),
+            table.info().name,
             table.seats(),
             specs.len()
         ));
@@ -675,7 +675,7 @@ pub fn make_seat(
             table.mcts_seat(i, &options, seat_seed)?
         }
         "random" if rest.is_empty() => Box::new(RandomSeat::new(seat_seed)),
-        "human" if rest.is_empty() => Box::new(HumanSeat::stdio().with_fields(table.fields())),
+        "human" if rest.is_empty() => Box::new(HumanSeat::stdio().with_fields(table.info().fields)),
         "cmd" if !rest.trim().is_empty() => {
             Box::new(CmdSeat::spawn(rest, Duration::from_secs_f64(move_seconds)).map_err(|e| format!("seat {i}: {e}"))?)
         }

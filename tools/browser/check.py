@@ -638,7 +638,18 @@ class Check:
 
     def playtest(self):
         self.lobby()
+        # The table form's settings: a select per setting, written into the settings text.
+        self.set_value("#table-game", "telepathy")
+        limit = self.wait("telepathy's settings", lambda: self.find("#table-settings-limit"))[0]
+        assert Select(limit).first_selected_option.get_attribute("value") == "600", "limit's default"
+        self.set_value("#table-settings-limit", "200")
+        text = self.find("#table-settings")[0].get_attribute("value")
+        assert text == "limit=200", f"the settings text says {text!r}"
         self.set_value("#pt-game", "parade")
+        self.wait("parade's settings", lambda: self.find("#pt-settings-open"))
+        self.set_value("#pt-settings-open", "on")
+        text = self.find("#pt-settings")[0].get_attribute("value")
+        assert text == "open=on", f"the playtest's settings text says {text!r}"
         self.set_value("#pt-games", 30)
         self.set_value("#pt-seed", 1)
         self.click("#new-playtest")
@@ -647,9 +658,18 @@ class Check:
         self.wait("playtest finished", lambda: self.api(f"/api/playtests/{pid}")["finished"], timeout=300)
         self.wait("the pictures", lambda: len(self.find("#charts svg.chart")) >= 2)
         self.wait("the progress", lambda: "30 / 30" in self.find("#pt-progress")[0].text)
+        # The design questions with their 95 % intervals, and the report page they come from.
+        rows = self.wait("the questions", lambda: self.find("#pt-questions-table tbody tr"))
+        first = rows[0].text
+        assert "What does the player score?" in first and "\u00b1" in first, first
+        assert "open=on" in self.find("h2")[0].text, self.find("h2")[0].text
+        href = self.find("#pt-report")[0].get_attribute("href")
+        with urllib.request.urlopen(href, timeout=30) as r:
+            page = r.read().decode()
+        assert "design report" in page and "What does the player score?" in page and "open=on" in page, page[:300]
         self.shot("playtest-parade")
-        print("playtest: parade 30 games drawn:", len(self.find("#charts svg.chart")), "charts")
-
+        print("playtest: parade open=on 30 games drawn:", len(self.find("#charts svg.chart")), "charts,",
+              len(rows), "questions; the report page", len(page), "bytes")
 
 def main():
     ap = argparse.ArgumentParser()

@@ -17,7 +17,7 @@ use crate::kit::{team_forfeit, team_outcome};
 use crate::position::{Game, Piece, Position};
 use crate::rules::HiddenGame;
 use crate::table::seats::{Player, PlayerSeat, Seat};
-use crate::table::{Actor, Outcome, Settings, TableGame, read_settings};
+use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Settings, TableGame, Utility};
 use std::sync::Arc;
 
 /// One RBC game's true state.
@@ -73,7 +73,7 @@ impl RbcTable {
 
     /// A game at the start position (no settings).
     pub fn new(settings: &Settings) -> Result<RbcTable, String> {
-        read_settings("rbc", settings, &[])?;
+        INFO.read_settings(settings)?;
         Ok(RbcTable {
             referee: Referee::new(Position::startpos(RbcTable::game()?)),
             sensing: true,
@@ -143,12 +143,42 @@ fn letter(pos: &Position<super::Rbc>, p: Piece) -> char {
     }
 }
 
+/// What Reconnaissance Blind Chess is: its settings, fields and design questions.
+pub static INFO: GameInfo = GameInfo {
+    name: "rbc",
+    title: "Reconnaissance Blind Chess",
+    about: "2 seats; each turn sense a 3x3 window, then ask for a move",
+    seats: &[2],
+    roles: &["white", "black"],
+    settings: &[],
+    fields: &[
+        ("board", "board"),
+        ("your colour", "text"),
+        ("side to move", "text"),
+        ("phase", "text"),
+        ("last capture on", "text"),
+        ("your last sense", "seen"),
+        ("your last move (asked>taken)", "text"),
+        ("true moves (after the game)", "text"),
+    ],
+    chance: Chance::Deterministic,
+    information: Information::Imperfect,
+    utility: Utility::ConstantSum,
+    questions: &[
+        ("How often does White win?", "result: white"),
+        ("How often does Black win?", "result: black"),
+    ],
+    ratios: &[],
+    histograms: &[],
+};
+
 impl TableGame for RbcTable {
     type Action = RbcAction;
 
-    fn name(&self) -> &'static str {
-        "rbc"
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
+
     fn seats(&self) -> usize {
         2
     }
@@ -338,27 +368,9 @@ impl TableGame for RbcTable {
             End::MoveLimit => team_outcome(1, None, "100 half-moves without a capture or pawn move"),
         })
     }
-    fn questions(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            ("How often does White win?", "result: white"),
-            ("How often does Black win?", "result: black"),
-        ]
-    }
 
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         team_forfeit(1, seat, why)
-    }
-    fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            ("board", "board"),
-            ("your colour", "text"),
-            ("side to move", "text"),
-            ("phase", "text"),
-            ("last capture on", "text"),
-            ("your last sense", "seen"),
-            ("your last move (asked>taken)", "text"),
-            ("true moves (after the game)", "text"),
-        ]
     }
     fn board_moves(&self) -> Option<(&'static str, Vec<String>)> {
         Some(("rbc", self.moves.clone()))

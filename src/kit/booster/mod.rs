@@ -18,7 +18,7 @@ use crate::moves::{MoveKind, MoveList};
 use crate::position::Position;
 use crate::rules::Plain;
 use crate::table::seats::{Player, PlayerSeat, Seat};
-use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
+use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility};
 use board::{KING, forward};
 use std::fmt;
 
@@ -133,15 +133,7 @@ impl Booster {
     /// player's checkers, the reserve), `checker_cards=4|0|8` (checker cards in the deck, half
     /// each colour), `limit=0|200|400` (plies after which the game is drawn, default 400).
     pub fn new(settings: &Settings) -> Result<Booster, String> {
-        let v = read_settings(
-            "booster",
-            settings,
-            &[
-                ("checkers", &["6", "3", "9"], "6"),
-                ("checker_cards", &["4", "0", "8"], "4"),
-                ("limit", &["400", "0", "200"], "400"),
-            ],
-        )?;
+        let v = INFO.read_settings(settings)?;
         let checkers: u8 = v[0].parse().expect("listed");
         let cards: usize = v[1].parse().expect("listed");
         let mut deck: Vec<char> = CHESS_CARDS.chars().collect();
@@ -642,11 +634,70 @@ impl Booster {
     }
 }
 
+/// What Booster Chess is: its settings, fields and design questions.
+pub static INFO: GameInfo = GameInfo {
+    name: "booster",
+    title: "Booster Chess",
+    about: "2 seats; checkers under the pieces boost or hobble them",
+    seats: &[2],
+    roles: &["white", "black"],
+    settings: &[
+        Setting {
+            key: "checkers",
+            choices: &["6", "3", "9"],
+            default: "6",
+            about: "checkers each side places",
+        },
+        Setting {
+            key: "checker_cards",
+            choices: &["4", "0", "8"],
+            default: "4",
+            about: "checker cards in the deck",
+        },
+        Setting {
+            key: "limit",
+            choices: &["400", "0", "200"],
+            default: "400",
+            about: "plies until a draw (0: none)",
+        },
+    ],
+    fields: &[
+        ("board", "board"),
+        ("side to move", "text"),
+        ("castling", "text"),
+        ("en passant", "text"),
+        ("checkers", "badges"),
+        ("reserves (white,black)", "text"),
+        ("hands (white,black)", "cards"),
+        ("draw pile", "text"),
+        ("discard", "cards"),
+        ("halfmove clock", "text"),
+        ("plies", "text"),
+        ("phase", "text"),
+        ("returned pawns", "text"),
+    ],
+    chance: Chance::Explicit,
+    information: Information::Imperfect,
+    utility: Utility::ConstantSum,
+    questions: &[
+        (
+            "Is the game broken: how often is it decided in under ten moves?",
+            "decided in under ten moves",
+        ),
+        ("How long is a game (moves)?", "moves (plies / 2)"),
+        ("How often does White win?", "result: white"),
+        ("How often does Black win?", "result: black"),
+        ("How many booster steps a game?", "booster steps"),
+    ],
+    ratios: &[],
+    histograms: &[],
+};
+
 impl TableGame for Booster {
     type Action = Action;
 
-    fn name(&self) -> &'static str {
-        "booster"
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn seats(&self) -> usize {
@@ -839,19 +890,6 @@ impl TableGame for Booster {
         self.end.clone()
     }
 
-    fn questions(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            (
-                "Is the game broken: how often is it decided in under ten moves?",
-                "decided in under ten moves",
-            ),
-            ("How long is a game (moves)?", "moves (plies / 2)"),
-            ("How often does White win?", "result: white"),
-            ("How often does Black win?", "result: black"),
-            ("How many booster steps a game?", "booster steps"),
-        ]
-    }
-
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         team_forfeit(1, seat, why)
     }
@@ -876,23 +914,5 @@ impl TableGame for Booster {
             Player::see(&mut e, &TableGame::observe(self, seat))?;
             Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
         })
-    }
-
-    fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            ("board", "board"),
-            ("side to move", "text"),
-            ("castling", "text"),
-            ("en passant", "text"),
-            ("checkers", "badges"),
-            ("reserves (white,black)", "text"),
-            ("hands (white,black)", "cards"),
-            ("draw pile", "text"),
-            ("discard", "cards"),
-            ("halfmove clock", "text"),
-            ("plies", "text"),
-            ("phase", "text"),
-            ("returned pawns", "text"),
-        ]
     }
 }

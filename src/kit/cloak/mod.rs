@@ -13,7 +13,7 @@ pub(crate) use super::grid::{Sq, name, parse_sq};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::table::seats::{Player, PlayerSeat, Seat};
-use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
+use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility};
 use std::fmt;
 
 pub use engine::Engine;
@@ -216,14 +216,7 @@ impl Cloak {
     /// 50-move rule, on by default: the rules say draws are standard), `limit=0|200|400|600`
     /// (plies after which the game is drawn, default 400, 0 for none).
     pub fn new(settings: &Settings) -> Result<Cloak, String> {
-        let v = read_settings(
-            "cloak",
-            settings,
-            &[
-                ("draws", &["on", "off"], "on"),
-                ("limit", &["0", "200", "400", "600"], "400"),
-            ],
-        )?;
+        let v = INFO.read_settings(settings)?;
         let mut board: Board = [None; 64];
         for f in 0..8 {
             for (rank, pawn_rank, c) in [(0, 1, Color::White), (7, 6, Color::Black)] {
@@ -507,11 +500,73 @@ impl Cloak {
 
 mod state;
 
+/// What Cloak and Dagger Chess is: its settings, fields and design questions.
+pub static INFO: GameInfo = GameInfo {
+    name: "cloak",
+    title: "Cloak and Dagger Chess",
+    about: "2 seats; secret Chess960 arrays under numbered checkers",
+    seats: &[2],
+    roles: &["white", "black"],
+    settings: &[
+        Setting {
+            key: "draws",
+            choices: &["on", "off"],
+            default: "on",
+            about: "stalemate, threefold repetition and the 50-move rule",
+        },
+        Setting {
+            key: "limit",
+            choices: &["0", "200", "400", "600"],
+            default: "400",
+            about: "plies until a draw (0: none)",
+        },
+    ],
+    fields: &[
+        ("board", "board"),
+        ("side to move", "text"),
+        ("phase", "text"),
+        ("checkers", "badges"),
+        ("unmoved squares", "text"),
+        ("en passant", "text"),
+        ("halfmove clock", "text"),
+        ("plies", "text"),
+        ("pawns taken (white,black)", "text"),
+        ("guess", "text"),
+        ("facts", "text"),
+        ("last move", "text"),
+        ("refused attempts", "text"),
+    ],
+    chance: Chance::Deterministic,
+    information: Information::Imperfect,
+    utility: Utility::ConstantSum,
+    questions: &[
+        ("How often is a guess right?", "guess accuracy"),
+        ("How many guesses a game?", "guesses"),
+        (
+            "What share of captures is made by a piece of a type the loser did not know?",
+            "share of captures by an attacker of unknown type",
+        ),
+        ("How often does White win?", "result: white"),
+        ("How often does Black win?", "result: black"),
+        ("How often is the game drawn?", "result: draw"),
+        ("How long is a game (plies)?", "plies"),
+    ],
+    ratios: &[
+        ("guess accuracy", "right guesses", "guesses"),
+        (
+            "share of captures by an attacker of unknown type",
+            "pieces lost to an attacker of unknown type",
+            "captures",
+        ),
+    ],
+    histograms: &[],
+};
+
 impl TableGame for Cloak {
     type Action = Action;
 
-    fn name(&self) -> &'static str {
-        "cloak"
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn seats(&self) -> usize {
@@ -774,21 +829,6 @@ impl TableGame for Cloak {
         self.end.clone()
     }
 
-    fn questions(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            ("How often is a guess right?", "guess accuracy"),
-            ("How many guesses a game?", "guesses"),
-            (
-                "What share of captures is made by a piece of a type the loser did not know?",
-                "share of captures by an attacker of unknown type",
-            ),
-            ("How often does White win?", "result: white"),
-            ("How often does Black win?", "result: black"),
-            ("How often is the game drawn?", "result: draw"),
-            ("How long is a game (plies)?", "plies"),
-        ]
-    }
-
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         team_forfeit(1, seat, why)
     }
@@ -822,39 +862,10 @@ impl TableGame for Cloak {
         ]
     }
 
-    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
-        vec![
-            ("guess accuracy", "right guesses", "guesses"),
-            (
-                "share of captures by an attacker of unknown type",
-                "pieces lost to an attacker of unknown type",
-                "captures",
-            ),
-        ]
-    }
-
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         let mut e = Engine::new(seat, options, seed)?;
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
-    }
-
-    fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            ("board", "board"),
-            ("side to move", "text"),
-            ("phase", "text"),
-            ("checkers", "badges"),
-            ("unmoved squares", "text"),
-            ("en passant", "text"),
-            ("halfmove clock", "text"),
-            ("plies", "text"),
-            ("pawns taken (white,black)", "text"),
-            ("guess", "text"),
-            ("facts", "text"),
-            ("last move", "text"),
-            ("refused attempts", "text"),
-        ]
     }
 }
 

@@ -11,7 +11,7 @@ use crate::position::{Game, Piece, Position};
 use crate::rules::Plain;
 use crate::square::Square;
 use crate::table::seats::{Player, PlayerSeat, Seat};
-use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
+use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility};
 use std::fmt;
 use std::sync::Arc;
 
@@ -155,22 +155,13 @@ impl Coop2 {
     /// `check=forbid|allow` (may a move leave the own king attacked: the proposal forbids, the
     /// later revision allows), `captures=optional|forced|king` (king: only taking a king is forced).
     pub fn new(settings: &Settings) -> Result<Coop2, String> {
-        let v = read_settings(
-            "coop2",
-            settings,
-            &[
-                ("seats", &["2", "1"], "2"),
-                ("kings", &["line", "hold"], "line"),
-                ("check", &["forbid", "allow"], "forbid"),
-                ("captures", &["optional", "forced", "king"], "optional"),
-            ],
-        )?;
+        let v = INFO.read_settings(settings)?;
         let game = chess::plain_game("chess")?;
         let rules = Rules {
             solitaire: v[0] == "1",
             kings_to_line: v[1] == "line",
             into_check: v[2] == "allow",
-            forced: match v[3].as_str() {
+            forced: match v[3] {
                 "forced" => Forced::All,
                 "king" => Forced::King,
                 _ => Forced::Optional,
@@ -545,11 +536,70 @@ mod state;
 
 pub use engine::Engine;
 
+/// What Cooperative Chess 2 is: its settings, fields and design questions.
+pub static INFO: GameInfo = GameInfo {
+    name: "coop2",
+    title: "Cooperative Chess 2",
+    about: "2 partners, or 1 with seats=1; cards in a line allow captures",
+    seats: &[2, 1],
+    roles: &["white", "black", "solitaire"],
+    settings: &[
+        Setting {
+            key: "seats",
+            choices: &["2", "1"],
+            default: "2",
+            about: "1: one player holds both hands",
+        },
+        Setting {
+            key: "kings",
+            choices: &["line", "hold"],
+            default: "line",
+            about: "king cards go straight to the line, or are held",
+        },
+        Setting {
+            key: "check",
+            choices: &["forbid", "allow"],
+            default: "forbid",
+            about: "may a move leave the own king attacked",
+        },
+        Setting {
+            key: "captures",
+            choices: &["optional", "forced", "king"],
+            default: "optional",
+            about: "which captures the line forces (king: only taking a king)",
+        },
+    ],
+    fields: fen_then![
+        "line" => "cards",
+        "discard" => "cards",
+        "hands (white,black)" => "cards",
+        "draw pile" => "text",
+        "captures" => "text",
+        "turns" => "text",
+        "phase" => "text",
+    ],
+    chance: Chance::Explicit,
+    information: Information::Imperfect,
+    utility: Utility::Identical,
+    questions: &[
+        ("What do the partners score?", "score"),
+        (
+            "How often do they win (a king captured with 32 or more)?",
+            "won (king captured, 32 or more)",
+        ),
+        ("How often is the score above 50 (great)?", "score above 50 (great)"),
+        ("How often do the cards run out first?", "end: cards ran out"),
+        ("How many captures a game?", "captures"),
+    ],
+    ratios: &[],
+    histograms: &[],
+};
+
 impl TableGame for Coop2 {
     type Action = Action;
 
-    fn name(&self) -> &'static str {
-        "coop2"
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn seats(&self) -> usize {
@@ -812,19 +862,6 @@ impl TableGame for Coop2 {
         self.end.clone()
     }
 
-    fn questions(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            ("What do the partners score?", "score"),
-            (
-                "How often do they win (a king captured with 32 or more)?",
-                "won (king captured, 32 or more)",
-            ),
-            ("How often is the score above 50 (great)?", "score above 50 (great)"),
-            ("How often do the cards run out first?", "end: cards ran out"),
-            ("How many captures a game?", "captures"),
-        ]
-    }
-
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         Outcome {
             scores: vec![0.0; self.seats()],
@@ -854,18 +891,6 @@ impl TableGame for Coop2 {
         let mut e = Engine::new(self.clone(), options, seed)?;
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
-    }
-
-    fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        fen_then![
-            "line" => "cards",
-            "discard" => "cards",
-            "hands (white,black)" => "cards",
-            "draw pile" => "text",
-            "captures" => "text",
-            "turns" => "text",
-            "phase" => "text",
-        ]
     }
 }
 

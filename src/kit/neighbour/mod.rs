@@ -11,7 +11,9 @@ pub mod solver;
 use super::grid::{Sq, name, offset, parse_sq, placement, read_placement};
 use super::solitaire::{Board, PIECES, groups, grow, is_piece, is_white, occupancy, reach, refusal, solo_outcome};
 use crate::table::seats::{Player, PlayerSeat, Seat};
-use crate::table::{Actor, Optimum, Outcome, Settings, TableGame, Tally, read_settings};
+use crate::table::{
+    Actor, Chance, GameInfo, Information, Optimum, Outcome, Setting, Settings, TableGame, Tally, Utility,
+};
 use std::fmt;
 
 /// The position deck: 2-6 of hearts and diamonds (red: files to the right) and of spades and
@@ -192,17 +194,7 @@ impl Neighbour {
     /// A game about to be shuffled. Settings: `min=1..16` (default 8), `captures=off|on`,
     /// `open=off|on`.
     pub fn new(settings: &Settings) -> Result<Neighbour, String> {
-        let mins: Vec<String> = (1..=16).map(|n| n.to_string()).collect();
-        let mins: Vec<&str> = mins.iter().map(String::as_str).collect();
-        let v = read_settings(
-            "neighbour",
-            settings,
-            &[
-                ("min", &mins, "8"),
-                ("captures", &["off", "on"], "off"),
-                ("open", &["off", "on"], "off"),
-            ],
-        )?;
+        let v = INFO.read_settings(settings)?;
         Ok(Neighbour {
             board: [0; 64],
             pieces: Vec::new(),
@@ -553,11 +545,66 @@ impl Neighbour {
     }
 }
 
+/// What Neighbour Chess Solitaire is: its settings, fields and design questions.
+pub static INFO: GameInfo = GameInfo {
+    name: "neighbour",
+    title: "Neighbour Chess Solitaire",
+    about: "1 seat; pieces borrow a neighbour's move until all touch",
+    seats: &[1],
+    roles: &["player"],
+    settings: &[
+        Setting {
+            key: "min",
+            choices: &[
+                "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+            ],
+            default: "8",
+            about: "pieces added before play may stop adding",
+        },
+        Setting {
+            key: "captures",
+            choices: &["off", "on"],
+            default: "off",
+            about: "borrowed moves may capture",
+        },
+        Setting {
+            key: "open",
+            choices: &["off", "on"],
+            default: "off",
+            about: "on: the decks' order is seen",
+        },
+    ],
+    fields: &[
+        ("board", "board"),
+        ("piece deck", "cards"),
+        ("position deck", "text"),
+        ("positions used", "text"),
+        ("anchor", "text"),
+        ("phase", "text"),
+        ("carried piece", "text"),
+        ("moves made", "text"),
+    ],
+    chance: Chance::Explicit,
+    information: Information::Imperfect,
+    utility: Utility::Identical,
+    questions: &[
+        ("What does the player score?", "score"),
+        ("How often are the pieces connected?", "won"),
+        ("How many pieces are added?", "pieces added"),
+        (
+            "What does the hidden order of the decks cost (with --optimum)?",
+            "optimum less score",
+        ),
+    ],
+    ratios: &[],
+    histograms: &["score", "pieces added"],
+};
+
 impl TableGame for Neighbour {
     type Action = Action;
 
-    fn name(&self) -> &'static str {
-        "neighbour"
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn seats(&self) -> usize {
@@ -797,18 +844,6 @@ impl TableGame for Neighbour {
         self.end.clone()
     }
 
-    fn questions(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            ("What does the player score?", "score"),
-            ("How often are the pieces connected?", "won"),
-            ("How many pieces are added?", "pieces added"),
-            (
-                "What does the hidden order of the decks cost (with --optimum)?",
-                "optimum less score",
-            ),
-        ]
-    }
-
     fn forfeit(&self, _seat: usize, why: &str) -> Outcome {
         solo_outcome(0.0, "loss", &format!("seat 0 forfeits: {why}"))
     }
@@ -823,10 +858,6 @@ impl TableGame for Neighbour {
             ("moves".into(), f64::from(self.spent)),
             ("pieces captured".into(), f64::from(self.captured)),
         ]
-    }
-
-    fn histograms(&self) -> Vec<&'static str> {
-        vec!["score", "pieces added"]
     }
 
     fn deal_optimum(&self, budget: u64) -> Option<Optimum> {
@@ -844,18 +875,5 @@ impl TableGame for Neighbour {
         let mut e = engine::Engine::new(self, options, seed)?;
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
-    }
-
-    fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            ("board", "board"),
-            ("piece deck", "cards"),
-            ("position deck", "text"),
-            ("positions used", "text"),
-            ("anchor", "text"),
-            ("phase", "text"),
-            ("carried piece", "text"),
-            ("moves made", "text"),
-        ]
     }
 }

@@ -9,7 +9,9 @@ pub mod solver;
 use super::grid::{Sq, name, parse_sq, placement, read_placement};
 use super::solitaire::{Board, PIECES, gap, groups, is_piece, is_white, occupancy, reach, refusal, solo_outcome};
 use crate::table::seats::{PlayerSeat, Seat};
-use crate::table::{Actor, Optimum, Outcome, Settings, TableGame, Tally, read_settings};
+use crate::table::{
+    Actor, Chance, GameInfo, Information, Optimum, Outcome, Setting, Settings, TableGame, Tally, Utility,
+};
 use std::fmt;
 
 /// Cards in pile A (laid out) and in pile B (the budget).
@@ -135,7 +137,7 @@ impl Parade {
     /// A game about to be dealt. Setting: `open=off|on` (pile B's order known to the seat;
     /// off by default, as in the rules).
     pub fn new(settings: &Settings) -> Result<Parade, String> {
-        let v = read_settings("parade", settings, &[("open", &["off", "on"], "off")])?;
+        let v = INFO.read_settings(settings)?;
         Ok(Parade {
             board: [0; 64],
             pile: Vec::new(),
@@ -307,11 +309,44 @@ impl Parade {
     }
 }
 
+/// What Parade Chess Solitaire is: its settings, fields and design questions.
+pub static INFO: GameInfo = GameInfo {
+    name: "parade",
+    title: "Parade Chess Solitaire",
+    about: "1 seat; move pieces by attacks until all touch",
+    seats: &[1],
+    roles: &["player"],
+    settings: &[Setting {
+        key: "open",
+        choices: &["off", "on"],
+        default: "off",
+        about: "on: pile B's order is seen",
+    }],
+    fields: &[("board", "board"), ("pile b", "cards"), ("actions taken", "text")],
+    chance: Chance::Explicit,
+    information: Information::Imperfect,
+    utility: Utility::Identical,
+    questions: &[
+        ("What does the player score?", "score"),
+        (
+            "How often is the parade connected with cards to spare?",
+            "won (connected, score >= 0)",
+        ),
+        ("How often is it lost?", "lost"),
+        (
+            "What does the hidden order of pile B cost (with --optimum)?",
+            "optimum less score",
+        ),
+    ],
+    ratios: &[],
+    histograms: &["score"],
+};
+
 impl TableGame for Parade {
     type Action = Action;
 
-    fn name(&self) -> &'static str {
-        "parade"
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn seats(&self) -> usize {
@@ -464,21 +499,6 @@ impl TableGame for Parade {
         self.end.clone()
     }
 
-    fn questions(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            ("What does the player score?", "score"),
-            (
-                "How often is the parade connected with cards to spare?",
-                "won (connected, score >= 0)",
-            ),
-            ("How often is it lost?", "lost"),
-            (
-                "What does the hidden order of pile B cost (with --optimum)?",
-                "optimum less score",
-            ),
-        ]
-    }
-
     fn forfeit(&self, _seat: usize, why: &str) -> Outcome {
         solo_outcome(f64::from(FLOOR), "loss", &format!("seat 0 forfeits: {why}"))
     }
@@ -502,10 +522,6 @@ impl TableGame for Parade {
         ]
     }
 
-    fn histograms(&self) -> Vec<&'static str> {
-        vec!["score"]
-    }
-
     fn deal_optimum(&self, budget: u64) -> Option<Optimum> {
         let (board, pile) = self.dealt.as_deref()?;
         let sol = solver::OpenDeal::from_parts(pile, 0).solve(board, budget);
@@ -525,9 +541,5 @@ impl TableGame for Parade {
         let mut e = engine::Engine::new(self, options, seed)?;
         crate::table::seats::Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
-    }
-
-    fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        &[("board", "board"), ("pile b", "cards"), ("actions taken", "text")]
     }
 }

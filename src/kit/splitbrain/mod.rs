@@ -11,7 +11,9 @@ use crate::position::Position;
 use crate::rules::Plain;
 use crate::square::Square;
 use crate::table::seats::{Player, PlayerSeat, Seat};
-use crate::table::{Actor, Outcome, Settings, Table, TableGame, Tally, read_settings};
+use crate::table::{
+    Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, Table, TableGame, Tally, Utility,
+};
 use std::fmt;
 
 mod engine;
@@ -244,16 +246,7 @@ impl SplitBrain {
     /// drawn, default 600, 0 for none), `marks=target|vector` (the author's variant: the mover
     /// marks a movement vector instead of a target square).
     pub fn new(settings: &Settings) -> Result<SplitBrain, String> {
-        let v = read_settings(
-            "splitbrain",
-            settings,
-            &[
-                ("snap", &["manhattan", "chebyshev"], "manhattan"),
-                ("draws", &["on", "off"], "on"),
-                ("limit", &["0", "200", "400", "600", "1000"], "600"),
-                ("marks", &["target", "vector"], "target"),
-            ],
-        )?;
+        let v = INFO.read_settings(settings)?;
         let game = chess::plain_game("losalamos")?;
         Ok(SplitBrain {
             pos: Position::startpos(game),
@@ -610,11 +603,83 @@ impl fmt::Display for Action {
     }
 }
 
+/// What Split-Brain Chess is: its settings, fields and design questions.
+pub static INFO: GameInfo = GameInfo {
+    name: "splitbrain",
+    title: "Split-Brain Chess",
+    about: "4 seats, two to a team on the Los Alamos board; each turn two partners mark a piece and a target",
+    seats: &[4],
+    roles: &["white", "black", "kingside", "queenside"],
+    settings: &[
+        Setting {
+            key: "snap",
+            choices: &["manhattan", "chebyshev"],
+            default: "manhattan",
+            about: "how a mark snaps to the nearest reachable square",
+        },
+        Setting {
+            key: "draws",
+            choices: &["on", "off"],
+            default: "on",
+            about: "threefold repetition and the 50-move rule",
+        },
+        Setting {
+            key: "limit",
+            choices: &["0", "200", "400", "600", "1000"],
+            default: "600",
+            about: "plies until a draw (0: none)",
+        },
+        Setting {
+            key: "marks",
+            choices: &["target", "vector"],
+            default: "target",
+            about: "vector: the mover marks a movement vector (the author's variant)",
+        },
+    ],
+    fields: fen_then![
+        "marker" => "text",
+        "phase" => "text",
+        "marks (piece,target)" => "rings",
+    ],
+    chance: Chance::Deterministic,
+    information: Information::Imperfect,
+    utility: Utility::ConstantSum,
+    questions: &[
+        (
+            "How often do the two marks make a move directly (no mode chosen by the opponents)?",
+            "share of team turns resolved directly",
+        ),
+        (
+            "How often does the team play the move its engine rates best?",
+            "share of moves that were the engine's best",
+        ),
+        ("How often does White win?", "result: white"),
+        ("How often does Black win?", "result: black"),
+        ("How often is the game drawn?", "result: draw"),
+        ("How long is a game (plies)?", "plies"),
+    ],
+    ratios: &[
+        (
+            "share of team turns resolved directly",
+            "resolved directly",
+            "team turns",
+        ),
+        ("share resolved by piece mode", "resolved by piece mode", "team turns"),
+        ("share resolved by target mode", "resolved by target mode", "team turns"),
+        (
+            "share of moves that were the engine's best",
+            "engine's best move played",
+            "team turns",
+        ),
+    ],
+    histograms: &[],
+};
+
 impl TableGame for SplitBrain {
     type Action = Action;
 
-    fn name(&self) -> &'static str {
-        "splitbrain"
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn seats(&self) -> usize {
@@ -847,23 +912,6 @@ impl TableGame for SplitBrain {
         self.end.clone()
     }
 
-    fn questions(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            (
-                "How often do the two marks make a move directly (no mode chosen by the opponents)?",
-                "share of team turns resolved directly",
-            ),
-            (
-                "How often does the team play the move its engine rates best?",
-                "share of moves that were the engine's best",
-            ),
-            ("How often does White win?", "result: white"),
-            ("How often does Black win?", "result: black"),
-            ("How often is the game drawn?", "result: draw"),
-            ("How long is a game (plies)?", "plies"),
-        ]
-    }
-
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
         team_forfeit(2, seat, why)
     }
@@ -900,36 +948,11 @@ impl TableGame for SplitBrain {
         t
     }
 
-    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
-        vec![
-            (
-                "share of team turns resolved directly",
-                "resolved directly",
-                "team turns",
-            ),
-            ("share resolved by piece mode", "resolved by piece mode", "team turns"),
-            ("share resolved by target mode", "resolved by target mode", "team turns"),
-            (
-                "share of moves that were the engine's best",
-                "engine's best move played",
-                "team turns",
-            ),
-        ]
-    }
-
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         // The view starts from what the seat may see, never from the true state.
         let mut e = Engine::new(self.clone(), options, seed)?;
         Player::see(&mut e, &TableGame::observe(self, seat))?;
         Ok(Box::new(PlayerSeat(e)))
-    }
-
-    fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        fen_then![
-            "marker" => "text",
-            "phase" => "text",
-            "marks (piece,target)" => "rings",
-        ]
     }
 }
 

@@ -19,6 +19,41 @@ const personEngine = (id, chosen, generic) => el('select', { id, value: chosen }
   el('option', { value: 'person', text: 'person' }), el('option', { value: 'engine', text: 'engine' }),
   ...(generic ? [el('option', { value: 'mcts', text: 'engine: generic IS-MCTS' })] : []));
 
+/**
+ * A select per setting of the chosen game (its choices, the default first marked), kept in step
+ * with the settings text input: a select writes its key into the text (dropped at the default),
+ * and the text, typed by hand, sets the selects. Keys the game does not list stay in the text.
+ */
+function settingsPicker(box, input, game, onchange) {
+  const entry = (catalogCache && catalogCache.tables || []).find((t) => t.name === game);
+  const list = (entry && entry.settings) || [];
+  const words = () => input.value.trim().split(/\s+/).filter((w) => w);
+  const valueOf = (key) => {
+    const w = words().filter((x) => x.startsWith(`${key}=`)).pop();
+    return w ? w.slice(key.length + 1) : null;
+  };
+  const selects = list.map((s) => {
+    const select = el('select', { id: `${input.id}-${s.key}`, title: s.about },
+      s.choices.map((c) => el('option', { value: c, text: c === s.default ? `${c} (default)` : c })));
+    select.value = s.choices.includes(valueOf(s.key)) ? valueOf(s.key) : s.default;
+    select.addEventListener('change', () => {
+      const rest = words().filter((w) => !w.startsWith(`${s.key}=`));
+      if (select.value !== s.default) rest.push(`${s.key}=${select.value}`);
+      input.value = rest.join(' ');
+      if (onchange) onchange();
+    });
+    return field(`${s.key}: ${s.about}`, select);
+  });
+  input.oninput = () => {
+    list.forEach((s, i) => {
+      const v = valueOf(s.key);
+      selects[i].querySelector('select').value = s.choices.includes(v) ? v : s.default;
+    });
+    if (onchange) onchange();
+  };
+  fill(box, selects.length ? selects : el('p', { class: 'muted', text: 'This game has no settings.' }));
+}
+
 function showLobby(r, view) {
   const error = el('div', { id: 'error', class: 'error' });
   view.append(el('div', { class: 'lobby' }, newBoardForm(), newTableForm(r), newPlaytestForm()), error);
@@ -34,6 +69,7 @@ function showLobby(r, view) {
     fill($('#table-game'), tables);
     fill($('#pt-game'), tables.map((o) => o.cloneNode(true)));
     $('#table-game').dispatchEvent(new Event('change'));
+    $('#pt-game').dispatchEvent(new Event('change'));
   }).catch((e) => {
     if (r === current) error.textContent = `cannot load the catalog: ${e.message}`;
   });
@@ -85,6 +121,7 @@ function newTableForm(r) {
   const seats = el('div', { id: 'table-seats', class: 'seats' });
   const about = el('p', { id: 'table-about', class: 'about' });
   const links = el('div', { id: 'table-links', class: 'links' });
+  const picker = el('div', { id: 'table-settings-picker', class: 'settings' });
   let asked = 0;
   let lastGame = null;
 
@@ -97,6 +134,10 @@ function newTableForm(r) {
     about.textContent = entry && entry.about ? entry.about : '';
     const keep = game === lastGame
       ? Array.from(seats.querySelectorAll('select'), (s) => s.value) : [];
+    if (game !== lastGame) {
+      if (lastGame !== null) $('#table-settings').value = '';
+      settingsPicker(picker, $('#table-settings'), game, later);
+    }
     lastGame = game;
     let info = { seats: entry ? entry.seats : 1, roles: [] };
     const query = new URLSearchParams({ game, settings: $('#table-settings').value.trim() });
@@ -137,6 +178,7 @@ function newTableForm(r) {
     el('h2', { text: 'New table game' }),
     field('Game', el('select', { id: 'table-game', onchange: refresh })),
     about,
+    picker,
     field('Settings', el('input', { id: 'table-settings', type: 'text', placeholder: 'key=value key=value', spellcheck: 'false', oninput: later, onchange: refresh })),
     field('Seed', numberInput('table-seed', '', { min: 0, placeholder: 'random' })),
     el('p', { id: 'table-seed-note', class: 'note',
@@ -203,12 +245,18 @@ function newPlaytestForm() {
     const reply = await postOrReport('/api/playtests', body, lobbyError);
     if (reply) location.hash = `#/playtest/${encodeURIComponent(reply.id)}`;
   };
+  const picker = el('div', { id: 'pt-settings-picker', class: 'settings' });
+  const pick = () => {
+    $('#pt-settings').value = '';
+    settingsPicker(picker, $('#pt-settings'), $('#pt-game').value, null);
+  };
   return el('section', { class: 'card', id: 'lobby-playtest' },
     el('h2', { text: 'Playtest' }),
-    field('Game', el('select', { id: 'pt-game' })),
+    field('Game', el('select', { id: 'pt-game', onchange: pick })),
     el('div', { class: 'row' },
       field('Games', numberInput('pt-games', '200', { min: 1, max: 10000 })),
       field('Seed', numberInput('pt-seed', '1', { min: 0 }))),
+    picker,
     field('Settings', el('input', { id: 'pt-settings', type: 'text', placeholder: 'key=value key=value', spellcheck: 'false' })),
     el('button', { id: 'new-playtest', type: 'button', class: 'primary', onclick: create }, 'Run playtest'));
 }

@@ -14,12 +14,16 @@ function showPlaytest(r, view, id) {
   const error = el('div', { id: 'error', class: 'error' });
   const charts = el('div', { id: 'charts', class: 'charts' });
   const tables = el('div', { class: 'pt-tables' });
+  const questions = el('div', { id: 'pt-questions' });
   stop.addEventListener('click', async () => {
     await postOrReport(`${base}/stop`, {}, (text) => { error.textContent = text || ''; });
   });
 
   const render = (d) => {
-    title.textContent = `Playtest ${d.id || id}: ${d.game}`;
+    title.textContent = `Playtest ${d.id || id}: ${d.game} (${d.settings || 'default'})`;
+    fill(questions, questionsTable(d.questions || []),
+      el('p', {}, el('a', { id: 'pt-report', href: `${base}/report`, target: '_blank', rel: 'noopener',
+        text: 'The design report of these games (a page to save or print)' })));
     const frac = d.games ? Math.min(1, d.done / d.games) : 0;
     barFill.style.width = `${(frac * 100).toFixed(1)}%`;
     progress.textContent = `${d.done} / ${d.games}`;
@@ -39,7 +43,7 @@ function showPlaytest(r, view, id) {
   view.append(el('div', { class: 'playtest card' }, title,
     el('div', { class: 'progress' }, el('div', { class: 'bar' }, barFill),
       el('div', { class: 'progress-text' }, progress, seconds, state, ' ', stop)),
-    error, charts, tables));
+    error, questions, charts, tables));
 
   // Polls every 500 ms until the playtest is finished (1 s after a failure).
   (async () => {
@@ -111,6 +115,16 @@ function barChart(bars) {
     }
   });
   return svgEl('svg', { class: 'chart', viewBox: `0 0 ${W} ${H}`, role: 'img' }, parts);
+}
+
+/** The game's design questions, each with its figure and 95 % interval (as in the HTML report). */
+function questionsTable(rows) {
+  if (!rows.length) return null;
+  return el('table', { id: 'pt-questions-table', class: 'stats' },
+    el('thead', {}, el('tr', {}, ['Question', 'Figure', 'Value (95 %)'].map((h) => el('th', { text: h })))),
+    el('tbody', {}, rows.map((q) => el('tr', {},
+      el('td', { text: q.question }), el('td', { class: 'muted', text: q.key }),
+      el('td', { text: q.value === null ? 'not measured' : `${formatNum(q.value)} \u00b1 ${formatNum(q.half)}` })))));
 }
 
 /** A table of figures with their standard errors: rows of [label, value, se, last column]. */

@@ -4,20 +4,20 @@
 //! point each. The pile order is chance: each flip draws from what is left. Notation:
 //! `docs/table-games.md`.
 
+mod engine;
+
 use super::grid::{BISHOP, KING, KNIGHT, ROOK, Sq, name, offset, parse_sq, placement, read_placement};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
-use crate::table::seats::{Player, PlayerSeat, Seat, number_options};
-use crate::table::{Actor, Outcome, Settings, TableGame, Tally, read_settings};
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
-use std::collections::HashSet;
+use crate::table::seats::{Player, PlayerSeat, Seat};
+use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility};
+pub use engine::Engine;
 use std::fmt;
 
 /// The twelve pieces of each army, as White's letters.
 const ARMY: &str = "KQRRBBNNPPPP";
-/// Turns in a game: W1 .. B12 flip, move and add; W13 only moves.
-const TURNS: u32 = 25;
+/// The first turn that only moves (W13): turns 1 to 24 (W1 .. B12) flip, move and add.
+const MOVE_ONLY: u32 = 25;
 
 /// A piece: colour and upper-case type letter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -241,8 +241,10 @@ impl fmt::Display for Action {
 #[derive(Clone)]
 pub struct Gravity {
     board: Board,
-    /// 1..=25; 26 once over.
+    /// 1..=turns; turns + 1 once over.
     turn: u32,
+    /// The last turn: 25 (W13, the rule book), or 26 with `last=both` (B13 also moves).
+    turns: u32,
     phase: Phase,
     /// The flipped card of this turn, as the piece's letter.
     card: Option<char>,
@@ -269,18 +271,12 @@ impl Gravity {
     /// the order its pieces move in, the rule book; bottom-up: from the lowest rank up, each
     /// rank from the a-file, the author's variant).
     pub fn new(settings: &Settings) -> Result<Gravity, String> {
-        let v = read_settings(
-            "gravity",
-            settings,
-            &[
-                ("order", &["free", "bottom-up"], "free"),
-                ("end", &["stay", "fall"], "stay"),
-            ],
-        )?;
+        let v = INFO.read_settings(settings)?;
         let white_pile: Vec<char> = ARMY.chars().map(|c| c.to_ascii_lowercase()).collect();
         Ok(Gravity {
             board: [None; 64],
             turn: 1,
+            turns: if v[2] == "both" { MOVE_ONLY + 1 } else { MOVE_ONLY },
             phase: Phase::Flip,
             card: None,
             piles: [white_pile, ARMY.chars().collect()],
@@ -389,7 +385,7 @@ impl Gravity {
                 }
                 Phase::Move if self.moves_now().is_empty() => {
                     self.remaining = 0;
-                    if self.turn >= TURNS {
+                    if self.turn >= self.turns {
                         let fell = self.finish();
                         if fell > 0 {
                             notes.push(format!("{fell} fall"));
@@ -397,7 +393,11 @@ impl Gravity {
                         notes.push("end".into());
                         return;
                     }
-                    self.phase = Phase::Add;
+                    if self.turn >= MOVE_ONLY {
+                        self.next_turn();
+                    } else {
+                        self.phase = Phase::Add;
+                    }
                 }
                 Phase::Add => {
                     if (56..64).any(|s| self.board[s].is_none()) {
@@ -416,7 +416,7 @@ impl Gravity {
     fn next_turn(&mut self) {
         self.turn += 1;
         self.card = None;
-        if self.turn >= TURNS {
+        if self.turn >= MOVE_ONLY {
             self.start_moves();
         } else {
             self.phase = Phase::Flip;
@@ -426,7 +426,7 @@ impl Gravity {
     /// Ends the game; returns how many pieces fell (`end=fall`).
     fn finish(&mut self) -> usize {
         self.phase = Phase::Over;
-        self.turn = TURNS + 1;
+        self.turn = self.turns + 1;
         let fell = if self.fall { fall(&mut self.board) } else { 0 };
         let (w, b) = (self.score(Color::White), self.score(Color::Black));
         let winner = if w != b {
@@ -497,7 +497,7 @@ impl Gravity {
         format!(
             "{} {} {} {} {},{} {},{} {}",
             board,
-            self.turn.min(TURNS + 1),
+            self.turn.min(self.turns + 1),
             phase,
             self.card.map_or("-".to_string(), |c| c.to_string()),
             pile(0),
@@ -513,11 +513,68 @@ impl Gravity {
     }
 }
 
+/// What Gravity Chess is: its settings, fields and design questions.
+pub static INFO: GameInfo = GameInfo {
+    name: "gravity",
+    title: "Gravity Chess",
+    about: "2 seats; pieces fall toward rank 1 and score their rank",
+    seats: &[2],
+    roles: &["white", "black"],
+    settings: &[
+        Setting {
+            key: "order",
+            choices: &["free", "bottom-up"],
+            default: "free",
+            about: "bottom-up: pieces move from the lowest rank up (the author's variant)",
+        },
+        Setting {
+            key: "end",
+            choices: &["stay", "fall"],
+            default: "stay",
+            about: "fall: at the end pieces in the air fall and every piece scores (our variant)",
+        },
+        Setting {
+            key: "last",
+            choices: &["white", "both"],
+            default: "white",
+            about: "both: Black moves once more after White's last turn (our variant)",
+        },
+    ],
+    fields: &[
+        ("board", "board"),
+        ("turn", "text"),
+        ("phase", "text"),
+        ("flipped card", "cards"),
+        ("piles (white,black)", "cards"),
+        ("captures (white,black)", "text"),
+        ("pieces still to move", "text"),
+    ],
+    chance: Chance::Explicit,
+    information: Information::Perfect,
+    utility: Utility::ConstantSum,
+    questions: &[
+        ("Does White, who moves last, win more often?", "result: white"),
+        ("How often does Black win?", "result: black"),
+        (
+            "By how many points does White lead at the end?",
+            "margin (white - black)",
+        ),
+        ("How many pieces end unscored?", "unscored pieces at the end"),
+        ("How often does the tie-break decide?", "decided by tie-break"),
+        (
+            "What share of the points comes from stacking?",
+            "share of points from stacking",
+        ),
+    ],
+    ratios: &[("share of points from stacking", "points from stacking", "all points")],
+    histograms: &[],
+};
+
 impl TableGame for Gravity {
     type Action = Action;
 
-    fn name(&self) -> &'static str {
-        "gravity"
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn seats(&self) -> usize {
@@ -631,6 +688,7 @@ impl TableGame for Gravity {
         let mut next = Gravity::new(&Vec::new())?;
         next.bottom_up = self.bottom_up;
         next.fall = self.fall;
+        next.turns = self.turns;
         read_placement(w[0], |s, ch| {
             next.board[s] = Some(Piece::from_letter(ch).ok_or(format!("unknown piece letter '{ch}'"))?);
             Ok(())
@@ -638,8 +696,8 @@ impl TableGame for Gravity {
         next.turn = w[1]
             .parse()
             .ok()
-            .filter(|t| (1..=TURNS + 1).contains(t))
-            .ok_or(format!("turn '{}': 1..26", w[1]))?;
+            .filter(|t| (1..=next.turns + 1).contains(t))
+            .ok_or(format!("turn '{}': 1..{}", w[1], next.turns + 1))?;
         next.phase = match w[2] {
             "flip" => Phase::Flip,
             "move" => Phase::Move,
@@ -697,14 +755,14 @@ impl TableGame for Gravity {
             }
         }
         let mover = next.mover();
-        let last = next.turn >= TURNS;
-        if next.turn > TURNS && next.phase != Phase::Over {
-            return Err("turn 26 is the end: phase over".into());
+        let last = next.turn >= MOVE_ONLY;
+        if next.turn > next.turns && next.phase != Phase::Over {
+            return Err(format!("turn {} is the end: phase over", next.turns + 1));
         }
         // Each pile holds twelve less the flips its owner has made so far.
         for c in [Color::White, Color::Black] {
-            let flipped = (1..next.turn.min(TURNS))
-                .chain((next.phase != Phase::Flip && next.turn < TURNS).then_some(next.turn))
+            let flipped = (1..next.turn.min(MOVE_ONLY))
+                .chain((next.phase != Phase::Flip && next.turn < MOVE_ONLY).then_some(next.turn))
                 .filter(|t| (t % 2 == 1) == (c == Color::White))
                 .count();
             if next.phase != Phase::Over && next.piles[c.index()].len() != 12 - flipped {
@@ -724,7 +782,7 @@ impl TableGame for Gravity {
         };
         if !fits {
             return Err(format!(
-                "phase {} does not fit turn {} with card {} (turns 1-24: flip, move with the card, add; turn 25: move only)",
+                "phase {} does not fit turn {} with card {} (turns 1-24: flip, move with the card, add; from turn 25: move only)",
                 w[2], next.turn, w[3]
             ));
         }
@@ -750,23 +808,6 @@ impl TableGame for Gravity {
 
     fn outcome(&self) -> Option<Outcome> {
         self.end.clone()
-    }
-
-    fn questions(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            ("Does White, who moves last, win more often?", "result: white"),
-            ("How often does Black win?", "result: black"),
-            (
-                "By how many points does White lead at the end?",
-                "margin (white - black)",
-            ),
-            ("How many pieces end unscored?", "unscored pieces at the end"),
-            ("How often does the tie-break decide?", "decided by tie-break"),
-            (
-                "What share of the points comes from stacking?",
-                "share of points from stacking",
-            ),
-        ]
     }
 
     fn forfeit(&self, seat: usize, why: &str) -> Outcome {
@@ -798,10 +839,6 @@ impl TableGame for Gravity {
         t
     }
 
-    fn ratios(&self) -> Vec<(&'static str, &'static str, &'static str)> {
-        vec![("share of points from stacking", "points from stacking", "all points")]
-    }
-
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         // The generic player beat the whole-turn search 69 % of 100 games (BENCHMARKS.md).
         crate::table::mcts::engine_seat_or_own(self, seat, options, seed, "turns", |rest| {
@@ -809,249 +846,5 @@ impl TableGame for Gravity {
             Player::see(&mut e, &TableGame::observe(self, seat))?;
             Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
         })
-    }
-
-    fn fields(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            ("board", "board"),
-            ("turn", "text"),
-            ("phase", "text"),
-            ("flipped card", "cards"),
-            ("piles (white,black)", "cards"),
-            ("captures (white,black)", "text"),
-            ("pieces still to move", "text"),
-        ]
-    }
-}
-
-/// Menagerie's Gravity player. When its move phase starts it searches whole turns: the order
-/// of its pieces, their moves and where to add the new piece, together (depth-first, each
-/// distinct resulting board once, up to `nodes`). Each plan is valued by a static estimate of
-/// the final score; with `depth=2` the best few plans are re-valued by the expectation over the
-/// opponent's next card (the chance of each piece in its pile) of the opponent's best reply
-/// plan. Options: `depth=1|2` (default 2), `nodes=N` (plans per search, default 4000),
-/// `noise=N` (hundredths of a point of seeded noise, default 10), `seed=N`.
-pub struct Engine {
-    view: Gravity,
-    depth: i64,
-    nodes: usize,
-    noise: f64,
-    rng: StdRng,
-    /// The plan being played: the actions left and the state each should start from.
-    plan: Vec<(String, Action)>,
-}
-
-impl Engine {
-    /// An engine whose view plays by `rules`' settings (the order of moves).
-    fn new(rules: &Gravity, options: &Settings, seed: u64) -> Result<Engine, String> {
-        let known = [
-            ("depth", 1, 2, 2),
-            ("nodes", 10, 1_000_000, 4000),
-            ("noise", 0, 10_000, 10),
-        ];
-        let (v, own_seed) = number_options(options, &known)?;
-        Ok(Engine {
-            view: rules.clone(),
-            depth: v[0],
-            nodes: v[1] as usize,
-            noise: v[2] as f64 / 100.0,
-            rng: StdRng::seed_from_u64(own_seed.unwrap_or(seed)),
-            plan: Vec::new(),
-        })
-    }
-
-    /// Every distinct end of the mover's turn from `g` (up to `cap` of them), with its actions.
-    fn plans(g: &Gravity, cap: usize) -> Vec<(Vec<Action>, Gravity)> {
-        let me = g.mover();
-        let mut out = Vec::new();
-        let mut seen: HashSet<(Board, u64, u32, u32)> = HashSet::new();
-        let mut stack: Vec<(Vec<Action>, Gravity)> = vec![(Vec::new(), g.clone())];
-        while let Some((acts, s)) = stack.pop() {
-            let done = s.phase == Phase::Over || s.mover() != me || s.phase == Phase::Flip;
-            if done {
-                out.push((acts, s));
-                if out.len() >= cap {
-                    break;
-                }
-                continue;
-            }
-            for a in s.legal_actions() {
-                let mut n = s.clone();
-                if n.apply(&a).is_err() {
-                    continue;
-                }
-                if !seen.insert((n.board, n.remaining, n.turn, n.captures[me.index()])) {
-                    continue;
-                }
-                let mut acts2 = acts.clone();
-                acts2.push(a);
-                stack.push((acts2, n));
-            }
-            if seen.len() > cap * 20 {
-                // Keep the search bounded; what is on the stack still finishes greedily.
-                while let Some((acts, mut s)) = stack.pop() {
-                    let mut acts = acts;
-                    while s.phase != Phase::Over && s.mover() == me && s.phase != Phase::Flip {
-                        let Some(a) = s.legal_actions().into_iter().next() else {
-                            break;
-                        };
-                        if s.apply(&a).is_err() {
-                            break;
-                        }
-                        acts.push(a);
-                    }
-                    out.push((acts, s));
-                    if out.len() >= cap {
-                        break;
-                    }
-                }
-                break;
-            }
-        }
-        out
-    }
-
-    /// Estimated final margin for `me`: points now, plus for active pieces a share of the rank
-    /// they would land on falling straight down, less a share of what an enemy piece could take.
-    fn estimate(g: &Gravity, me: Color) -> f64 {
-        if g.phase == Phase::Over {
-            let w = g.score(Color::White) as f64;
-            let b = g.score(Color::Black) as f64;
-            let tb = match g.tie() {
-                Some(c) if w == b => {
-                    if c == me {
-                        0.5
-                    } else {
-                        -0.5
-                    }
-                }
-                _ => 0.0,
-            };
-            return if me == Color::White { w - b } else { b - w } + tb;
-        }
-        let st = stacked(&g.board);
-        let mut v = [0.0f64; 2];
-        for c in [Color::White, Color::Black] {
-            v[c.index()] = points(&g.board, g.captures, c) as f64;
-        }
-        // Turns each side still moves in (a turn of its own after this state).
-        let moves_left = |c: Color| -> u32 {
-            (g.turn..=TURNS)
-                .filter(|t| {
-                    let mover = if t % 2 == 1 { Color::White } else { Color::Black };
-                    mover == c && !(*t == g.turn && g.phase != Phase::Flip)
-                })
-                .count() as u32
-        };
-        for s in 0..64 {
-            let Some(p) = g.board[s] else { continue };
-            if st >> s & 1 != 0 {
-                continue;
-            }
-            let left = moves_left(p.color);
-            if left == 0 {
-                continue;
-            }
-            // Landing rank if it fell straight down onto the column's stack.
-            let mut land = s / 8;
-            while land > 0 && g.board[(land - 1) * 8 + s % 8].is_none() {
-                land -= 1;
-            }
-            // With `end=fall` it will land there at the latest, and score.
-            v[p.color.index()] += if g.fall { 1.0 } else { 0.6 } * (land + 1) as f64;
-            // Enemy active pieces that could take it.
-            let threatened = (0..64).any(|e| {
-                g.board[e].is_some_and(|q| q.color != p.color)
-                    && st >> e & 1 == 0
-                    && piece_moves(&g.board, st, e).contains(&s)
-            });
-            if threatened {
-                v[p.color.index()] -= 0.4 * (land + 1) as f64;
-                v[(!p.color).index()] += 0.5;
-            }
-        }
-        v[me.index()] - v[(!me).index()]
-    }
-
-    /// The opponent's expected best reply value (for `me`), over its next card.
-    fn reply_value(&self, g: &Gravity, me: Color) -> f64 {
-        if g.phase != Phase::Flip {
-            return Engine::estimate(g, me);
-        }
-        let mut total = 0.0;
-        for (a, p) in g.chance_outcomes() {
-            let mut n = g.clone();
-            if n.apply(&a).is_err() {
-                continue;
-            }
-            let worst = Engine::plans(&n, self.nodes / 8)
-                .iter()
-                .map(|(_, s)| Engine::estimate(s, me))
-                .fold(f64::INFINITY, f64::min);
-            total += p * if worst.is_finite() {
-                worst
-            } else {
-                Engine::estimate(&n, me)
-            };
-        }
-        total
-    }
-
-    fn choose(&mut self) -> Vec<(String, Action)> {
-        let me = self.view.mover();
-        let mut plans: Vec<(f64, Vec<Action>, Gravity)> = Engine::plans(&self.view, self.nodes)
-            .into_iter()
-            .map(|(a, s)| {
-                let noise = if self.noise > 0.0 {
-                    self.rng.random_range(-self.noise..self.noise)
-                } else {
-                    0.0
-                };
-                (Engine::estimate(&s, me) + noise, a, s)
-            })
-            .collect();
-        plans.sort_by(|a, b| b.0.total_cmp(&a.0));
-        if self.depth >= 2 {
-            plans.truncate(6);
-            for p in plans.iter_mut() {
-                p.0 = self.reply_value(&p.2, me) + 0.01 * p.0;
-            }
-            plans.sort_by(|a, b| b.0.total_cmp(&a.0));
-        }
-        let Some((_, acts, _)) = plans.into_iter().next() else {
-            return Vec::new();
-        };
-        // Each step with the state it must be played from, so a changed view drops the plan.
-        let mut s = self.view.clone();
-        let mut out = Vec::new();
-        for a in acts {
-            out.push((s.text(), a));
-            if s.apply(&a).is_err() {
-                break;
-            }
-        }
-        out
-    }
-}
-
-impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        TableGame::set_state(&mut self.view, observation)
-    }
-
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
-        let now = self.view.text();
-        if self.plan.first().is_none_or(|(state, _)| *state != now) {
-            self.plan = self.choose();
-        }
-        if let Some((state, a)) = self.plan.first().cloned()
-            && state == now
-            && legal.contains(&a.to_string())
-        {
-            self.plan.remove(0);
-            return Ok(a.to_string());
-        }
-        self.plan.clear();
-        legal.first().cloned().ok_or_else(|| "no legal action".into())
     }
 }
