@@ -2,7 +2,7 @@
 //! games, for every seat, and the field labelled `board` is a FEN placement.
 
 use menagerie::kit::{names, new_table};
-use menagerie::table::{Actor, Table};
+use menagerie::table::{Actor, FieldKind, Table};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -28,14 +28,6 @@ fn rank_widths(placement: &str) -> Option<Vec<usize>> {
         .collect()
 }
 
-/// A `track:MIN:MAX` kind's bounds.
-fn track_range(kind: &str) -> Option<(i32, i32)> {
-    let mut parts = kind.strip_prefix("track:")?.split(':');
-    let lo = parts.next()?.parse().ok()?;
-    let hi = parts.next()?.parse().ok()?;
-    (parts.next().is_none() && lo < hi).then_some((lo, hi))
-}
-
 /// A square's name: a file letter and a rank number.
 fn is_square(s: &str) -> bool {
     s.len() >= 2 && s.as_bytes()[0].is_ascii_lowercase() && s[1..].parse::<u32>().is_ok()
@@ -43,74 +35,54 @@ fn is_square(s: &str) -> bool {
 
 /// Checks the labels against every seat's observation of `t` now.
 fn check(t: &dyn Table, name: &str, seed: u64, step: usize) {
-    let fields = t.info().fields;
-    for (label, kind) in fields {
-        assert!(
-            ["board", "cards", "seen", "text", "badges", "rings"].contains(kind) || track_range(kind).is_some(),
-            "{name}: field '{label}' has kind '{kind}'"
-        );
+    let info = t.info();
+    for (label, kind) in info.fields {
+        if let FieldKind::Track(lo, hi) = kind {
+            assert!(lo < hi, "{name}: field '{label}' is a track from {lo} to {hi}");
+        }
     }
-    let board = fields
-        .iter()
-        .position(|f| f.0 == "board")
-        .unwrap_or_else(|| panic!("{name}: no field labelled 'board' in {fields:?}"));
+    assert!(
+        info.fields.iter().any(|f| f == &("board", FieldKind::Board)),
+        "{name}: no board field labelled 'board' in {:?}",
+        info.fields
+    );
     for seat in 0..t.seats() {
         let obs = t.observe(seat);
-        let words: Vec<&str> = obs.split_whitespace().collect();
-        assert_eq!(
-            fields.len(),
-            words.len(),
-            "{name} seed {seed} step {step} seat {seat}: {fields:?} for '{obs}'"
-        );
-        // A `seen` field is `-` or `SQ=L` words joined by `,` (`.` an empty square).
-        for (i, _) in fields.iter().enumerate().filter(|(_, f)| f.1 == "seen") {
-            let ok = words[i] == "-"
-                || words[i].split(',').all(|w| {
-                    w.split_once('=').is_some_and(|(sq, l)| {
-                        sq.len() >= 2
-                            && sq.as_bytes()[0].is_ascii_lowercase()
-                            && sq[1..].parse::<u32>().is_ok()
-                            && l.chars().count() == 1
-                    })
-                });
-            assert!(
-                ok,
-                "{name} seed {seed} step {step} seat {seat}: seen field '{}'",
-                words[i]
-            );
-        }
-        for (i, (label, kind)) in fields.iter().enumerate() {
-            let text = words[i];
-            let ok = match *kind {
+        let at = || format!("{name} seed {seed} step {step} seat {seat}");
+        let fields = info
+            .fields_of(&obs)
+            .unwrap_or_else(|| panic!("{}: {:?} for '{obs}'", at(), info.fields));
+        for f in &fields {
+            let text = f.text;
+            let ok = match f.kind {
+                // `-`, or `SQ=L` words joined by `,` (`.` an empty square).
+                FieldKind::Seen => {
+                    text == "-"
+                        || text.split(',').all(|w| {
+                            w.split_once('=')
+                                .is_some_and(|(sq, l)| is_square(sq) && l.chars().count() == 1)
+                        })
+                }
                 // `-`, or `SQ=LABEL` words joined by `,`.
-                "badges" => {
+                FieldKind::Badges => {
                     text == "-"
                         || text
                             .split(',')
                             .all(|w| w.split_once('=').is_some_and(|(sq, l)| is_square(sq) && !l.is_empty()))
                 }
                 // One square, `-` or `?` for each name in the label's brackets.
-                "rings" => {
-                    let names = label.split_once('(').map_or(1, |(_, n)| n.split(',').count());
+                FieldKind::Rings => {
+                    let names = f.label.split_once('(').map_or(1, |(_, n)| n.split(',').count());
                     let rings: Vec<&str> = text.split(',').collect();
                     rings.len() == names && rings.iter().all(|r| *r == "-" || *r == "?" || is_square(r))
                 }
-                _ => match track_range(kind) {
-                    Some((lo, hi)) => text.parse::<i32>().is_ok_and(|v| (lo..=hi).contains(&v)),
-                    None => true,
-                },
+                FieldKind::Track(lo, hi) => text.parse::<i32>().is_ok_and(|v| (lo..=hi).contains(&v)),
+                // Each rank of a placement equally wide.
+                FieldKind::Board => rank_widths(text).is_some_and(|w| w.iter().all(|&x| x == w[0])),
+                FieldKind::Cards | FieldKind::Text => true,
             };
-            assert!(
-                ok,
-                "{name} seed {seed} step {step} seat {seat}: {kind} field '{label}' is '{text}'"
-            );
+            assert!(ok, "{}: {} field '{}' is '{text}' in '{obs}'", at(), f.kind, f.label);
         }
-        let widths = rank_widths(words[board])
-            .unwrap_or_else(|| panic!("{name} seed {seed} step {step} seat {seat}: empty rank in '{obs}'"));
-        assert!(
-            widths.iter().all(|&w| w == widths[0]),
-            "{name} seed {seed} step {step} seat {seat}: ranks of widths {widths:?} in '{obs}'"
-        );
     }
 }
 
@@ -149,10 +121,9 @@ fn every_observation_field_has_one_label() {
 }
 
 #[test]
-fn track_kinds_name_their_bounds() {
-    assert_eq!(track_range("track:-1:1"), Some((-1, 1)));
-    assert_eq!(track_range("track:2:1"), None);
-    assert_eq!(track_range("track:1"), None);
+fn kinds_print_as_the_page_reads_them() {
+    assert_eq!(FieldKind::Track(-1, 1).to_string(), "track:-1:1");
+    assert_eq!(FieldKind::Board.to_string(), "board");
     assert!(is_square("e4") && is_square("j10") && !is_square("4e") && !is_square("e"));
 }
 

@@ -4,14 +4,14 @@
 /// Labels of an observation that starts with a whole FEN (six fields), then the game's own
 /// fields as `label => kind` ([`crate::table::GameInfo::fields`]).
 macro_rules! fen_then {
-    ($($label:literal => $kind:literal),* $(,)?) => {
+    ($($label:literal => $kind:expr),* $(,)?) => {
         &[
-            ("board", "board"),
-            ("side to move", "text"),
-            ("castling", "text"),
-            ("en passant", "text"),
-            ("halfmove clock", "text"),
-            ("move number", "text"),
+            ("board", $crate::table::FieldKind::Board),
+            ("side to move", $crate::table::FieldKind::Text),
+            ("castling", $crate::table::FieldKind::Text),
+            ("en passant", $crate::table::FieldKind::Text),
+            ("halfmove clock", $crate::table::FieldKind::Text),
+            ("move number", $crate::table::FieldKind::Text),
             $(($label, $kind)),*
         ]
     };

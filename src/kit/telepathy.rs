@@ -12,7 +12,9 @@ use crate::rules::Plain;
 use crate::search::Searcher;
 use crate::square::Square;
 use crate::table::seats::{Player, PlayerSeat, Seat, number_options};
-use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility};
+use crate::table::{
+    Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
+};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::fmt;
@@ -488,13 +490,13 @@ pub static INFO: GameInfo = GameInfo {
         },
     ],
     fields: fen_then![
-        "marker (black,white)" => "track:-1:1",
-        "face-up cards (white,black)" => "cards",
-        "hands (white,black)" => "cards",
-        "predictors (white,black)" => "text",
-        "face-down card" => "cards",
-        "phase" => "text",
-        "removals (white,black)" => "text",
+        "marker (black,white)" => FieldKind::Track(-1, 1),
+        "face-up cards (white,black)" => FieldKind::Cards,
+        "hands (white,black)" => FieldKind::Cards,
+        "predictors (white,black)" => FieldKind::Text,
+        "face-down card" => FieldKind::Cards,
+        "phase" => FieldKind::Text,
+        "removals (white,black)" => FieldKind::Text,
     ],
     chance: Chance::Deterministic,
     information: Information::Imperfect,

@@ -50,7 +50,8 @@ pub struct Room {
     settings: Settings,
     roles: Vec<Vec<String>>,
     players: Vec<&'static str>,
-    fields: &'static [(&'static str, &'static str)],
+    /// The game's descriptor: the fields of its observations.
+    info: &'static crate::table::GameInfo,
     /// A fresh copy of the game: engine hints are made from it and a seat's observation.
     fresh: Box<dyn Table>,
     seats: Vec<Option<SeatView>>,
@@ -295,7 +296,7 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
                 _ => "person",
             })
             .collect(),
-        fields: table.info().fields,
+        info: table.info(),
         fresh: table.clone_box(),
         seats: seat_views,
         events: VecDeque::new(),
@@ -400,17 +401,19 @@ impl Room {
     pub fn view(&self, seat: usize) -> Json {
         let s = self.seats[seat].as_ref().expect("a person seat");
         let strs = |v: &mut dyn Iterator<Item = &String>| Json::Arr(v.map(|s| Json::Str(s.clone())).collect());
-        let words: Vec<&str> = s.observation.split_whitespace().collect();
-        let mut fields = Vec::new();
-        if self.fields.len() == words.len() {
-            for ((label, kind), text) in self.fields.iter().zip(&words) {
-                fields.push(Json::Obj(vec![
-                    ("label".into(), Json::Str(label.to_string())),
-                    ("kind".into(), Json::Str(kind.to_string())),
-                    ("text".into(), Json::Str(text.to_string())),
-                ]));
-            }
-        }
+        let fields = self
+            .info
+            .fields_of(&s.observation)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|f| {
+                Json::Obj(vec![
+                    ("label".into(), Json::Str(f.label.into())),
+                    ("kind".into(), Json::Str(f.kind.to_string())),
+                    ("text".into(), Json::Str(f.text.into())),
+                ])
+            })
+            .collect();
         Json::Obj(vec![
             ("game".into(), Json::Str(self.game.into())),
             ("seat".into(), Json::Num(seat as f64)),

@@ -19,9 +19,8 @@ pub struct GameInfo {
     pub roles: &'static [&'static str],
     /// Its settings, each with its choices.
     pub settings: &'static [Setting],
-    /// The observation's space-separated fields: (label, kind), kind `board` (a FEN
-    /// placement), `cards`, `text`, `badges`, `rings`, `seen` or `track:LOW:HIGH`.
-    pub fields: &'static [(&'static str, &'static str)],
+    /// The observation's space-separated fields, in order: (label, kind).
+    pub fields: &'static [(&'static str, FieldKind)],
     /// Whether the referee deals or draws.
     pub chance: Chance,
     /// Whether a seat may not see all of the state.
@@ -35,6 +34,50 @@ pub struct GameInfo {
     pub ratios: &'static [(&'static str, &'static str, &'static str)],
     /// Tally keys whose spread `playtest` shows (quartiles and a histogram).
     pub histograms: &'static [&'static str],
+}
+
+/// The kind of an observation's field, which says how a board page or the terminal draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldKind {
+    /// A FEN placement (`?` for a hidden piece).
+    Board,
+    /// Card letters, groups by `,` (a hand each, a pile each).
+    Cards,
+    /// Words to show as they are.
+    Text,
+    /// Numbers under pieces: `SQ=N` words by `,`, or `-`.
+    Badges,
+    /// Marked squares: squares by `,`, `-` for none.
+    Rings,
+    /// What a seat saw: `SQ=L` words by `,` (`.` an empty square), or `-`.
+    Seen,
+    /// A marker on a track from the first number to the second.
+    Track(i32, i32),
+}
+
+impl fmt::Display for FieldKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FieldKind::Board => f.write_str("board"),
+            FieldKind::Cards => f.write_str("cards"),
+            FieldKind::Text => f.write_str("text"),
+            FieldKind::Badges => f.write_str("badges"),
+            FieldKind::Rings => f.write_str("rings"),
+            FieldKind::Seen => f.write_str("seen"),
+            FieldKind::Track(lo, hi) => write!(f, "track:{lo}:{hi}"),
+        }
+    }
+}
+
+/// One field of an observation: its label, kind and text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field<'a> {
+    /// What it is (`hands (white,black)`).
+    pub label: &'static str,
+    /// How to draw it.
+    pub kind: FieldKind,
+    /// Its word in the observation.
+    pub text: &'a str,
 }
 
 /// One setting: `key=value` with a value from `choices`.
@@ -150,6 +193,19 @@ impl GameInfo {
             values[i] = value;
         }
         Ok(values)
+    }
+
+    /// `observation` cut into its labelled fields, or `None` when it has not one word a field
+    /// (a game without labels, or a text from elsewhere).
+    pub fn fields_of<'a>(&self, observation: &'a str) -> Option<Vec<Field<'a>>> {
+        let words: Vec<&str> = observation.split_whitespace().collect();
+        (!self.fields.is_empty() && words.len() == self.fields.len()).then(|| {
+            self.fields
+                .iter()
+                .zip(words)
+                .map(|(&(label, kind), text)| Field { label, kind, text })
+                .collect()
+        })
     }
 
     /// Several lines for `--help` and `menagerie games`: the title, seats, kinds, each setting.

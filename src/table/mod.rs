@@ -16,7 +16,7 @@ pub mod referee;
 pub mod report;
 pub mod seats;
 
-pub use info::{Chance, GameInfo, Information, Setting, Utility};
+pub use info::{Chance, Field, FieldKind, GameInfo, Information, Setting, Utility};
 use rand::rngs::StdRng;
 use std::fmt;
 

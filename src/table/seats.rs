@@ -3,7 +3,7 @@
 //! method calls; a `cmd:` seat gets them as text. An `Err` from any call means the seat is lost
 //! (a program that died, stayed silent or kept answering garbage).
 
-use super::{Outcome, Settings, Table, parse_settings, scores_text};
+use super::{FieldKind, GameInfo, Outcome, Settings, Table, parse_settings, scores_text};
 use crate::lines::{self, Line};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -164,8 +164,8 @@ pub struct HumanSeat {
     /// buffer takes lines meant for another question.
     input: Option<Box<dyn BufRead + Send>>,
     out: Box<dyn Write + Send>,
-    /// The game's observation fields (label, kind); empty: the observation is shown as it is.
-    fields: &'static [(&'static str, &'static str)],
+    /// The game's descriptor, whose fields label the observation; `None`: shown as it is.
+    info: Option<&'static GameInfo>,
 }
 
 /// Each seat's (score, games) over the games of this process, for a person's running score.
@@ -178,7 +178,7 @@ impl HumanSeat {
             seat: 0,
             input: None,
             out: Box::new(std::io::stdout()),
-            fields: &[],
+            info: None,
         }
     }
 
@@ -188,13 +188,13 @@ impl HumanSeat {
             seat: 0,
             input: Some(input),
             out,
-            fields: &[],
+            info: None,
         }
     }
 
-    /// Shows each observation by the game's fields (see [`Table::fields`]).
-    pub fn with_fields(mut self, fields: &'static [(&'static str, &'static str)]) -> HumanSeat {
-        self.fields = fields;
+    /// Shows each observation by the game's fields ([`GameInfo::fields`]).
+    pub fn with_info(mut self, info: &'static GameInfo) -> HumanSeat {
+        self.info = Some(info);
         self
     }
 
@@ -215,16 +215,13 @@ impl Seat for HumanSeat {
     }
     fn see(&mut self, observation: &str) -> Result<(), String> {
         let mut text = format!("[seat {}] you see: {observation}", self.seat);
-        let words: Vec<&str> = observation.split_whitespace().collect();
-        if !self.fields.is_empty() && self.fields.len() == words.len() {
-            for ((label, kind), value) in self.fields.iter().zip(&words) {
-                if *kind == "board" {
-                    for row in draw_placement(value) {
-                        text.push_str(&format!("\n[seat {}]   {row}", self.seat));
-                    }
-                } else {
-                    text.push_str(&format!("\n[seat {}]   {label}: {value}", self.seat));
+        for f in self.info.and_then(|i| i.fields_of(observation)).unwrap_or_default() {
+            if f.kind == FieldKind::Board {
+                for row in draw_placement(f.text) {
+                    text.push_str(&format!("\n[seat {}]   {row}", self.seat));
                 }
+            } else {
+                text.push_str(&format!("\n[seat {}]   {}: {}", self.seat, f.label, f.text));
             }
         }
         self.say(&text)
@@ -675,7 +672,7 @@ pub fn make_seat(
             table.mcts_seat(i, &options, seat_seed)?
         }
         "random" if rest.is_empty() => Box::new(RandomSeat::new(seat_seed)),
-        "human" if rest.is_empty() => Box::new(HumanSeat::stdio().with_fields(table.info().fields)),
+        "human" if rest.is_empty() => Box::new(HumanSeat::stdio().with_info(table.info())),
         "cmd" if !rest.trim().is_empty() => {
             Box::new(CmdSeat::spawn(rest, Duration::from_secs_f64(move_seconds)).map_err(|e| format!("seat {i}: {e}"))?)
         }

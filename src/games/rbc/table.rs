@@ -17,7 +17,7 @@ use crate::kit::{team_forfeit, team_outcome};
 use crate::position::{Game, Piece, Position};
 use crate::rules::HiddenGame;
 use crate::table::seats::{Player, PlayerSeat, Seat};
-use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Settings, TableGame, Utility};
+use crate::table::{Actor, Chance, FieldKind, GameInfo, Information, Outcome, Settings, TableGame, Utility};
 use std::sync::Arc;
 
 /// One RBC game's true state.
@@ -152,14 +152,14 @@ pub static INFO: GameInfo = GameInfo {
     roles: &["white", "black"],
     settings: &[],
     fields: &[
-        ("board", "board"),
-        ("your colour", "text"),
-        ("side to move", "text"),
-        ("phase", "text"),
-        ("last capture on", "text"),
-        ("your last sense", "seen"),
-        ("your last move (asked>taken)", "text"),
-        ("true moves (after the game)", "text"),
+        ("board", FieldKind::Board),
+        ("your colour", FieldKind::Text),
+        ("side to move", FieldKind::Text),
+        ("phase", FieldKind::Text),
+        ("last capture on", FieldKind::Text),
+        ("your last sense", FieldKind::Seen),
+        ("your last move (asked>taken)", FieldKind::Text),
+        ("true moves (after the game)", FieldKind::Text),
     ],
     chance: Chance::Deterministic,
     information: Information::Imperfect,

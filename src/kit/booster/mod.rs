@@ -18,7 +18,9 @@ use crate::moves::{MoveKind, MoveList};
 use crate::position::Position;
 use crate::rules::Plain;
 use crate::table::seats::{Player, PlayerSeat, Seat};
-use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility};
+use crate::table::{
+    Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
+};
 use board::{KING, forward};
 use std::fmt;
 
@@ -662,19 +664,19 @@ pub static INFO: GameInfo = GameInfo {
         },
     ],
     fields: &[
-        ("board", "board"),
-        ("side to move", "text"),
-        ("castling", "text"),
-        ("en passant", "text"),
-        ("checkers", "badges"),
-        ("reserves (white,black)", "text"),
-        ("hands (white,black)", "cards"),
-        ("draw pile", "text"),
-        ("discard", "cards"),
-        ("halfmove clock", "text"),
-        ("plies", "text"),
-        ("phase", "text"),
-        ("returned pawns", "text"),
+        ("board", FieldKind::Board),
+        ("side to move", FieldKind::Text),
+        ("castling", FieldKind::Text),
+        ("en passant", FieldKind::Text),
+        ("checkers", FieldKind::Badges),
+        ("reserves (white,black)", FieldKind::Text),
+        ("hands (white,black)", FieldKind::Cards),
+        ("draw pile", FieldKind::Text),
+        ("discard", FieldKind::Cards),
+        ("halfmove clock", FieldKind::Text),
+        ("plies", FieldKind::Text),
+        ("phase", FieldKind::Text),
+        ("returned pawns", FieldKind::Text),
     ],
     chance: Chance::Explicit,
     information: Information::Imperfect,

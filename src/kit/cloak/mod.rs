@@ -13,7 +13,9 @@ pub(crate) use super::grid::{Sq, name, parse_sq};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::table::seats::{Player, PlayerSeat, Seat};
-use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility};
+use crate::table::{
+    Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
+};
 use std::fmt;
 
 pub use engine::Engine;
@@ -522,19 +524,19 @@ pub static INFO: GameInfo = GameInfo {
         },
     ],
     fields: &[
-        ("board", "board"),
-        ("side to move", "text"),
-        ("phase", "text"),
-        ("checkers", "badges"),
-        ("unmoved squares", "text"),
-        ("en passant", "text"),
-        ("halfmove clock", "text"),
-        ("plies", "text"),
-        ("pawns taken (white,black)", "text"),
-        ("guess", "text"),
-        ("facts", "text"),
-        ("last move", "text"),
-        ("refused attempts", "text"),
+        ("board", FieldKind::Board),
+        ("side to move", FieldKind::Text),
+        ("phase", FieldKind::Text),
+        ("checkers", FieldKind::Badges),
+        ("unmoved squares", FieldKind::Text),
+        ("en passant", FieldKind::Text),
+        ("halfmove clock", FieldKind::Text),
+        ("plies", FieldKind::Text),
+        ("pawns taken (white,black)", FieldKind::Text),
+        ("guess", FieldKind::Text),
+        ("facts", FieldKind::Text),
+        ("last move", FieldKind::Text),
+        ("refused attempts", FieldKind::Text),
     ],
     chance: Chance::Deterministic,
     information: Information::Imperfect,

@@ -11,7 +11,9 @@ use crate::position::{Game, Piece, Position};
 use crate::rules::Plain;
 use crate::square::Square;
 use crate::table::seats::{Player, PlayerSeat, Seat};
-use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility};
+use crate::table::{
+    Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
+};
 use std::fmt;
 use std::sync::Arc;
 
@@ -570,13 +572,13 @@ pub static INFO: GameInfo = GameInfo {
         },
     ],
     fields: fen_then![
-        "line" => "cards",
-        "discard" => "cards",
-        "hands (white,black)" => "cards",
-        "draw pile" => "text",
-        "captures" => "text",
-        "turns" => "text",
-        "phase" => "text",
+        "line" => FieldKind::Cards,
+        "discard" => FieldKind::Cards,
+        "hands (white,black)" => FieldKind::Cards,
+        "draw pile" => FieldKind::Text,
+        "captures" => FieldKind::Text,
+        "turns" => FieldKind::Text,
+        "phase" => FieldKind::Text,
     ],
     chance: Chance::Explicit,
     information: Information::Imperfect,

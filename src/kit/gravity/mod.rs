@@ -10,7 +10,9 @@ use super::grid::{BISHOP, KING, KNIGHT, ROOK, Sq, name, offset, parse_sq, placem
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::table::seats::{Player, PlayerSeat, Seat};
-use crate::table::{Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility};
+use crate::table::{
+    Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
+};
 pub use engine::Engine;
 use std::fmt;
 
@@ -541,13 +543,13 @@ pub static INFO: GameInfo = GameInfo {
         },
     ],
     fields: &[
-        ("board", "board"),
-        ("turn", "text"),
-        ("phase", "text"),
-        ("flipped card", "cards"),
-        ("piles (white,black)", "cards"),
-        ("captures (white,black)", "text"),
-        ("pieces still to move", "text"),
+        ("board", FieldKind::Board),
+        ("turn", FieldKind::Text),
+        ("phase", FieldKind::Text),
+        ("flipped card", FieldKind::Cards),
+        ("piles (white,black)", FieldKind::Cards),
+        ("captures (white,black)", FieldKind::Text),
+        ("pieces still to move", FieldKind::Text),
     ],
     chance: Chance::Explicit,
     information: Information::Perfect,

@@ -12,7 +12,7 @@ use super::grid::{Sq, name, offset, parse_sq, placement, read_placement};
 use super::solitaire::{Board, PIECES, groups, grow, is_piece, is_white, occupancy, reach, refusal, solo_outcome};
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
-    Actor, Chance, GameInfo, Information, Optimum, Outcome, Setting, Settings, TableGame, Tally, Utility,
+    Actor, Chance, FieldKind, GameInfo, Information, Optimum, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
 use std::fmt;
 
@@ -575,14 +575,14 @@ pub static INFO: GameInfo = GameInfo {
         },
     ],
     fields: &[
-        ("board", "board"),
-        ("piece deck", "cards"),
-        ("position deck", "text"),
-        ("positions used", "text"),
-        ("anchor", "text"),
-        ("phase", "text"),
-        ("carried piece", "text"),
-        ("moves made", "text"),
+        ("board", FieldKind::Board),
+        ("piece deck", FieldKind::Cards),
+        ("position deck", FieldKind::Text),
+        ("positions used", FieldKind::Text),
+        ("anchor", FieldKind::Text),
+        ("phase", FieldKind::Text),
+        ("carried piece", FieldKind::Text),
+        ("moves made", FieldKind::Text),
     ],
     chance: Chance::Explicit,
     information: Information::Imperfect,

@@ -10,7 +10,7 @@ use super::grid::{Sq, name, parse_sq, placement, read_placement};
 use super::solitaire::{Board, PIECES, gap, groups, is_piece, is_white, occupancy, reach, refusal, solo_outcome};
 use crate::table::seats::{PlayerSeat, Seat};
 use crate::table::{
-    Actor, Chance, GameInfo, Information, Optimum, Outcome, Setting, Settings, TableGame, Tally, Utility,
+    Actor, Chance, FieldKind, GameInfo, Information, Optimum, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
 use std::fmt;
 
@@ -322,7 +322,11 @@ pub static INFO: GameInfo = GameInfo {
         default: "off",
         about: "on: pile B's order is seen",
     }],
-    fields: &[("board", "board"), ("pile b", "cards"), ("actions taken", "text")],
+    fields: &[
+        ("board", FieldKind::Board),
+        ("pile b", FieldKind::Cards),
+        ("actions taken", FieldKind::Text),
+    ],
     chance: Chance::Explicit,
     information: Information::Imperfect,
     utility: Utility::Identical,

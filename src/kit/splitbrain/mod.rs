@@ -12,7 +12,7 @@ use crate::rules::Plain;
 use crate::square::Square;
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
-    Actor, Chance, GameInfo, Information, Outcome, Setting, Settings, Table, TableGame, Tally, Utility,
+    Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, Table, TableGame, Tally, Utility,
 };
 use std::fmt;
 
@@ -637,9 +637,9 @@ pub static INFO: GameInfo = GameInfo {
         },
     ],
     fields: fen_then![
-        "marker" => "text",
-        "phase" => "text",
-        "marks (piece,target)" => "rings",
+        "marker" => FieldKind::Text,
+        "phase" => FieldKind::Text,
+        "marks (piece,target)" => FieldKind::Rings,
     ],
     chance: Chance::Deterministic,
     information: Information::Imperfect,
