@@ -228,3 +228,29 @@ fn mcts_options_are_checked_and_seeds_repeat() {
     };
     assert_eq!(choices(9), choices(9));
 }
+
+/// Telepathy's heuristic (the leaves' value for IS-MCTS) counts the marker and a removal due:
+/// with the same board, White's chances fall as the marker moves towards White's side (+2 makes
+/// White remove a piece), and fall again while White must remove one.
+#[test]
+fn telepathy_leaves_count_the_marker_and_a_removal_due() {
+    use menagerie::kit::telepathy::Telepathy;
+    let white = |marker: &str, phase: &str| {
+        let mut g = Telepathy::new(&Vec::new()).unwrap();
+        let text = format!(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {marker} P,P NBRQKC,NBRQKC 0,2 - {phase} 0,0"
+        );
+        TableGame::set_state(&mut g, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let h = g.heuristic().expect("a value");
+        assert_eq!(h[0], h[1]);
+        assert!((h[0] + h[2] - 1.0).abs() < 1e-9);
+        h[0]
+    };
+    let (towards_black, even, towards_white) = (white("-1", "predict"), white("0", "predict"), white("1", "predict"));
+    assert!(
+        towards_black > even && even > towards_white,
+        "{towards_black} {even} {towards_white}"
+    );
+    assert!(white("0", "remove-white") < even);
+    assert!(white("0", "remove-black") > even);
+}

@@ -24,6 +24,11 @@ use std::sync::Arc;
 /// that the partner moves the face-up type).
 pub const CARDS: [char; 7] = ['P', 'N', 'B', 'R', 'Q', 'K', 'C'];
 
+/// What IS-MCTS's heuristic counts a marker step towards a team's side, in centipawns.
+const MARKER_STEP_CP: f64 = 60.0;
+/// What it counts a removal due now (the remover takes its least useful piece).
+const REMOVAL_CP: f64 = 120.0;
+
 /// The step that comes next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -784,7 +789,15 @@ impl TableGame for Telepathy {
 
     fn heuristic(&self) -> Option<Vec<f64>> {
         let e = self.pos.evaluate() as f64;
-        let white = if self.pos.side_to_move() == Color::White { e } else { -e };
+        let mut white = if self.pos.side_to_move() == Color::White { e } else { -e };
+        // The marker: each step towards a team's side is part of a forced removal (+2 makes
+        // White remove a piece), and a removal due now costs about a pawn.
+        white -= f64::from(self.marker) * MARKER_STEP_CP;
+        match self.phase {
+            Phase::Remove(Color::White) => white -= REMOVAL_CP,
+            Phase::Remove(Color::Black) => white += REMOVAL_CP,
+            _ => {}
+        }
         Some(super::team_chances(2, white))
     }
 
