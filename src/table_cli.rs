@@ -627,7 +627,7 @@ fn design_report(
     first: Vec<Tally>,
     dir: &str,
 ) -> Result<(), CliError> {
-    use crate::table::report::{Column, html};
+    use crate::table::report::{Column, html, settings_label};
     let summary_of = |tallies: Vec<Tally>| {
         let mut s = Summary::default();
         for t in tallies {
@@ -635,12 +635,8 @@ fn design_report(
         }
         s
     };
-    let label = |settings: &Settings| match settings_words(settings).as_str() {
-        "-" => "rule book (default settings)".to_string(),
-        w => w.to_string(),
-    };
     let mut columns = vec![Column {
-        label: label(&o.settings),
+        label: settings_label(&o.settings),
         summary: summary_of(first),
     }];
     for settings in &o.compare {
@@ -669,7 +665,7 @@ fn design_report(
         );
         report(probe.as_ref(), &title, tallies.clone(), with.optimum, None)?;
         columns.push(Column {
-            label: label(&with.settings),
+            label: settings_label(&with.settings),
             summary: summary_of(tallies),
         });
     }

@@ -554,10 +554,6 @@ impl TableGame for Telepathy {
         &INFO
     }
 
-    fn seats(&self) -> usize {
-        4
-    }
-
     fn roles(&self, seat: usize) -> Vec<&'static str> {
         let team = team_of(seat);
         let role = if self.predictor[team.index()] == seat {

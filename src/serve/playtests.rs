@@ -18,7 +18,7 @@ pub const MAX_GAMES: usize = 10_000;
 /// A playtest and what it has found so far.
 pub struct Playtest {
     game: String,
-    /// The settings as words (`default` for none).
+    /// The settings as words ([`report::settings_label`]).
     settings: String,
     games: usize,
     summary: Summary,
@@ -48,15 +48,7 @@ pub fn start(req: &Json) -> Result<Arc<Mutex<Playtest>>, String> {
     let probe = kit::new_table(&name, &settings)?;
     let pt = Arc::new(Mutex::new(Playtest {
         game: name.clone(),
-        settings: if settings.is_empty() {
-            "default".to_string()
-        } else {
-            settings
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        },
+        settings: report::settings_label(&settings),
         games,
         summary: Summary::default(),
         info: probe.info(),

@@ -124,8 +124,11 @@ pub trait TableGame: Clone + Send + 'static {
 
     /// What the game is: name, seats, settings, fields, design questions ([`GameInfo`]).
     fn info(&self) -> &'static GameInfo;
-    /// Number of seats (one of [`GameInfo::seats`]).
-    fn seats(&self) -> usize;
+    /// Number of seats (one of [`GameInfo::seats`]; by default its first, for games whose
+    /// settings do not change it).
+    fn seats(&self) -> usize {
+        self.info().seats[0]
+    }
     /// The roles of a seat now (`white`, `chooser`, ...), for `kit-game`.
     fn roles(&self, seat: usize) -> Vec<&'static str>;
     /// Who acts next.

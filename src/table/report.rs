@@ -14,6 +14,18 @@ pub struct Column {
     pub summary: Summary,
 }
 
+/// A column's label for `settings`: their `key=value` words, or the rule book's when none.
+pub fn settings_label(settings: &super::Settings) -> String {
+    if settings.is_empty() {
+        return "rule book (default settings)".into();
+    }
+    settings
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A figure (a tally key's mean per game, or a ratio's label) with its 95 % interval
 /// half-width, or `None` when the run did not measure it.
 pub fn figure(s: &Summary, key: &str, ratios: &[(&str, &str, &str)]) -> Option<(f64, f64)> {

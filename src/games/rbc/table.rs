@@ -179,9 +179,6 @@ impl TableGame for RbcTable {
         &INFO
     }
 
-    fn seats(&self) -> usize {
-        2
-    }
     fn roles(&self, seat: usize) -> Vec<&'static str> {
         vec![if seat == 0 { "white" } else { "black" }]
     }

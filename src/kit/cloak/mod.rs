@@ -571,10 +571,6 @@ impl TableGame for Cloak {
         &INFO
     }
 
-    fn seats(&self) -> usize {
-        2
-    }
-
     fn roles(&self, seat: usize) -> Vec<&'static str> {
         vec![if seat == 0 { "white" } else { "black" }]
     }

@@ -579,10 +579,6 @@ impl TableGame for Gravity {
         &INFO
     }
 
-    fn seats(&self) -> usize {
-        2
-    }
-
     fn roles(&self, seat: usize) -> Vec<&'static str> {
         vec![if seat == 0 { "white" } else { "black" }]
     }

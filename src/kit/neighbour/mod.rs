@@ -607,10 +607,6 @@ impl TableGame for Neighbour {
         &INFO
     }
 
-    fn seats(&self) -> usize {
-        1
-    }
-
     fn roles(&self, _seat: usize) -> Vec<&'static str> {
         vec!["player"]
     }

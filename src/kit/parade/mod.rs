@@ -353,10 +353,6 @@ impl TableGame for Parade {
         &INFO
     }
 
-    fn seats(&self) -> usize {
-        1
-    }
-
     fn roles(&self, _seat: usize) -> Vec<&'static str> {
         vec!["player"]
     }

@@ -682,10 +682,6 @@ impl TableGame for SplitBrain {
         &INFO
     }
 
-    fn seats(&self) -> usize {
-        4
-    }
-
     fn roles(&self, seat: usize) -> Vec<&'static str> {
         let team = if seat < 2 { "white" } else { "black" };
         let side = if seat.is_multiple_of(2) {
