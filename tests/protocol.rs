@@ -683,6 +683,36 @@ fn tensor_uci_mmn_in_and_out() {
     assert_eq!(perft, ["c5a5: 1", "c5xb5a5: 1"]);
 }
 
+/// The true board stays in the belief along the recorded games against StrangeFish2
+/// (`../shared/peers/strangefish2-games/`, each side's observations written as `rbc-*` lines
+/// by `tools/reconchess/history_lines.py`): every `rbc-truth` line answers `truth in`.
+#[test]
+fn recorded_games_keep_the_true_board_in_the_belief() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rbc_games");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 4, "{files:?}");
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let mut input = vec!["xboard", "protover 2", "new", "variant rbc"];
+        input.extend(text.lines().filter(|l| !l.starts_with('#')));
+        input.push("ping 1");
+        let out = converse(&lines(&input), "pong 1", Duration::from_secs(60));
+        let truths: Vec<&String> = out.iter().filter(|l| l.starts_with("truth ")).collect();
+        let want = text.lines().filter(|l| l.starts_with("rbc-truth")).count();
+        assert!(
+            want >= 38 && truths.len() == want,
+            "{f:?}: {} of {want} answers: {out:?}",
+            truths.len()
+        );
+        let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("Error")).collect();
+        assert!(errors.is_empty(), "{f:?}: {errors:?}");
+        for (i, t) in truths.iter().enumerate() {
+            assert!(t.starts_with("truth in"), "{f:?}: check {} of {want}: {t}", i + 1);
+        }
+    }
+}
+
 #[test]
 fn rbc_lines_over_cecp() {
     let out = converse(
@@ -692,6 +722,8 @@ fn rbc_lines_over_cecp() {
             "new",
             "variant rbc",
             "rbc-go 10",
+            "rbc-turn soon",
+            "rbc-turn 0.5",
             "rbc-color white",
             "rbc-opp none",
             "rbc-sense 900",
@@ -712,9 +744,10 @@ fn rbc_lines_over_cecp() {
     );
     assert!(out.iter().any(|l| l.starts_with("feature ") && l.contains(" rbc=1")));
     let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("Error")).collect();
-    assert_eq!(errors.len(), 5, "{out:?}");
+    assert_eq!(errors.len(), 6, "{out:?}");
     assert!(errors[0].contains("send 'rbc-color white|black' first"), "{errors:?}");
-    assert!(errors[1].contains("bad FEN"), "{errors:?}");
+    assert!(errors[1].contains("rbc-turn SECONDS"), "{errors:?}");
+    assert!(errors[2].contains("bad FEN"), "{errors:?}");
     let sense = out.iter().find(|l| l.starts_with("sense ")).expect("a sense reply");
     assert!(sense == "sense pass" || sense.len() == 8, "{sense}");
     let mv = out.iter().find(|l| l.starts_with("move ")).expect("a move reply");

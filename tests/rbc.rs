@@ -362,6 +362,45 @@ mod belief {
         assert!(checked >= 2 * turns, "only {checked} checks in {turns} turns");
     }
 
+    /// The mover keeps our king safe on every board when it can: Black's king on g8 behind
+    /// its pawns, White's rook on a1 may have gone to a8 (a back-rank attack on some boards of
+    /// the belief), and only Rd5-d8 is safe on all of them (a pawn's luft or a king step still
+    /// stands on the attacked rank; Rd5xa5 and the like leave it open).
+    #[test]
+    fn the_move_keeps_the_king_safe_on_every_board_when_it_can() {
+        let start = Position::from_fen(game(), "6k1/5ppp/8/3r4/8/8/8/R6K w - - 0 1").unwrap();
+        for seed in [1, 2, 3] {
+            let mut me = RbcPlayer::with_seed(&start, menagerie::Color::Black, seed);
+            me.fixed_work = true;
+            me.opponent(None).unwrap();
+            let boards = me.belief().boards().len();
+            assert!(boards > 10, "{boards} boards");
+            let req = me.choose_move(None);
+            assert_eq!(me.text(req), "d5d8", "seed {seed}, {boards} boards");
+        }
+    }
+
+    /// The sense looks where the answer decides the move: White's knight left g1 for f3 (our
+    /// bishop takes it there), h3 or e2 (our knight takes it there) or stayed, and only the
+    /// windows around f2 and g2 tell all four apart (each shows three of its squares and so
+    /// the fourth); any other window leaves a knight to take unfound on some boards.
+    #[test]
+    fn the_sense_finds_what_decides_the_move() {
+        let start = Position::from_fen(game(), "7k/1b4pp/8/8/5n2/8/PP6/K5N1 w - - 0 1").unwrap();
+        for seed in [1, 2, 3] {
+            let mut me = RbcPlayer::with_seed(&start, menagerie::Color::Black, seed);
+            me.fixed_work = true;
+            me.opponent(None).unwrap();
+            let boards = me.belief().boards().len();
+            assert!(boards >= 8, "{boards} boards");
+            let center = me.choose_sense(None).map(|c| start.variant().geometry.name(c));
+            assert!(
+                matches!(center.as_deref(), Some("f2" | "g2")),
+                "seed {seed}: sensed {center:?} ({boards} boards)"
+            );
+        }
+    }
+
     /// Every decision of a player seeded with `seed` that ignores the clock, playing White for
     /// `turns` turns against random requests (a generator of the test's own, fixed seed). It
     /// senses only every third turn, so its belief grows large and its decisions rest on samples.

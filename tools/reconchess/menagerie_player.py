@@ -4,7 +4,8 @@
 Use it wherever reconchess takes a bot: `rc-bot-match tools/reconchess/menagerie_player.py
 reconchess.bots.random_bot`, `play_local_game(MenageriePlayer(), OtherBot())`, or reconchess's
 remote play. The engine binary is $MENAGERIE_ENGINE, or target/release/menagerie of this
-repository. Engine lines that answer nothing asked (`Error (...)` after a contradiction, debug
+repository; $MENAGERIE_RBC_TURN, when set, is the most seconds a turn may take (`rbc-turn`).
+Engine lines that answer nothing asked (`Error (...)` after a contradiction, debug
 lines) go to stderr; the engine keeps a usable belief and the game goes on.
 """
 import os
@@ -69,6 +70,9 @@ class MenageriePlayer(Player):
         self.send("variant rbc")
         if board.fen() != chess.STARTING_FEN:
             self.send(f"setboard {board.fen()}")
+        turn = os.environ.get("MENAGERIE_RBC_TURN")
+        if turn:  # most seconds a turn may take (0: fixed samples, fast)
+            self.send(f"rbc-turn {turn}")
         self.send(f"rbc-color {'white' if color == chess.WHITE else 'black'}")
         self.sync()
 

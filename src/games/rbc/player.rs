@@ -64,6 +64,24 @@ const REFINE_MOVES: usize = 6;
 /// Boards (of the move sample) for the deeper pass.
 const REFINE_BOARDS: usize = 96;
 
+/// Most seconds for a turn (sense and move) by default, when the clock allows: a game at
+/// 900 s has time for far more than the fixed samples, and deeper replies find more.
+pub const TURN_SECONDS: f64 = 10.0;
+
+/// A turn's share of the clock left (its 20th): the plan never runs the clock down, however
+/// long the game.
+const TURN_SHARE: f64 = 20.0;
+
+/// Share of a turn for the sense; the move takes the rest (from the clock it finds).
+const SENSE_SHARE: f64 = 0.4;
+
+/// With time to spend: boards sampled to choose the sense window, to value the moves, and
+/// the deepest reply search of the move's refinement.
+const TIMED_SENSE_BOARDS: usize = 384;
+const TIMED_MOVE_BOARDS: usize = 320;
+const TIMED_MAX_DEPTH: u32 = 8;
+const TIMED_SEARCH_NODES: u64 = 200_000;
+
 /// One game of RBC as one side sees it.
 pub struct RbcPlayer {
     belief: Belief,
@@ -73,6 +91,9 @@ pub struct RbcPlayer {
     opponent_due: bool,
     /// Time per decision when the client gives none.
     pub budget: Duration,
+    /// Most time for a turn (sense and move) when the clock allows ([`TURN_SECONDS`]); zero:
+    /// decisions bounded by fixed samples, as with [`RbcPlayer::fixed_work`] (fast tests).
+    pub turn_limit: Duration,
     /// Decisions ignore the clock and value every sampled board, so that the same seed and the
     /// same observations give the same decisions (tests, reproducible matches).
     pub fixed_work: bool,
@@ -99,6 +120,7 @@ impl RbcPlayer {
             fixed_work: false,
             opponent_due: me == Color::Black,
             budget: Duration::from_millis(500),
+            turn_limit: Duration::from_secs_f64(TURN_SECONDS),
             quiet_plies: 0,
             debug: std::env::var_os("MENAGERIE_RBC_DEBUG").is_some(),
         }
@@ -145,14 +167,26 @@ impl RbcPlayer {
         p.is_some() && self.belief.game().pawn_kinds >> p.kind() & 1 != 0
     }
 
-    /// Time for one decision out of `seconds_left` on our clock.
-    fn time_for(&self, seconds_left: Option<f64>) -> Duration {
-        match seconds_left {
-            Some(s) if s.is_finite() && s > 0.0 => {
-                Duration::from_secs_f64((s / 40.0).min(self.budget.as_secs_f64() * 4.0).max(0.05))
-            }
-            _ => self.budget,
+    /// True when decisions fill the time the plan gives them (larger samples, deeper
+    /// refinement), not only fixed samples.
+    fn timed(&self) -> bool {
+        !self.fixed_work && !self.turn_limit.is_zero()
+    }
+
+    /// Time for one decision out of `seconds_left` on our clock. Timed: the sense takes
+    /// [`SENSE_SHARE`] of a turn, the move the rest, a turn being a [`TURN_SHARE`]th of the
+    /// clock and at most the turn limit. Else a 40th of the clock, at most four budgets.
+    fn time_for(&self, seconds_left: Option<f64>, sense: bool) -> Duration {
+        let Some(s) = seconds_left.filter(|s| s.is_finite() && *s > 0.0) else {
+            return self.budget;
+        };
+        if !self.timed() {
+            let t = Duration::from_secs_f64((s / 40.0).min(self.budget.as_secs_f64() * 4.0).max(0.05));
+            return if sense { t / 2 } else { t };
         }
+        let turn = (s / TURN_SHARE).min(self.turn_limit.as_secs_f64());
+        let share = if sense { SENSE_SHARE } else { 1.0 - SENSE_SHARE };
+        Duration::from_secs_f64((turn * share).max(0.05))
     }
 
     /// At most `n` boards standing for `pool` (boards with their probabilities), each with a
@@ -225,6 +259,7 @@ impl RbcPlayer {
     /// Our score on board `b` after request `r` (revised by the referee), from a shallow search
     /// of the opponent's reply (depth 0: the static evaluation).
     fn score_after(&mut self, b: &Board, r: Option<Request>, depth: u32) -> i32 {
+        let nodes = if self.timed() { TIMED_SEARCH_NODES } else { SEARCH_NODES };
         let Some(pos) = play_request(&mut self.belief, b, r) else {
             return 30_000; // the king is taken: the game is won
         };
@@ -233,7 +268,7 @@ impl RbcPlayer {
         }
         let limits = Limits {
             depth: Some(depth),
-            nodes: Some(SEARCH_NODES),
+            nodes: Some(nodes),
             ..Limits::default()
         };
         let res = self.searcher.go(pos, limits, &mut Silent);
@@ -275,7 +310,7 @@ impl RbcPlayer {
     /// The move to request (`None`: pass), within the time for one decision.
     pub fn choose_move(&mut self, seconds_left: Option<f64>) -> Option<Request> {
         let start = Instant::now();
-        let budget = self.time_for(seconds_left);
+        let budget = self.time_for(seconds_left, false);
         let cands = self.candidates();
         // A move that takes the king on every board of the belief: play it.
         let (all, _) = self.sample(2_000);
@@ -287,7 +322,9 @@ impl RbcPlayer {
         // A plain sample by weight: holding the rare threats to our king in every move sample
         // made the player guard against them turn after turn and never make progress (tried:
         // 74a4f31, dc9813b). Sensing looks for them instead.
-        let (boards, board_weights) = self.sample(MOVE_BOARDS);
+        let timed = self.timed();
+        let n = if timed { TIMED_MOVE_BOARDS } else { MOVE_BOARDS };
+        let (boards, board_weights) = self.sample(n);
         // Deeper when there is little to value (a small belief: mates come into view).
         let depth = match boards.len() * cands.len() {
             n if n > 4_000 => 1,
@@ -295,7 +332,9 @@ impl RbcPlayer {
             n if n > 150 => 3,
             _ => 4,
         };
-        let rows = self.matrix(&cands, &boards, depth, start + budget);
+        // Timed, the first table leaves half the time at least for the deeper passes.
+        let table_end = start + if timed { budget / 2 } else { budget };
+        let rows = self.matrix(&cands, &boards, depth, table_end);
         let all_rows: Vec<usize> = (0..rows.len()).collect();
         let weights = &board_weights[..rows.len()];
         let mut vals: Vec<i32> = (0..cands.len()).map(|c| mixed(&rows, weights, &all_rows, c)).collect();
@@ -341,26 +380,35 @@ impl RbcPlayer {
                 }
             }
         }
-        // The best few again at two plies, on as many boards as the clock allows; their
+        // The best few again, a ply deeper each pass while the time lasts (untimed: once, at
+        // two plies, after a one-ply table), on as many boards as the clock allows; their
         // penalties and bonuses stay.
-        let mut deeper = 0;
-        if depth == 1 {
+        let adjust: Vec<i32> = vals.iter().zip(&searched).map(|(v, s)| v - s).collect();
+        let (max_depth, refine_boards) = match (timed, depth) {
+            (true, _) => (TIMED_MAX_DEPTH, boards.len()),
+            (false, 1) => (2, REFINE_BOARDS),
+            (false, _) => (depth, 0),
+        };
+        let (mut deeper, mut reached) = (0, depth);
+        while reached < max_depth && !(timed && Instant::now() >= start + budget) {
             let mut order: Vec<usize> = (0..cands.len()).collect();
             order.sort_by_key(|&i| (-vals[i], cands[i].is_none()));
             order.truncate(REFINE_MOVES);
             let sub: Vec<Option<Request>> = order.iter().map(|&i| cands[i]).collect();
-            let probe = &boards[..boards.len().min(REFINE_BOARDS)];
-            let deep = self.matrix(&sub, probe, 2, start + budget);
-            if deep.len() >= 16 {
-                deeper = deep.len();
-                let idx: Vec<usize> = (0..deep.len()).collect();
-                let w = &board_weights[..deep.len()];
-                let mut refined = vec![i32::MIN / 2; cands.len()];
-                for (j, &i) in order.iter().enumerate() {
-                    refined[i] = mixed(&deep, w, &idx, j) + vals[i] - searched[i];
-                }
-                vals = refined;
+            let probe = &boards[..boards.len().min(refine_boards)];
+            let deep = self.matrix(&sub, probe, reached + 1, start + budget);
+            if deep.len() < probe.len().min(16) {
+                break; // too few boards to trust
             }
+            deeper = deep.len();
+            reached += 1;
+            let idx: Vec<usize> = (0..deep.len()).collect();
+            let w = &board_weights[..deep.len()];
+            let mut refined = vec![i32::MIN / 2; cands.len()];
+            for (j, &i) in order.iter().enumerate() {
+                refined[i] = mixed(&deep, w, &idx, j) + adjust[i];
+            }
+            vals = refined;
         }
         // Ties go to a move rather than the pass.
         let best = (0..cands.len())
@@ -377,7 +425,7 @@ impl RbcPlayer {
             let all = self.belief.boards().to_vec();
             let threats = all.iter().filter(|b| self.threatened(b)).count();
             eprintln!(
-                "# rbc move: {} boards ({threats} with our king attacked), pass rate {:.2}, {} valued at depth {depth}, {deeper} at 2, {:?}; best {}",
+                "# rbc move: {} boards ({threats} with our king attacked), pass rate {:.2}, {} valued at depth {depth}, {deeper} at {reached}, {:?}; best {}",
                 self.belief.boards().len(),
                 self.belief.pass_rate(),
                 rows.len(),
@@ -440,8 +488,9 @@ impl RbcPlayer {
     /// that leaves fewer boards).
     pub fn choose_sense(&mut self, seconds_left: Option<f64>) -> Option<Square> {
         let start = Instant::now();
-        let budget = self.time_for(seconds_left) / 2;
-        let (boards, board_weights) = self.sample_weighted(SENSE_BOARDS);
+        let budget = self.time_for(seconds_left, true);
+        let n = if self.timed() { TIMED_SENSE_BOARDS } else { SENSE_BOARDS };
+        let (boards, board_weights) = self.sample_weighted(n);
         if boards.len() <= 1 {
             return self.default_sense(&boards);
         }
@@ -592,18 +641,25 @@ fn window_key(b: &Board, center: Square, g: &crate::Geometry) -> u64 {
 /// The `rbc-*` lines of `../shared/protocol.md` §4 for one game: `rbc-color` starts a player;
 /// `rbc-opp`, `rbc-seen` and `rbc-result` feed its belief; `rbc-sense` and `rbc-go` ask for a
 /// decision (`sense SQ|pass`, `move UCI|pass`); our extensions: `rbc-stats` answers
-/// `stats boards N sampled 0|1 rebuilds N`, and `rbc-truth FEN` (for referees that test the
+/// `stats boards N sampled 0|1 rebuilds N`, `rbc-turn SECONDS` sets the most time a turn
+/// may take (sense and move; 0: fixed samples, fast), and `rbc-truth FEN` (for referees that test the
 /// belief) answers `truth in|out sampled 0|1`: whether that true board is in the set.
 pub struct RbcGame {
     start: Position<Rbc>,
     player: Option<RbcPlayer>,
+    /// Most time for a turn, from `rbc-turn` (`None`: the player's default).
+    turn_limit: Option<Duration>,
 }
 
 impl RbcGame {
     /// A game of `variant` from `fen` (empty: its start position).
     pub fn new(game: Arc<crate::position::Game<Rbc>>, fen: &str) -> Result<RbcGame, String> {
         let start = Position::from_fen_or_start(game, fen).map_err(|e| e.to_string())?;
-        Ok(RbcGame { start, player: None })
+        Ok(RbcGame {
+            start,
+            player: None,
+            turn_limit: None,
+        })
     }
 
     /// A game from `start` already told its colour, whose player decides by a fixed amount of work from
@@ -614,6 +670,7 @@ impl RbcGame {
         RbcGame {
             start,
             player: Some(player),
+            turn_limit: None,
         }
     }
 
@@ -663,7 +720,24 @@ impl crate::rules::HiddenGame for RbcGame {
                 Some("black") => Color::Black,
                 _ => return Err("expected 'rbc-color white|black'".into()),
             };
-            self.player = Some(RbcPlayer::new(&self.start, me));
+            let mut player = RbcPlayer::new(&self.start, me);
+            if let Some(t) = self.turn_limit {
+                player.turn_limit = t;
+            }
+            self.player = Some(player);
+            return Ok(None);
+        }
+        if cmd == "rbc-turn" {
+            let t = args
+                .first()
+                .and_then(|s| Self::seconds(s))
+                .filter(|&t| t <= 3600.0)
+                .ok_or("expected 'rbc-turn SECONDS' (0 to 3600)")?;
+            let t = Duration::from_secs_f64(t);
+            self.turn_limit = Some(t);
+            if let Some(p) = self.player.as_mut() {
+                p.turn_limit = t;
+            }
             return Ok(None);
         }
         let player_missing = self.player.is_none();
@@ -760,6 +834,29 @@ impl crate::rules::HiddenGame for RbcGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The time plan: a turn is a 20th of the clock, at most the turn limit, 40 % of it for
+    /// the sense; a game of 200 turns at 900 s with reconchess's 5 s a turn never runs out,
+    /// and a turn limit of zero (or fixed work) gives the old fixed-sample decisions.
+    #[test]
+    fn the_time_plan_spends_the_clock_without_running_out() {
+        let g = crate::position::Game::<Rbc>::new(crate::games::default_variants().get("rbc").unwrap()).unwrap();
+        let mut p = RbcPlayer::new(&Position::startpos(g), Color::White);
+        let secs = |p: &RbcPlayer, left: f64, sense: bool| p.time_for(Some(left), sense).as_secs_f64();
+        assert!((secs(&p, 900.0, true) - 4.0).abs() < 1e-9);
+        assert!((secs(&p, 900.0, false) - 6.0).abs() < 1e-9);
+        assert!((secs(&p, 60.0, true) - 1.2).abs() < 1e-9);
+        let mut left = 900.0;
+        for _ in 0..200 {
+            left -= secs(&p, left, true);
+            left -= secs(&p, left, false);
+            assert!(left > 30.0, "{left}");
+            left += 5.0;
+        }
+        p.turn_limit = Duration::ZERO;
+        assert!((secs(&p, 900.0, false) - 2.0).abs() < 1e-9);
+        assert!((secs(&p, 900.0, true) - 1.0).abs() < 1e-9);
+    }
 
     /// The worst case is the lowest row of an evenly weighted set, and a rare low row counts
     /// only by its weight.
