@@ -766,7 +766,11 @@ fn rbc_lines_over_cecp() {
     );
     // The true board is that one; another is not in the set.
     let truth: Vec<&String> = out.iter().filter(|l| l.starts_with("truth ")).collect();
-    assert_eq!(truth, ["truth in sampled 0", "truth out sampled 0"], "{out:?}");
+    assert_eq!(
+        truth,
+        ["truth in sampled 0 p 1.000000e0", "truth out sampled 0 p 0.000000e0"],
+        "{out:?}"
+    );
 }
 
 /// XBoard analysis with `exclude` and `include`: the excluded mate is never a PV's first move;

@@ -9,7 +9,7 @@
 //! nothing.
 
 mod picker;
-mod see;
+pub(crate) mod see;
 mod strength;
 mod time;
 mod tt;

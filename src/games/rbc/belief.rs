@@ -50,6 +50,15 @@ const PASS_SWITCH: f64 = 0.05;
 /// which our king is hunted too little weight to look for them or guard against them.
 pub const CHECK_PRIOR: f64 = 4.0;
 
+/// The opponent model's scale: among the moves a capture notice allows, one whose value for
+/// the opponent (static, less what it loses in the exchange on its square) is this much lower
+/// is e times less likely (plus the floor).
+const QUALITY_CP: f64 = 50.0;
+
+/// Every allowed move keeps at least this share of the best one's likelihood: the opponent
+/// does not see our pieces, and our evaluation is not its.
+const QUALITY_FLOOR: f64 = 0.02;
+
 /// Number of pass-rate hypotheses.
 const H: usize = 3;
 
@@ -127,6 +136,9 @@ pub struct Belief {
     pub rebuilds: u32,
     /// Draws the sample when the set grows too large.
     rng: StdRng,
+    /// Weigh the opponent's moves by their static value for it ([`QUALITY_CP`]); off: every
+    /// move alike (but for [`CHECK_PRIOR`]).
+    pub quality: bool,
 }
 
 impl Belief {
@@ -148,6 +160,7 @@ impl Belief {
             sampled: false,
             rebuilds: 0,
             rng: StdRng::seed_from_u64(seed),
+            quality: true,
         }
     }
 
@@ -293,7 +306,7 @@ impl Belief {
         let weights = std::mem::take(&mut self.weights);
         let rules = self.game.rules.clone();
         let mut list = MoveList::new();
-        let mut children: Vec<(Board, f64)> = Vec::new();
+        let mut children: Vec<(Board, f64, i32)> = Vec::new();
         for (b, &w) in boards.iter().zip(&weights) {
             b.load(&mut self.scratch, them);
             if self.scratch.royals_gone(them) || self.scratch.royals_gone(self.me) {
@@ -306,9 +319,16 @@ impl Belief {
             let w: Weight = std::array::from_fn(|h| (1.0 - PASS_SWITCH) * w[h] + PASS_SWITCH * PASS_PRIOR[h] * mass);
             // Each move's share: CHECK_PRIOR for one that attacks our king, else 1.
             children.clear();
-            let mut shares = 0.0;
+            let (mut shares, mut matching) = (0.0, 0.0);
+            let mut best = i32::MIN;
             for &m in &list {
                 let matches = rules.capture_square(&self.scratch, m) == capture;
+                // What the move loses in the exchange on its square (a piece left en prise).
+                let loss = if matches && self.quality {
+                    crate::search::see::see(&self.scratch, m).map_or(0, |g| g.min(0))
+                } else {
+                    0
+                };
                 self.scratch.make_move(m);
                 let share = if self.scratch.royal_in_danger(self.me) {
                     CHECK_PRIOR
@@ -317,9 +337,26 @@ impl Belief {
                 };
                 shares += share;
                 if matches {
-                    children.push((Board::of(&self.scratch), share));
+                    matching += share;
+                    // The opponent's view of the position it made (we are to move).
+                    let v = if self.quality {
+                        loss - self.scratch.evaluate()
+                    } else {
+                        0
+                    };
+                    best = best.max(v);
+                    children.push((Board::of(&self.scratch), share, v));
                 }
                 self.scratch.unmake_move();
+            }
+            // Among the moves the notice allows, a better one for the opponent is likelier
+            // (by its static value less what it loses in the exchange on its square,
+            // QUALITY_CP a step of e); their total stays that of the
+            // uniform model, so the notice weighs the parent boards as before.
+            let mut quality = 0.0;
+            for c in children.iter_mut() {
+                c.1 *= QUALITY_FLOOR + ((c.2 - best) as f64 / QUALITY_CP).exp();
+                quality += c.1;
             }
             let w_pass: Weight = std::array::from_fn(|h| if list.is_empty() { w[h] } else { w[h] * PASS_RATES[h] });
             if capture.is_none() {
@@ -327,9 +364,10 @@ impl Belief {
                 let e = out.entry(Board { ep: None, ..*b }).or_default();
                 (0..H).for_each(|h| e[h] += w_pass[h]);
             }
-            for &(child, share) in &children {
+            for &(child, share, _) in &children {
                 let e = out.entry(child).or_default();
-                (0..H).for_each(|h| e[h] += w[h] * (1.0 - PASS_RATES[h]) * share / shares);
+                let share = matching / shares * share / quality;
+                (0..H).for_each(|h| e[h] += w[h] * (1.0 - PASS_RATES[h]) * share);
             }
         }
         let mut all: Vec<(Board, Weight)> = out.into_iter().collect();
@@ -489,6 +527,17 @@ impl Belief {
         self.boards
             .iter()
             .any(|x| x.squares == b.squares && x.castling == b.castling)
+    }
+
+    /// The probability of the boards with the pieces and castling rights of `b` (as
+    /// [`Belief::holds`]; 0 when none is in the set).
+    pub fn probability_of(&self, b: &Board) -> f64 {
+        self.boards
+            .iter()
+            .zip(&self.weights)
+            .filter(|(x, _)| x.squares == b.squares && x.castling == b.castling)
+            .map(|(_, w)| w.iter().sum::<f64>())
+            .fold(0.0, |a, b| a + b) // not sum(): an empty one is -0.0
     }
 
     /// Our own pieces are the same on every board; the moves we may request, from any board.

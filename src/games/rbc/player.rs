@@ -131,6 +131,11 @@ impl RbcPlayer {
         &self.belief
     }
 
+    /// Weigh the opponent's moves by their value for it (the default), or all alike.
+    pub fn set_opponent_model(&mut self, on: bool) {
+        self.belief.quality = on;
+    }
+
     /// Turn start: where the opponent captured one of ours (or nowhere).
     pub fn opponent(&mut self, capture: Option<Square>) -> Result<(), String> {
         if !self.opponent_due {
@@ -643,7 +648,8 @@ fn window_key(b: &Board, center: Square, g: &crate::Geometry) -> u64 {
 /// decision (`sense SQ|pass`, `move UCI|pass`); our extensions: `rbc-stats` answers
 /// `stats boards N sampled 0|1 rebuilds N`, `rbc-turn SECONDS` sets the most time a turn
 /// may take (sense and move; 0: fixed samples, fast), and `rbc-truth FEN` (for referees that test the
-/// belief) answers `truth in|out sampled 0|1`: whether that true board is in the set.
+/// belief) answers `truth in|out sampled 0|1 p P`: whether that true board is in the set, and
+/// its probability there.
 pub struct RbcGame {
     start: Position<Rbc>,
     player: Option<RbcPlayer>,
@@ -819,11 +825,12 @@ impl crate::rules::HiddenGame for RbcGame {
                 let game = std::sync::Arc::clone(self.start.game());
                 let pos = Position::from_fen(game, &fen).map_err(|e| format!("bad FEN: {e}"))?;
                 let b = self.player.as_ref().expect("checked").belief();
-                let held = b.holds(&super::belief::Board::of(&pos));
+                let board = super::belief::Board::of(&pos);
                 Ok(Some(format!(
-                    "truth {} sampled {}",
-                    if held { "in" } else { "out" },
-                    b.sampled as u8
+                    "truth {} sampled {} p {:.6e}",
+                    if b.holds(&board) { "in" } else { "out" },
+                    b.sampled as u8,
+                    b.probability_of(&board)
                 )))
             }
             _ => Err(format!("unknown RBC command '{cmd}'")),
