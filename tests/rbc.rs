@@ -318,23 +318,31 @@ mod belief {
         }
     }
 
+    /// White's belief after a White pass from `fen` and one Black turn without a capture,
+    /// with the opponent model on or off.
+    fn after_one_black_turn(fen: &str, quality: bool) -> Belief {
+        let mut b = Belief::new(&Position::from_fen(game(), fen).unwrap(), menagerie::Color::White);
+        b.quality = quality;
+        b.own_result(None, None, None).unwrap();
+        b.opponent_moved(None).unwrap();
+        b
+    }
+
+    /// The probability of the board `fen` in `b`, which must hold it.
+    fn probability(b: &Belief, fen: &str) -> f64 {
+        let target = Board::of(&Position::from_fen(game(), fen).unwrap());
+        let i = b.boards().iter().position(|x| *x == target);
+        b.probabilities()[i.unwrap_or_else(|| panic!("{fen} is not in the belief"))]
+    }
+
     /// The opponent is taken to prefer moves that attack our king: after one black turn, a
     /// board where the rook gives check is CHECK_PRIOR times as likely as one where it went
     /// elsewhere, and the rook's quiet moves and the king's are equally likely.
     #[test]
     fn moves_that_attack_our_king_weigh_more() {
-        let g = game();
-        let pos = |fen: &str| Position::from_fen(Arc::clone(&g), fen).unwrap();
-        let mut b = Belief::new(&pos("k6r/8/8/8/8/8/8/4K3 w - - 0 1"), menagerie::Color::White);
-        b.quality = false; // the moves' values for the opponent: the next test
-        b.own_result(None, None, None).unwrap();
-        b.opponent_moved(None).unwrap();
-        let probabilities = b.probabilities();
-        let p = |fen: &str| {
-            let target = Board::of(&pos(fen));
-            let i = b.boards().iter().position(|x| *x == target);
-            probabilities[i.unwrap_or_else(|| panic!("{fen} is not in the belief"))]
-        };
+        // The moves' values for the opponent are left out here: the next test.
+        let b = after_one_black_turn("k6r/8/8/8/8/8/8/4K3 w - - 0 1", false);
+        let p = |fen: &str| probability(&b, fen);
         let quiet = p("k5r1/8/8/8/8/8/8/4K3 w - - 1 2");
         assert!(quiet > 0.0);
         for fen in ["k3r3/8/8/8/8/8/8/4K3 w - - 1 2", "k7/8/8/8/8/8/8/4K2r w - - 1 2"] {
@@ -352,20 +360,10 @@ mod belief {
     /// the belief weighs moves by their value (with the model off, the two are alike).
     #[test]
     fn good_moves_for_the_opponent_weigh_more() {
-        let g = game();
-        let pos = |fen: &str| Position::from_fen(Arc::clone(&g), fen).unwrap();
         let ratio = |quality: bool| {
-            let mut b = Belief::new(&pos("k2q4/8/8/8/2P1P3/8/8/4K3 w - - 0 1"), menagerie::Color::White);
-            b.quality = quality;
-            b.own_result(None, None, None).unwrap();
-            b.opponent_moved(None).unwrap();
-            let probabilities = b.probabilities();
-            let p = |fen: &str| {
-                let target = Board::of(&pos(fen));
-                let i = b.boards().iter().position(|x| *x == target);
-                probabilities[i.unwrap_or_else(|| panic!("{fen} is not in the belief"))]
-            };
-            p("k7/8/8/3q4/2P1P3/8/8/4K3 w - - 1 2") / p("k7/8/3q4/8/2P1P3/8/8/4K3 w - - 1 2")
+            let b = after_one_black_turn("k2q4/8/8/8/2P1P3/8/8/4K3 w - - 0 1", quality);
+            probability(&b, "k7/8/8/3q4/2P1P3/8/8/4K3 w - - 1 2")
+                / probability(&b, "k7/8/3q4/8/2P1P3/8/8/4K3 w - - 1 2")
         };
         assert!((ratio(false) - 1.0).abs() < 1e-9, "{}", ratio(false));
         assert!(

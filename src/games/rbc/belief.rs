@@ -88,6 +88,12 @@ impl Board {
         }
     }
 
+    /// The same pieces and castling rights (the en-passant square left out: clients write it
+    /// only when a capture is possible).
+    fn same_but_ep(&self, other: &Board) -> bool {
+        self.squares == other.squares && self.castling == other.castling
+    }
+
     /// The piece on a square.
     #[inline]
     pub fn at(&self, sq: Square) -> Piece {
@@ -524,9 +530,7 @@ impl Belief {
     /// True when a board with the pieces and castling rights of `b` is in the set (the
     /// en-passant square is left out: clients write it only when a capture is possible).
     pub fn holds(&self, b: &Board) -> bool {
-        self.boards
-            .iter()
-            .any(|x| x.squares == b.squares && x.castling == b.castling)
+        self.boards.iter().any(|x| x.same_but_ep(b))
     }
 
     /// The probability of the boards with the pieces and castling rights of `b` (as
@@ -535,7 +539,7 @@ impl Belief {
         self.boards
             .iter()
             .zip(&self.weights)
-            .filter(|(x, _)| x.squares == b.squares && x.castling == b.castling)
+            .filter(|(x, _)| x.same_but_ep(b))
             .map(|(_, w)| w.iter().sum::<f64>())
             .fold(0.0, |a, b| a + b) // not sum(): an empty one is -0.0
     }
