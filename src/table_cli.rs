@@ -734,11 +734,7 @@ fn settings_words(settings: &Settings) -> String {
     if settings.is_empty() {
         return "-".into();
     }
-    settings
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    crate::table::report::settings_words(settings)
 }
 
 /// `playtest --merge FILE... [--csv FILE]`: the report of one playtest from all its shards.

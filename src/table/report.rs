@@ -19,6 +19,11 @@ pub fn settings_label(settings: &super::Settings) -> String {
     if settings.is_empty() {
         return "rule book (default settings)".into();
     }
+    settings_words(settings)
+}
+
+/// Settings as `key=value` words, space-separated (empty when none).
+pub fn settings_words(settings: &super::Settings) -> String {
     settings
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
