@@ -227,7 +227,8 @@ fn cmd_pgn(set: &Catalog, args: &[String]) -> Result<(), CliError> {
                 rest = &rest[2..];
             }
             for m in rest {
-                s.play_pgn(m).map_err(|e| CliError(format!("pgn write: {e}")))?;
+                s.play_text(m, crate::engine::Notation::Pgn)
+                    .map_err(|e| CliError(format!("pgn write: {e}")))?;
             }
             let result = s.outcome().map_or("*".to_string(), |o| o.result().to_string());
             print!("{}", s.pgn(&[("Event", "menagerie pgn write")], &result));

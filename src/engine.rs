@@ -3,6 +3,7 @@
 //! dynamic dispatch happens per command; search and move generation inside are monomorphised.
 
 use crate::color::Color;
+use crate::fen::FenError;
 use crate::games::{self, AnyGame, GameVisitor};
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::notation::{MoveError, move_text, parse_move, parse_xboard_move, write_move, xboard_text};
@@ -10,6 +11,7 @@ use crate::perft;
 use crate::position::{Game, Position};
 use crate::rules::{Capabilities, Rules};
 use crate::search::{Iteration, Limits, Report, SearchResult, Searcher};
+use crate::square::Square;
 use crate::variant::Variant;
 use std::sync::Arc;
 
@@ -101,6 +103,29 @@ pub fn outcome<R: Rules>(pos: &mut Position<R>) -> Option<Outcome> {
     None
 }
 
+/// How a move is written at an edge (a protocol, the browser, PGN); inside, moves are [`Move`]s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// Menagerie move notation (`../shared/protocol.md` §3); UCI's coordinates for chess.
+    Mmn,
+    /// XBoard's form ([`xboard_text`]): a capture on the way or castling as legs; read as it
+    /// or as MMN.
+    Xboard,
+    /// PGN's: SAN where the variant has it, MMN otherwise, `--` for a pass.
+    Pgn,
+}
+
+/// A legal move as a board display sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveShape {
+    /// Its written form (the victim's square of a capture on the way).
+    pub form: MoveForm,
+    /// True when it takes on its destination (en passant included).
+    pub takes: bool,
+    /// True for a promotion.
+    pub promotes: bool,
+}
+
 /// Search output as the session hands it to a protocol: the iteration and the PV as text.
 pub type InfoSink<'a> = dyn FnMut(&Iteration, &str) + 'a;
 
@@ -111,15 +136,39 @@ pub trait Session: Send {
     /// FEN of the current position.
     fn fen(&self) -> String;
     /// Sets up a FEN (the session is unchanged on error).
-    fn set_fen(&mut self, fen: &str) -> Result<(), String>;
+    fn set_fen(&mut self, fen: &str) -> Result<(), FenError>;
     /// Back to the start position.
     fn reset(&mut self);
-    /// Plays a move given in MMN; the session is unchanged on error.
-    fn play(&mut self, text: &str) -> Result<(), MoveError>;
-    /// Plays a move given in XBoard's form (multi-leg `c2d4,d4c4`) or in MMN.
-    fn play_xboard(&mut self, text: &str) -> Result<(), MoveError>;
-    /// XBoard's form of a legal move given in MMN (the text itself when it is not legal).
-    fn xboard_form(&mut self, text: &str) -> String;
+    /// The legal move written as `text` in `notation` (a pass, `--`, in PGN's where the
+    /// variant has one). The session is unchanged.
+    fn parse(&mut self, text: &str, notation: Notation) -> Result<Move, MoveError>;
+    /// `m` (legal here) written in `notation`.
+    fn write(&mut self, m: Move, notation: Notation) -> String;
+    /// Plays `m` (`Move::NONE`: a pass where the variant has one); unchanged when it is not
+    /// legal here.
+    fn play(&mut self, m: Move) -> Result<(), MoveError>;
+    /// `line` (each move legal after the ones before it, from here) written in `notation`;
+    /// the session is unchanged. The text stops at the first move that is not legal.
+    fn write_line(&mut self, line: &[Move], notation: Notation) -> Vec<String> {
+        let mut out = Vec::with_capacity(line.len());
+        for &m in line {
+            let text = self.write(m, notation);
+            if self.play(m).is_err() {
+                break;
+            }
+            out.push(text);
+        }
+        for _ in 0..out.len() {
+            self.undo();
+        }
+        out
+    }
+    /// Reads and plays a move written in `notation`, for the edges that get text; returns it.
+    fn play_text(&mut self, text: &str, notation: Notation) -> Result<Move, MoveError> {
+        let m = self.parse(text, notation)?;
+        self.play(m)?;
+        Ok(m)
+    }
     /// Takes back the last move; false when there is none.
     fn undo(&mut self) -> bool;
     /// Number of moves played since the set-up.
@@ -128,35 +177,36 @@ pub trait Session: Send {
     fn fullmove(&self) -> u32;
     /// Side to move.
     fn side_to_move(&self) -> Color;
-    /// Legal moves as text.
-    fn legal_moves(&mut self) -> Vec<String>;
+    /// The legal moves.
+    fn legal_moves(&mut self) -> Vec<Move>;
+    /// The legal moves in MMN, for the edges that show them.
+    fn legal_texts(&mut self) -> Vec<String> {
+        let moves = self.legal_moves();
+        moves.into_iter().map(|m| self.write(m, Notation::Mmn)).collect()
+    }
     /// The game result if the game is over by rule (mate, stalemate, king capture, 50 moves,
     /// threefold repetition).
     fn outcome(&mut self) -> Option<Outcome>;
-    /// Searches the current position; returns best move and expected reply as text.
-    fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<String>, Option<String>);
+    /// Searches the current position; returns the best move and the expected reply (legal
+    /// after it). The PV reaches `info` as MMN text.
+    fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<Move>, Option<Move>);
     /// The game from its set-up as PGN: `tags` first (the Seven Tag Roster's others are
     /// filled with `?`), then `Result`, `Variant` (the variant's name) and `SetUp`/`FEN` when the game
     /// did not start from the variant's start position; moves in SAN or MMN ([`crate::pgn`]).
     fn pgn(&mut self, tags: &[(&str, &str)], result: &str) -> String;
-    /// Plays a move written as PGN writes it (SAN or MMN) and returns its MMN; the session is
-    /// unchanged on error.
-    fn play_pgn(&mut self, text: &str) -> Result<String, String>;
-    /// Restricts the next `go` to these moves (MMN or XBoard's form); an illegal or garbled
-    /// one is an error and nothing is restricted.
-    fn search_only(&mut self, searcher: &mut Searcher, moves: &[&str]) -> Result<(), MoveError>;
-    /// Perft divide: (move text, count) per legal move.
-    fn divide(&mut self, depth: u32) -> Vec<(String, u64)>;
-    /// CECP highlight board for the piece on `square`: `Y` target, `R` capture, `M`
-    /// promotion, `.` nothing. `None` when the square has no piece of the side to move.
-    fn highlight(&mut self, square: &str) -> Option<String>;
-    /// The highlight board for the second leg of the piece on `from` after its first leg
-    /// ended on `via` (a capture on the way): where it may land. `None` when there is none.
-    fn highlight_leg(&mut self, from: &str, via: &str) -> Option<String>;
+    /// Perft divide: (move, count) per legal move.
+    fn divide(&mut self, depth: u32) -> Vec<(Move, u64)>;
+    /// What a board display needs of legal move `m`: how it is written (a capture on the way
+    /// names its victim), whether it takes on its destination, whether it promotes.
+    fn shape(&self, m: Move) -> MoveShape;
+    /// The colour of the piece on `sq`, if any.
+    fn owner(&self, sq: Square) -> Option<Color>;
     /// Static evaluation (centipawns, side to move).
     fn evaluate(&self) -> i32;
     /// A new session of the same game at its start position (the game data is shared).
     fn fresh(&self) -> Box<dyn Session>;
+    /// A copy of this session (position and moves), for a search on another thread.
+    fn snapshot(&self) -> Box<dyn Session>;
     /// A player of the game's hidden information from `fen` (empty: the start position);
     /// `None` for games of full information.
     fn hidden(&self, fen: &str) -> Option<Result<Box<dyn HiddenGame>, String>>;
@@ -176,6 +226,7 @@ pub trait Session: Send {
 pub use crate::rules::HiddenGame;
 
 /// A session of one rules module.
+#[derive(Clone)]
 pub struct GameSession<R: Rules> {
     pos: Position<R>,
     start_fen: String,
@@ -227,81 +278,6 @@ impl<R: Rules> GameSession<R> {
         start.set_special_moves(self.specials);
         start
     }
-
-    /// The CECP highlight board of the piece on `square`: its targets, or with `via` the
-    /// targets of its multi-leg moves through `via` (the second leg).
-    fn marks(&mut self, square: &str, via: Option<&str>) -> Option<String> {
-        let g = self.pos.variant().geometry.clone();
-        let sq = g.parse(square)?;
-        let via = match via {
-            Some(v) => Some(g.parse(v)?),
-            None => None,
-        };
-        let p = self.pos.piece_at(sq);
-        if p.is_none() || p.color() != self.pos.side_to_move() {
-            return None;
-        }
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        let mut marks = vec![b'.'; g.size()];
-        let rules = &self.pos.game().rules;
-        for &m in list.iter().filter(|m| m.from() == sq) {
-            let form = if m.kind() == MoveKind::Special {
-                rules.special_form(m)
-            } else {
-                MoveForm::FromTo
-            };
-            match (form, via) {
-                (MoveForm::Capture(v), None) => {
-                    if marks[v.index()] == b'.' {
-                        marks[v.index()] = b'C';
-                    }
-                    continue;
-                }
-                (MoveForm::Capture(v), Some(w)) if v == w => {
-                    marks[m.to().index()] = b'R';
-                    continue;
-                }
-                (MoveForm::FromTo, None) => {}
-                _ => continue,
-            }
-            let t = self.pos.piece_at(m.to());
-            let mark = if m.kind() == MoveKind::Promotion {
-                b'M'
-            } else if (t.is_some() && t.color() != p.color()) || m.kind() == MoveKind::EnPassant {
-                b'R'
-            } else {
-                b'Y'
-            };
-            marks[m.to().index()] = mark;
-        }
-        if via.is_some() && marks.iter().all(|&c| c == b'.') {
-            return None;
-        }
-        let mut s = String::new();
-        for rank in (0..g.ranks()).rev() {
-            let mut empty = 0;
-            for file in 0..g.files() {
-                let c = marks[rank * g.files() + file];
-                if c == b'.' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push(c as char);
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
-        Some(s)
-    }
 }
 
 impl<R: Rules> Session for GameSession<R> {
@@ -313,8 +289,8 @@ impl<R: Rules> Session for GameSession<R> {
         self.pos.fen()
     }
 
-    fn set_fen(&mut self, fen: &str) -> Result<(), String> {
-        let mut pos = Position::from_fen(Arc::clone(self.pos.game()), fen).map_err(|e| e.to_string())?;
+    fn set_fen(&mut self, fen: &str) -> Result<(), FenError> {
+        let mut pos = Position::from_fen(Arc::clone(self.pos.game()), fen)?;
         pos.set_special_moves(self.specials);
         self.pos = pos;
         self.start_fen = fen.to_string();
@@ -330,25 +306,49 @@ impl<R: Rules> Session for GameSession<R> {
         self.played.clear();
     }
 
-    fn play(&mut self, text: &str) -> Result<(), MoveError> {
-        let m = parse_move(&mut self.pos, text)?;
-        self.pos.make_move(m);
-        self.played.push(m);
-        Ok(())
-    }
-
-    fn play_xboard(&mut self, text: &str) -> Result<(), MoveError> {
-        let m = parse_xboard_move(&mut self.pos, text)?;
-        self.pos.make_move(m);
-        self.played.push(m);
-        Ok(())
-    }
-
-    fn xboard_form(&mut self, text: &str) -> String {
-        match parse_move(&mut self.pos, text) {
-            Ok(m) => xboard_text(&self.pos, m),
-            Err(_) => text.to_string(),
+    fn parse(&mut self, text: &str, notation: Notation) -> Result<Move, MoveError> {
+        match notation {
+            Notation::Mmn => parse_move(&mut self.pos, text),
+            Notation::Xboard => parse_xboard_move(&mut self.pos, text),
+            Notation::Pgn if text == crate::pgn::PASS => {
+                if self.pos.variant().pass {
+                    Ok(Move::NONE)
+                } else {
+                    Err(MoveError::Refused(text.to_string(), "this variant has no pass"))
+                }
+            }
+            Notation::Pgn => crate::pgn::parse_move(&mut self.pos, text),
         }
+    }
+
+    fn write(&mut self, m: Move, notation: Notation) -> String {
+        match notation {
+            Notation::Mmn => move_text(&self.pos, m),
+            Notation::Xboard => xboard_text(&self.pos, m),
+            Notation::Pgn if m == Move::NONE => crate::pgn::PASS.to_string(),
+            Notation::Pgn => crate::pgn::move_text(&mut self.pos, m),
+        }
+    }
+
+    fn play(&mut self, m: Move) -> Result<(), MoveError> {
+        if m == Move::NONE {
+            if !self.pos.variant().pass {
+                return Err(MoveError::Refused(
+                    crate::pgn::PASS.to_string(),
+                    "this variant has no pass",
+                ));
+            }
+            self.pos.make_null();
+        } else {
+            let mut list = MoveList::new();
+            self.pos.legal_moves(&mut list);
+            if !list.contains(&m) {
+                return Err(MoveError::Illegal(move_text(&self.pos, m)));
+            }
+            self.pos.make_move(m);
+        }
+        self.played.push(m);
+        Ok(())
     }
 
     fn undo(&mut self) -> bool {
@@ -372,17 +372,17 @@ impl<R: Rules> Session for GameSession<R> {
         self.pos.side_to_move()
     }
 
-    fn legal_moves(&mut self) -> Vec<String> {
+    fn legal_moves(&mut self) -> Vec<Move> {
         let mut list = MoveList::new();
         self.pos.legal_moves(&mut list);
-        list.iter().map(|&m| move_text(&self.pos, m)).collect()
+        list.to_vec()
     }
 
     fn outcome(&mut self) -> Option<Outcome> {
         outcome(&mut self.pos)
     }
 
-    fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<String>, Option<String>) {
+    fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<Move>, Option<Move>) {
         let mut report = TextReport {
             buf: &mut self.pv_text,
             sink: info,
@@ -391,16 +391,15 @@ impl<R: Rules> Session for GameSession<R> {
         if r.best == Move::NONE {
             return (None, None);
         }
-        let best = move_text(&self.pos, r.best);
         let ponder = (r.ponder != Move::NONE).then(|| {
             self.pos.make_move(r.best);
             let mut list = MoveList::new();
             self.pos.legal_moves(&mut list);
-            let t = list.contains(&r.ponder).then(|| move_text(&self.pos, r.ponder));
+            let legal = list.contains(&r.ponder);
             self.pos.unmake_move();
-            t
+            legal.then_some(r.ponder)
         });
-        (Some(best), ponder.flatten())
+        (Some(r.best), ponder.flatten())
     }
 
     fn history(&self) -> Vec<(String, String)> {
@@ -460,46 +459,27 @@ impl<R: Rules> Session for GameSession<R> {
         out
     }
 
-    fn play_pgn(&mut self, text: &str) -> Result<String, String> {
-        if text == crate::pgn::PASS {
-            if !self.pos.variant().pass {
-                return Err(format!("{text}: this variant has no pass"));
-            }
-            self.pos.make_null();
-            self.played.push(Move::NONE);
-            return Ok("pass".into());
+    fn divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
+        perft::divide(&mut self.pos, depth.max(1), &mut |_, _, _, _| {})
+    }
+
+    fn shape(&self, m: Move) -> MoveShape {
+        let form = if m.kind() == MoveKind::Special {
+            self.pos.game().rules.special_form(m)
+        } else {
+            MoveForm::FromTo
+        };
+        let t = self.pos.piece_at(m.to());
+        MoveShape {
+            form,
+            takes: (t.is_some() && t.color() != self.pos.side_to_move()) || m.kind() == MoveKind::EnPassant,
+            promotes: m.kind() == MoveKind::Promotion,
         }
-        let m = crate::pgn::parse_move(&mut self.pos, text)?;
-        let mmn = move_text(&self.pos, m);
-        self.pos.make_move(m);
-        self.played.push(m);
-        Ok(mmn)
     }
 
-    fn search_only(&mut self, searcher: &mut Searcher, moves: &[&str]) -> Result<(), MoveError> {
-        let mut only = MoveList::new();
-        for text in moves {
-            let m =
-                parse_move(&mut self.pos, text).or_else(|e| parse_xboard_move(&mut self.pos, text).map_err(|_| e))?;
-            if !only.contains(&m) && !only.is_full() {
-                only.push(m);
-            }
-        }
-        searcher.search_only(&only);
-        Ok(())
-    }
-
-    fn divide(&mut self, depth: u32) -> Vec<(String, u64)> {
-        let res = perft::divide(&mut self.pos, depth.max(1), &mut |_, _, _, _| {});
-        res.into_iter().map(|(m, n)| (move_text(&self.pos, m), n)).collect()
-    }
-
-    fn highlight(&mut self, square: &str) -> Option<String> {
-        self.marks(square, None)
-    }
-
-    fn highlight_leg(&mut self, from: &str, via: &str) -> Option<String> {
-        self.marks(from, Some(via))
+    fn owner(&self, sq: Square) -> Option<Color> {
+        let p = self.pos.piece_at(sq);
+        p.is_some().then(|| p.color())
     }
 
     fn evaluate(&self) -> i32 {
@@ -510,6 +490,10 @@ impl<R: Rules> Session for GameSession<R> {
         let mut s = GameSession::new(Arc::clone(self.pos.game()));
         s.set_special_moves(self.specials);
         Box::new(s)
+    }
+
+    fn snapshot(&self) -> Box<dyn Session> {
+        Box::new(self.clone())
     }
 
     fn hidden(&self, fen: &str) -> Option<Result<Box<dyn HiddenGame>, String>> {
@@ -548,6 +532,19 @@ pub fn pgn_names(tag: &str, v: &Variant) -> bool {
     key(&v.name) == tag || v.aliases.iter().any(|a| key(a) == tag)
 }
 
+/// Plays a move written as PGN writes it (SAN or MMN, `--` a pass) and returns its MMN
+/// (`pass` for a pass); `s` is unchanged on error.
+pub fn play_pgn(s: &mut dyn Session, text: &str) -> Result<String, MoveError> {
+    let m = s.parse(text, Notation::Pgn)?;
+    let mmn = if m == Move::NONE {
+        "pass".to_string()
+    } else {
+        s.write(m, Notation::Mmn)
+    };
+    s.play(m)?;
+    Ok(mmn)
+}
+
 /// Sets `s` up from a PGN game's `FEN` tag (if any) and plays its moves. Returns the FEN it
 /// started from and the moves in MMN; the error names the first problem (the FEN, or a move
 /// with its number), and `s` may then be left part-way.
@@ -560,7 +557,7 @@ pub fn replay_pgn(s: &mut dyn Session, game: &crate::pgn::PgnGame) -> Result<(St
         .moves
         .iter()
         .enumerate()
-        .map(|(i, m)| s.play_pgn(m).map_err(|e| format!("move {} ({m}): {e}", i / 2 + 1)))
+        .map(|(i, m)| play_pgn(s, m).map_err(|e| format!("move {} ({m}): {e}", i / 2 + 1)))
         .collect::<Result<_, _>>()?;
     Ok((start, moves))
 }

@@ -29,7 +29,7 @@ pub mod notation;
 pub mod perft;
 pub mod pgn;
 pub mod position;
-mod protocol;
+pub mod protocol;
 mod rules;
 pub mod search;
 pub mod serve;

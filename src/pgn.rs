@@ -5,6 +5,7 @@
 //! and move numbers.
 
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::notation::MoveError;
 use crate::position::Position;
 use crate::rules::Rules;
 use std::fmt::Write;
@@ -88,7 +89,7 @@ fn normal_san(text: &str) -> String {
 }
 
 /// The legal move a PGN token names: SAN (loosely written) or MMN.
-pub fn parse_move<R: Rules>(pos: &mut Position<R>, text: &str) -> Result<Move, String> {
+pub fn parse_move<R: Rules>(pos: &mut Position<R>, text: &str) -> Result<Move, MoveError> {
     if uses_san(pos) {
         let want = normal_san(text);
         let mut legal = MoveList::new();
@@ -99,7 +100,7 @@ pub fn parse_move<R: Rules>(pos: &mut Position<R>, text: &str) -> Result<Move, S
             }
         }
     }
-    crate::notation::parse_move(pos, text).map_err(|e| format!("{} ({}): {text}", "illegal move", e.reason()))
+    crate::notation::parse_move(pos, text).map_err(|e| MoveError::Refused(text.to_string(), e.reason()))
 }
 
 /// One game read from PGN text: its tags in order, its move tokens and its result token.

@@ -415,7 +415,8 @@ fn table_pgn(table: &dyn Table, specs: &[String], game: usize, outcome: &Outcome
     let mut s = crate::engine::new_session(v);
     for (i, m) in moves.iter().enumerate() {
         let text = if m == "pass" { crate::pgn::PASS } else { m.as_str() };
-        s.play_pgn(text).map_err(|e| format!("move {}: {e}", i / 2 + 1))?;
+        s.play_text(text, crate::engine::Notation::Pgn)
+            .map_err(|e| format!("move {}: {e}", i / 2 + 1))?;
     }
     let result = match outcome.scores.as_slice() {
         [w, b] if w > b => "1-0",

@@ -2,7 +2,7 @@
 //! two-player variant written and read back to the same position.
 
 use menagerie::default_variants;
-use menagerie::engine::{Session, new_session, session_from_pgn};
+use menagerie::engine::{Notation, Session, new_session, session_from_pgn};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -15,7 +15,7 @@ fn movetext(variant: &str, fen: &str, moves: &[&str]) -> String {
     let mut s = session(variant);
     s.set_fen(fen).unwrap();
     for m in moves {
-        s.play(m).unwrap();
+        s.play_text(m, Notation::Mmn).unwrap();
     }
     let pgn = s.pgn(&[], "*");
     pgn.split("\n\n").nth(1).unwrap().trim().to_string()
@@ -108,12 +108,12 @@ fn random_games_of_every_variant_come_back_the_same() {
                 if s.outcome().is_some() {
                     break;
                 }
-                let legal = s.legal_moves();
+                let legal = s.legal_texts();
                 if legal.is_empty() {
                     break;
                 }
                 let m = legal[rng.random_range(0..legal.len())].clone();
-                s.play(&m).unwrap();
+                s.play_text(&m, Notation::Mmn).unwrap();
             }
             let pgn = s.pgn(&[("White", "random"), ("Black", "random")], "*");
             let back = session_from_pgn(default_variants(), &*session("chess"), &pgn)

@@ -1,7 +1,8 @@
 //! Remote Sensing rules that perft counts alone do not pin down: what a king capture removes
 //! and puts back, bins as sets, the end of the game, FEN bins in and out, and bad input.
 
-use menagerie::engine::{Outcome, Session, new_session};
+use menagerie::engine::{Notation, Outcome, Session, new_session};
+use menagerie::protocol::cecp::highlight;
 use menagerie::{Catalog, default_variants};
 
 #[path = "common/play.rs"]
@@ -59,8 +60,8 @@ fn losing_both_kings_ends_the_game() {
     let mut s = session();
     s.set_fen("3d5/9/9/9/9/9/9/9/3RK4 w - - 0 1 [-/-/-/K]").unwrap();
     assert!(s.outcome().is_none());
-    s.play("d1d9").unwrap();
-    assert!(s.legal_moves().is_empty());
+    s.play_text("d1d9", Notation::Mmn).unwrap();
+    assert!(s.legal_texts().is_empty());
     let o = s.outcome().expect("game over");
     assert!(matches!(o, Outcome::WhiteWins(_)), "{o:?}");
     assert!(s.fen().contains("[-/-/K/K]"), "{}", s.fen());
@@ -70,9 +71,9 @@ fn losing_both_kings_ends_the_game() {
 fn losing_one_king_does_not_end_the_game() {
     let mut s = session();
     s.set_fen("fmu1d4/9/9/9/4k4/9/9/9/K3R3D w - - 0 1").unwrap();
-    s.play("e1e5").unwrap();
+    s.play_text("e1e5", Notation::Mmn).unwrap();
     assert!(s.outcome().is_none());
-    assert!(!s.legal_moves().is_empty());
+    assert!(!s.legal_texts().is_empty());
 }
 
 #[test]
@@ -104,7 +105,7 @@ fn bad_bins_are_clear_errors_and_change_nothing() {
         ("4k4/9/9/9/9/4U4/9/9/K8[N/R/-/- w - - 0 1", "do not end with ']'"),
         ("4k4/9/9/9/9/4U4/9/9/K8 w - - 0 1 [N/R/-/-", "do not end with ']'"),
     ] {
-        let err = s.set_fen(fen).expect_err(fen);
+        let err = s.set_fen(fen).expect_err(fen).to_string();
         assert!(err.contains(want), "{fen}: {err}");
         assert!(!err.contains('\n'));
         assert_eq!(s.fen(), before);
@@ -113,7 +114,8 @@ fn bad_bins_are_clear_errors_and_change_nothing() {
     let mut chess = new_session(default_variants().get("chess").unwrap());
     let err = chess
         .set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[-/-/-/-] w KQkq - 0 1")
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("no holdings"), "{err}");
 }
 
@@ -157,8 +159,14 @@ fn highlight_shows_what_a_sensor_can_do_now() {
     let mut s = session();
     // RS-3: U d4 (dark) moves as a rook (own dark bin {R}); a black knight on d7 is a capture.
     s.set_fen("4k4/9/3n5/9/9/3U5/9/9/K8 w - - 0 1 [N/R/-/-]").unwrap();
-    assert_eq!(s.highlight("d4").unwrap(), "9/9/3R5/3Y5/3Y5/YYY1YYYYY/3Y5/3Y5/3Y5");
+    assert_eq!(
+        highlight(&mut *s, "d4", None).unwrap(),
+        "9/9/3R5/3Y5/3Y5/YYY1YYYYY/3Y5/3Y5/3Y5"
+    );
     // The same sensor on e4 (light) moves as a knight (own light bin {N}).
     s.set_fen("4k4/9/9/9/9/4U4/9/9/K8 w - - 0 1 [N/R/-/-]").unwrap();
-    assert_eq!(s.highlight("e4").unwrap(), "9/9/9/3Y1Y3/2Y3Y2/9/2Y3Y2/3Y1Y3/9");
+    assert_eq!(
+        highlight(&mut *s, "e4", None).unwrap(),
+        "9/9/9/3Y1Y3/2Y3Y2/9/2Y3Y2/3Y1Y3/9"
+    );
 }

@@ -881,7 +881,7 @@ fn a_board_reports_its_history_its_check_and_starts_its_clocks_at_the_first_move
     assert_eq!(sans, ["e4", "f6", "d4", "g5", "Qh5#"]);
     let mut replay = menagerie::engine::new_session(menagerie::default_variants().get("chess").unwrap());
     for (m, h) in moves.iter().zip(history) {
-        replay.play(m).unwrap();
+        replay.play_text(m, menagerie::engine::Notation::Mmn).unwrap();
         assert_eq!(text(h, "fen"), replay.fen());
     }
 }

@@ -2,7 +2,8 @@
 //! board (and unmake restores), MMN text in and out, XBoard's projection, propels off under
 //! XBoard, en passant after a pass-through, checks that FEN validation sees, and bad input.
 
-use menagerie::engine::{Session, new_session};
+use menagerie::engine::{Notation, Session, new_session};
+use menagerie::protocol::cecp::highlight;
 use menagerie::{Catalog, default_variants};
 
 #[path = "common/play.rs"]
@@ -10,6 +11,12 @@ mod common_play;
 
 fn play(fen: &'static str, moves: &'static [&'static str]) -> Vec<String> {
     common_play::play("tensor", fen, moves)
+}
+
+/// XBoard's form of a legal move written in MMN.
+fn xboard_form(s: &mut dyn Session, mmn: &str) -> String {
+    let m = s.parse(mmn, Notation::Mmn).unwrap();
+    s.write(m, Notation::Xboard)
 }
 
 fn session() -> Box<dyn Session> {
@@ -58,11 +65,11 @@ fn castling_crosses_an_own_beast() {
 fn promotion_to_a_beast() {
     let mut s = session();
     s.set_fen("4k5/P9/10/10/10/10/10/4K5 w - - 0 1").unwrap();
-    let moves = s.legal_moves();
+    let moves = s.legal_texts();
     for p in ["a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7a8t"] {
         assert!(moves.contains(&p.to_string()), "{p} missing from {moves:?}");
     }
-    s.play("a7a8t").unwrap();
+    s.play_text("a7a8t", Notation::Mmn).unwrap();
     assert_eq!(s.fen(), "T3k5/10/10/10/10/10/10/4K5 b - - 0 1");
 }
 
@@ -70,13 +77,13 @@ fn promotion_to_a_beast() {
 fn en_passant_but_not_after_a_pass_through() {
     let mut s = session();
     s.set_fen("4k5/3p6/10/4P5/10/10/10/4K5 b - - 0 1").unwrap();
-    s.play("d7d5").unwrap();
+    s.play_text("d7d5", Notation::Mmn).unwrap();
     assert!(s.fen().contains(" w - d6 "), "{}", s.fen());
-    s.play("e5d6").unwrap();
+    s.play_text("e5d6", Notation::Mmn).unwrap();
     assert_eq!(s.fen(), "4k5/10/3P6/10/10/10/10/4K5 b - - 0 2");
     // Over its own beast on d6: a pass-through, no en-passant square.
     s.set_fen("4k5/3p6/3t6/4P5/10/10/10/4K5 b - - 0 1").unwrap();
-    s.play("d7d5").unwrap();
+    s.play_text("d7d5", Notation::Mmn).unwrap();
     assert_eq!(s.fen(), "4k5/10/3t6/3pP5/10/10/10/4K5 w - - 0 2");
 }
 
@@ -85,25 +92,25 @@ fn waypoints_are_checked_and_dropped() {
     let mut s = session();
     s.set_fen(TZ3).unwrap();
     // c1 to e3 (own beast), bounce north-west to c5 capturing the pawn: the same move as c1c5.
-    s.play("c1e3c5").unwrap();
+    s.play_text("c1e3c5", Notation::Mmn).unwrap();
     let via = s.fen();
     s.set_fen(TZ3).unwrap();
-    s.play("c1c5").unwrap();
+    s.play_text("c1c5", Notation::Mmn).unwrap();
     assert_eq!(s.fen(), via);
     // Straight through the beast to g5.
     s.set_fen(TZ3).unwrap();
-    s.play("c1e3g5").unwrap();
+    s.play_text("c1e3g5", Notation::Mmn).unwrap();
     // d2 holds no beast: refused, nothing changes.
     s.set_fen(TZ3).unwrap();
-    let err = s.play("c1d2c5").unwrap_err();
+    let err = s.play_text("c1d2c5", Notation::Mmn).unwrap_err();
     assert!(err.to_string().contains("the move does not pass that square"), "{err}");
     assert_eq!(s.fen(), TZ3);
     // A beast's chain named by a square it lands on: d4 over c4 to b4, back, over d5 to d6.
     s.set_fen(TZ1).unwrap();
-    let err = s.play("d4f6d6").unwrap_err();
+    let err = s.play_text("d4f6d6", Notation::Mmn).unwrap_err();
     assert!(err.to_string().contains("the move does not pass that square"), "{err}");
     assert_eq!(s.fen(), TZ1);
-    s.play("d4b4d6").unwrap();
+    s.play_text("d4b4d6", Notation::Mmn).unwrap();
     assert_eq!(s.fen(), "9k/10/3T6/3PP5/2t1n5/2p7/10/K9 b - - 1 1");
 }
 
@@ -123,7 +130,7 @@ fn bad_tokens_are_clear_errors_and_change_nothing() {
         ("e3xh6j8", "illegal"),
         ("c1c5q", "illegal"),
     ] {
-        let err = s.play(text).unwrap_err();
+        let err = s.play_text(text, Notation::Mmn).unwrap_err();
         assert!(err.to_string().contains(want), "{text}: {err}");
         assert_eq!(s.fen(), TZ3, "{text} changed the position");
     }
@@ -133,19 +140,19 @@ fn bad_tokens_are_clear_errors_and_change_nothing() {
 fn xboard_projection_in_and_out() {
     let mut s = session();
     s.set_fen(TZ1).unwrap();
-    assert_eq!(s.xboard_form("d4xc4d4"), "d4c4,c4d4");
-    assert_eq!(s.xboard_form("d4xc4b4"), "d4c4,c4b4");
-    assert_eq!(s.xboard_form("d4d6"), "d4d6");
-    s.play_xboard("d4c4,c4d4").unwrap();
+    assert_eq!(xboard_form(&mut *s, "d4xc4d4"), "d4c4,c4d4");
+    assert_eq!(xboard_form(&mut *s, "d4xc4b4"), "d4c4,c4b4");
+    assert_eq!(xboard_form(&mut *s, "d4d6"), "d4d6");
+    s.play_text("d4c4,c4d4", Notation::Xboard).unwrap();
     assert_eq!(s.fen(), "9k/10/10/3PP5/3Tn5/2p7/10/K9 b - - 0 1");
     s.set_fen(TZ7).unwrap();
-    assert_eq!(s.xboard_form("f1i1"), "f1i1,j1h1");
-    s.play_xboard("f1i1,j1h1").unwrap();
+    assert_eq!(xboard_form(&mut *s, "f1i1"), "f1i1,j1h1");
+    s.play_text("f1i1,j1h1", Notation::Xboard).unwrap();
     assert_eq!(s.fen(), "k9/10/10/2b7/10/10/10/6TRK1 b - - 1 1");
     s.set_fen(TZ7).unwrap();
-    let err = s.play_xboard("f1i1,j1g1").unwrap_err();
+    let err = s.play_text("f1i1,j1g1", Notation::Xboard).unwrap_err();
     assert_eq!(err.reason(), "illegal");
-    let err = s.play_xboard("f1i1,,").unwrap_err();
+    let err = s.play_text("f1i1,,", Notation::Xboard).unwrap_err();
     assert_eq!(err.reason(), "not a move");
     assert_eq!(s.fen(), TZ7);
 }
@@ -154,12 +161,12 @@ fn xboard_projection_in_and_out() {
 fn propels_are_off_where_the_gui_cannot_show_them() {
     let mut s = session();
     assert!(s.set_special_moves(false));
-    let moves = s.legal_moves();
+    let moves = s.legal_texts();
     assert_eq!(moves.len(), 28, "{moves:?}");
     assert!(moves.iter().all(|m| !m.contains('>')));
-    assert!(s.play("a1b1>a1").is_err());
+    assert!(s.play_text("a1b1>a1", Notation::Mmn).is_err());
     s.set_special_moves(true);
-    assert_eq!(s.legal_moves().len(), 30);
+    assert_eq!(s.legal_texts().len(), 30);
 }
 
 #[test]
@@ -170,7 +177,7 @@ fn fen_validation_sees_checks_by_bounce_and_through_beasts() {
         "r8k/10/10/t9/10/10/10/K9 b - - 0 1",   // rook through its own beast
         "9k/10/10/10/1n8/3t6/10/4K5 b - - 0 1", // knight bounce
     ] {
-        let err = s.set_fen(fen).unwrap_err();
+        let err = s.set_fen(fen).unwrap_err().to_string();
         assert!(err.contains("White is in check"), "{fen}: {err}");
     }
     for fen in [
@@ -205,7 +212,7 @@ fn queen_propel_mode_flag() {
         let set = Catalog::parse(ini, "test.ini").unwrap();
         let mut s = new_session(set.get("tensor").unwrap());
         s.set_fen(fen).unwrap();
-        let mut p: Vec<String> = s.legal_moves().into_iter().filter(|m| m.contains('>')).collect();
+        let mut p: Vec<String> = s.legal_texts().into_iter().filter(|m| m.contains('>')).collect();
         p.sort();
         p
     };
@@ -224,10 +231,16 @@ fn highlighting_shows_capture_legs() {
     s.set_fen(TZ1).unwrap();
     // Td4: steps c5 d3 e3, hops d6 f4 b4 f6 b2, and the black beast c4 as the intermediate
     // square (C) of the captures.
-    assert_eq!(s.highlight("d4").unwrap(), "10/10/3Y1Y4/2Y7/1YC2Y4/3YY5/1Y8/10");
+    assert_eq!(
+        highlight(&mut *s, "d4", None).unwrap(),
+        "10/10/3Y1Y4/2Y7/1YC2Y4/3YY5/1Y8/10"
+    );
     // Second leg after dropping on c4: land on b4 or back on d4.
-    assert_eq!(s.highlight_leg("d4", "c4").unwrap(), "10/10/10/10/1R1R6/10/10/10");
-    assert_eq!(s.highlight_leg("d4", "e4"), None);
+    assert_eq!(
+        highlight(&mut *s, "d4", Some("c4")).unwrap(),
+        "10/10/10/10/1R1R6/10/10/10"
+    );
+    assert_eq!(highlight(&mut *s, "d4", Some("e4")), None);
 }
 
 #[test]
@@ -245,7 +258,11 @@ fn random_move_tokens_never_panic_or_change_the_position() {
                 .map(|_| alphabet[rng.random_range(0..alphabet.len())])
                 .collect();
             for xboard in [false, true] {
-                let r = if xboard { s.play_xboard(&text) } else { s.play(&text) };
+                let r = if xboard {
+                    s.play_text(&text, Notation::Xboard)
+                } else {
+                    s.play_text(&text, Notation::Mmn)
+                };
                 if r.is_ok() {
                     s.undo();
                 }
@@ -262,7 +279,8 @@ fn impossible_piece_counts_are_refused() {
     let mut s = session();
     let err = s
         .set_fen("T1K4T1k/T5T3/T4T4/T3T5/T2T6/T1T7/TT8/QTTTTTTTTT w - - 0 1")
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("White has 25 pieces; no game of this variant has more than 20"),
         "{err}"
@@ -275,13 +293,13 @@ fn waypoint_edge_cases() {
     let mut s = session();
     s.set_fen(TZ1).unwrap();
     // The destination or the origin as its own waypoint is not a waypoint.
-    assert!(s.play("d4d6d6").is_err());
-    assert!(s.play("d4d4d6").is_err());
+    assert!(s.play_text("d4d6d6", Notation::Mmn).is_err());
+    assert!(s.play_text("d4d4d6", Notation::Mmn).is_err());
     assert_eq!(s.fen(), TZ1);
     // Castling may name a square the king crosses.
     s.set_fen(TZ7).unwrap();
-    assert!(s.play("f1e1i1").is_err());
-    s.play("f1g1i1").unwrap();
+    assert!(s.play_text("f1e1i1", Notation::Mmn).is_err());
+    s.play_text("f1g1i1", Notation::Mmn).unwrap();
     assert_eq!(s.fen(), "k9/10/10/2b7/10/10/10/6TRK1 b - - 1 1");
 }
 
@@ -291,8 +309,8 @@ fn no_en_passant_from_a_fen_when_it_is_off() {
     let set = Catalog::parse(&text, "test.ini").unwrap();
     let mut s = new_session(set.get("tensor").unwrap());
     s.set_fen("4k5/10/10/3pP5/10/10/10/4K5 w - d6 0 2").unwrap();
-    assert!(!s.legal_moves().contains(&"e5d6".to_string()));
+    assert!(!s.legal_texts().contains(&"e5d6".to_string()));
     let mut s = session();
     s.set_fen("4k5/10/10/3pP5/10/10/10/4K5 w - d6 0 2").unwrap();
-    assert!(s.legal_moves().contains(&"e5d6".to_string()));
+    assert!(s.legal_texts().contains(&"e5d6".to_string()));
 }

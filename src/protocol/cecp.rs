@@ -3,6 +3,8 @@
 
 use super::{EngineState, Input, begin_search, end_search, send};
 use crate::Color;
+use crate::engine::{Notation, Session};
+use crate::moves::{Move, MoveForm};
 use crate::search::{DEFAULT_ELO, Iteration, Limits, MATE, MATE_BOUND, MAX_ELO, MIN_ELO, Strength};
 use crate::square::parse_square_name;
 use crate::variant::Variant;
@@ -178,12 +180,12 @@ pub struct Cecp<'a> {
     hidden: Option<Box<dyn crate::engine::HiddenGame>>,
     /// FEN of the last `setboard` (the start of a hidden-information game).
     setboard_fen: String,
-    /// Moves (MMN) that analysis leaves out (`exclude`); cleared when the position changes.
-    excluded: Vec<String>,
+    /// Moves that analysis leaves out (`exclude`); cleared when the position changes.
+    excluded: Vec<Move>,
     /// `hard`: after its move the engine thinks on while the opponent does (`easy` stops it).
     ponder: bool,
-    /// The reply the last search expected (MMN), to ponder on.
-    expected: Option<String>,
+    /// The reply the last search expected, to ponder on.
+    expected: Option<Move>,
     /// The engine option `UCI_LimitStrength` is on: play at `elo`.
     limit_strength: bool,
     elo: u32,
@@ -235,7 +237,7 @@ impl<'a> Cecp<'a> {
                 && self.ponder
                 && !self.force
             {
-                self.ponder_on(&reply, &mut input);
+                self.ponder_on(reply, &mut input);
             }
         }
         0
@@ -331,7 +333,9 @@ impl<'a> Cecp<'a> {
             "go" => {
                 self.force = false;
                 self.engine_side = self.st.session.side_to_move();
-                self.think(input);
+                if !self.announce_end() {
+                    self.think(input);
+                }
             }
             "playother" => {
                 self.force = false;
@@ -408,11 +412,11 @@ impl<'a> Cecp<'a> {
                 let leg = self
                     .last_lift
                     .as_ref()
-                    .and_then(|from| self.st.session.highlight_leg(from, &sq));
+                    .and_then(|from| highlight(&mut *self.st.session, from, Some(&sq)));
                 if let Some(h) = leg {
                     send(&format!("highlight {h}"));
                 } else {
-                    match self.st.session.highlight(&sq) {
+                    match highlight(&mut *self.st.session, &sq, None) {
                         Some(h) => {
                             send(&format!("highlight {h}"));
                             self.last_lift = Some(sq);
@@ -432,7 +436,8 @@ impl<'a> Cecp<'a> {
                     let res = self.st.session.divide(d);
                     let total: u64 = res.iter().map(|r| r.1).sum();
                     for (m, n) in res {
-                        send(&format!("{}: {n}", to_cecp(&m, self.ranks())));
+                        let text = self.st.session.write(m, Notation::Mmn);
+                        send(&format!("{}: {n}", to_cecp(&text, self.ranks())));
                     }
                     send(&format!("Nodes searched: {total}"));
                 }
@@ -513,21 +518,27 @@ impl<'a> Cecp<'a> {
 
     fn usermove(&mut self, arg: &str, input: &mut Input) {
         let text = from_cecp(arg, self.ranks());
-        if let Err(e) = self.st.session.play_xboard(&text) {
+        if let Err(e) = self.st.session.play_text(&text, Notation::Xboard) {
             send(&format!("Illegal move ({}): {arg}", e.reason()));
             return;
         }
-        if self.analyzing || self.force {
+        if self.analyzing || self.force || self.announce_end() {
             return;
         }
-        if let Some(o) = self.st.session.outcome() {
-            send(&format!("{} {{{}}}", o.result(), o.reason()));
-            self.force = true;
-            return;
-        }
-        if !self.force && self.st.session.side_to_move() == self.engine_side {
+        if self.st.session.side_to_move() == self.engine_side {
             self.think(input);
         }
+    }
+
+    /// When the game is over by rule, says so (`RESULT {reason}`) and stops playing (force
+    /// mode); true then. Run once for each position a move makes.
+    fn announce_end(&mut self) -> bool {
+        let Some(o) = self.st.session.outcome() else {
+            return false;
+        };
+        send(&format!("{} {{{}}}", o.result(), o.reason()));
+        self.force = true;
+        true
     }
 
     /// `option NAME=VALUE` for the options of the `feature option` lines.
@@ -566,12 +577,9 @@ impl<'a> Cecp<'a> {
         l
     }
 
+    /// The engine's move in a game that is not over: searched, played, sent, and the new
+    /// position's end announced.
     fn think(&mut self, input: &mut Input) {
-        if let Some(o) = self.st.session.outcome() {
-            send(&format!("{} {{{}}}", o.result(), o.reason()));
-            self.force = true;
-            return;
-        }
         let limits = self.limits();
         let (best, expected, discard) = self.search(limits, input, false, self.post);
         if discard {
@@ -585,20 +593,16 @@ impl<'a> Cecp<'a> {
             self.force = true;
             return;
         };
-        let shown = if self.mmn {
-            best.clone()
-        } else {
-            self.st.session.xboard_form(&best)
-        };
-        if self.st.session.play(&best).is_err() {
-            send(&format!("Error (internal): could not play own move {best}"));
+        let shown = self
+            .st
+            .session
+            .write(best, if self.mmn { Notation::Mmn } else { Notation::Xboard });
+        if self.st.session.play(best).is_err() {
+            send(&format!("Error (internal): could not play own move {shown}"));
             return;
         }
         send(&format!("move {}", to_cecp(&shown, self.ranks())));
-        if let Some(o) = self.st.session.outcome() {
-            send(&format!("{} {{{}}}", o.result(), o.reason()));
-            self.force = true;
-        }
+        self.announce_end();
     }
 
     /// A search; `interruptible`: every command ends it (analysis, pondering); `post`: with
@@ -609,7 +613,7 @@ impl<'a> Cecp<'a> {
         input: &mut Input,
         interruptible: bool,
         post: bool,
-    ) -> (Option<String>, Option<String>, bool) {
+    ) -> (Option<Move>, Option<Move>, bool) {
         let ranks = self.ranks();
         let analyzing = interruptible;
         let st = &mut *self.st;
@@ -647,7 +651,7 @@ impl<'a> Cecp<'a> {
     /// command arrives (its move is never played; thinking output as `post` says), and taken
     /// back. What it leaves in the
     /// transposition table speeds up the next search when the opponent did play that reply.
-    fn ponder_on(&mut self, reply: &str, input: &mut Input) {
+    fn ponder_on(&mut self, reply: Move, input: &mut Input) {
         if self.st.session.play(reply).is_err() {
             return;
         }
@@ -661,15 +665,11 @@ impl<'a> Cecp<'a> {
 
     /// `exclude MOVE|all` and `include MOVE|all`: which moves analysis looks at.
     fn exclude(&mut self, out: bool, arg: &str) {
-        let legal = self.st.session.legal_moves();
         if arg == "all" {
-            self.excluded = if out { legal } else { Vec::new() };
+            self.excluded = if out { self.st.session.legal_moves() } else { Vec::new() };
             return;
         }
-        let Some(m) = legal
-            .into_iter()
-            .find(|m| m == arg || self.st.session.xboard_form(m) == arg)
-        else {
+        let Ok(m) = self.st.session.parse(&from_cecp(arg, self.ranks()), Notation::Xboard) else {
             return send(&format!("Error (illegal move): {arg}"));
         };
         self.excluded.retain(|x| *x != m);
@@ -687,13 +687,12 @@ impl<'a> Cecp<'a> {
         let searched = if self.excluded.is_empty() {
             true
         } else {
-            let legal = self.st.session.legal_moves();
-            let rest: Vec<&str> = legal
-                .iter()
-                .filter(|m| !self.excluded.contains(m))
-                .map(String::as_str)
-                .collect();
-            !rest.is_empty() && self.st.session.search_only(&mut self.st.searcher, &rest).is_ok()
+            let mut rest = self.st.session.legal_moves();
+            rest.retain(|m| !self.excluded.contains(m));
+            if !rest.is_empty() {
+                super::search_only(&mut self.st.searcher, &rest);
+            }
+            !rest.is_empty()
         };
         if searched {
             self.search(limits, input, true, true);
@@ -709,6 +708,73 @@ impl<'a> Cecp<'a> {
             _ => self.command(&line, input),
         }
     }
+}
+
+/// The highlight board (`lift`) of the piece on `square`: `Y` a target, `R` a capture, `M` a
+/// promotion, `.` nothing; `None` when the square has no piece of the side to move. With
+/// `via` (the first leg of a move that captures on the way ended there): where the second leg
+/// may land, `None` when nowhere.
+pub fn highlight(session: &mut dyn Session, square: &str, via: Option<&str>) -> Option<String> {
+    let g = session.variant().geometry.clone();
+    let sq = g.parse(square)?;
+    let via = match via {
+        Some(v) => Some(g.parse(v)?),
+        None => None,
+    };
+    if session.owner(sq) != Some(session.side_to_move()) {
+        return None;
+    }
+    let mut marks = vec![b'.'; g.size()];
+    for m in session.legal_moves().into_iter().filter(|m| m.from() == sq) {
+        let shape = session.shape(m);
+        match (shape.form, via) {
+            (MoveForm::Capture(v), None) => {
+                if marks[v.index()] == b'.' {
+                    marks[v.index()] = b'C';
+                }
+                continue;
+            }
+            (MoveForm::Capture(v), Some(w)) if v == w => {
+                marks[m.to().index()] = b'R';
+                continue;
+            }
+            (MoveForm::FromTo, None) => {}
+            _ => continue,
+        }
+        marks[m.to().index()] = if shape.promotes {
+            b'M'
+        } else if shape.takes {
+            b'R'
+        } else {
+            b'Y'
+        };
+    }
+    if via.is_some() && marks.iter().all(|&c| c == b'.') {
+        return None;
+    }
+    let mut s = String::new();
+    for rank in (0..g.ranks()).rev() {
+        let mut empty = 0;
+        for file in 0..g.files() {
+            let c = marks[rank * g.files() + file];
+            if c == b'.' {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                s.push(c as char);
+            }
+        }
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    Some(s)
 }
 
 /// True when a word looks like a coordinate move (protocol version 1 sends bare moves).

@@ -54,6 +54,17 @@ pub fn save_pgn(session: &mut dyn Session, file: &str, event: &str) -> Result<()
     std::fs::write(file, text).map_err(|e| format!("cannot write {file}: {e}"))
 }
 
+/// Restricts the searcher's next search to `moves` (legal here; repeats dropped).
+pub fn search_only(searcher: &mut Searcher, moves: &[crate::moves::Move]) {
+    let mut only = crate::moves::MoveList::new();
+    for &m in moves {
+        if !only.contains(&m) && !only.is_full() {
+            only.push(m);
+        }
+    }
+    searcher.search_only(&only);
+}
+
 /// Writes one line to stdout and flushes it.
 pub fn send(line: &str) {
     let mut out = std::io::stdout().lock();

@@ -1,7 +1,7 @@
 //! UCI, with `UCI_Variant`, `IniFile` and `go perft`.
 
 use super::{EngineState, Input, begin_search, end_search, send};
-use crate::engine::new_session;
+use crate::engine::{Notation, new_session};
 use crate::games::Catalog;
 use crate::search::{DEFAULT_ELO, Iteration, Limits, MATE, MATE_BOUND, MAX_ELO, MIN_ELO, Strength};
 use std::sync::atomic::Ordering;
@@ -269,7 +269,7 @@ impl<'a> Uci<'a> {
             _ => return send("info string position: expected 'startpos' or 'fen FEN'; position unchanged"),
         }
         for m in moves {
-            if let Err(e) = s.play(m) {
+            if let Err(e) = s.play_text(m, Notation::Mmn) {
                 return send(&format!("info string {e}; position unchanged"));
             }
         }
@@ -311,7 +311,7 @@ impl<'a> Uci<'a> {
                     let res = self.st.session.divide(d as u32);
                     let total: u64 = res.iter().map(|r| r.1).sum();
                     for (m, n) in res {
-                        send(&format!("{m}: {n}"));
+                        send(&format!("{}: {n}", self.st.session.write(m, Notation::Mmn)));
                     }
                     send("");
                     send(&format!("Nodes searched: {total}"));
@@ -345,10 +345,21 @@ impl<'a> Uci<'a> {
             l.infinite = true;
         }
         let st = &mut *self.st;
-        if !only.is_empty()
-            && let Err(e) = st.session.search_only(&mut st.searcher, &only)
-        {
-            return send(&format!("info string go searchmoves: {e}; no search"));
+        if !only.is_empty() {
+            // MMN, or XBoard's form of a multi-leg move.
+            let session = &mut st.session;
+            let parsed: Result<Vec<_>, _> = only
+                .iter()
+                .map(|t| {
+                    session
+                        .parse(t, Notation::Mmn)
+                        .or_else(|e| session.parse(t, Notation::Xboard).map_err(|_| e))
+                })
+                .collect();
+            match parsed {
+                Ok(moves) => super::search_only(&mut st.searcher, &moves),
+                Err(e) => return send(&format!("info string go searchmoves: {e}; no search")),
+            }
         }
         st.shared.pondering.store(ponder, Ordering::SeqCst);
         begin_search(&st.shared, input, true, false);
@@ -380,10 +391,11 @@ impl<'a> Uci<'a> {
         }
         st.shared.pondering.store(false, Ordering::SeqCst);
         end_search(&st.shared);
-        match (best, ponder) {
-            (Some(b), Some(p)) => send(&format!("bestmove {b} ponder {p}")),
-            (Some(b), None) => send(&format!("bestmove {b}")),
-            (None, _) => send("bestmove 0000"),
+        let line: Vec<_> = best.into_iter().chain(ponder).collect();
+        match st.session.write_line(&line, Notation::Mmn).as_slice() {
+            [b, p] => send(&format!("bestmove {b} ponder {p}")),
+            [b] => send(&format!("bestmove {b}")),
+            _ => send("bestmove 0000"),
         }
     }
 }

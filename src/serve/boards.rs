@@ -5,8 +5,9 @@
 use super::engine::{Engine, Job};
 use super::http::Reply;
 use crate::Color;
-use crate::engine::{Session, new_session};
+use crate::engine::{Notation, Session, new_session};
 use crate::games::AnyGame;
+use crate::moves::Move;
 use crate::search::{Limits, MAX_ELO, MIN_ELO, Searcher, Strength};
 use crate::square::square_name;
 use crate::table::json::Json;
@@ -208,21 +209,20 @@ impl Board {
         }
     }
 
-    /// Plays `text` for the side to move; the game is untouched on error.
-    fn play(&mut self, text: &str) -> Result<(), String> {
+    /// Plays `m` for the side to move; the game is untouched on error.
+    fn play(&mut self, m: Move) -> Result<(), String> {
         self.tick();
         if let Some((r, why)) = &self.result {
             return Err(format!("the game is over ({r}, {why})"));
         }
-        self.session
-            .play(text.trim())
-            .map_err(|e| format!("{}: {text}", e.reason()))?;
+        let text = self.session.write(m, Notation::Mmn);
+        self.session.play(m).map_err(|e| format!("{}: {text}", e.reason()))?;
         let side = 1 - self.session.side_to_move().index();
         if let Some(c) = &mut self.clock {
             c.left_ms[side] += c.inc_ms;
             c.since = Instant::now();
         }
-        self.moves.push(text.trim().to_string());
+        self.moves.push(text);
         self.takeback = None;
         self.version += 1;
         self.check_end();
@@ -282,7 +282,14 @@ impl Board {
         if self.session.side_to_move() != side {
             return Err(format!("it is {}'s turn", self.session.side_to_move().name()));
         }
-        self.play(text)
+        if let Some((r, why)) = &self.result {
+            return Err(format!("the game is over ({r}, {why})"));
+        }
+        let m = self
+            .session
+            .parse(text.trim(), Notation::Mmn)
+            .map_err(|e| format!("{}: {text}", e.reason()))?;
+        self.play(m)
     }
 
     /// `side` asks to take back its last move (confirmed on the page). Against the engine it is
@@ -424,19 +431,11 @@ impl Board {
             limits.movetime = Some(Duration::from_millis(ms));
             limits.strength = b.engine_level;
             let board = Arc::clone(this);
-            let (game, start_fen, moves) = (b.game.clone(), b.start_fen.clone(), b.moves.clone());
-            let variant = game.name.clone();
+            let variant = b.game.name.clone();
+            let mut s = b.session.snapshot();
             let job: Job = Box::new(move |searcher: &mut Searcher| {
-                let mut s = new_session(&game);
-                let ok = s.set_fen(&start_fen).is_ok() && moves.iter().all(|m| s.play(m).is_ok());
                 // A search that panics is a bug: the game ends with it rather than waiting forever.
-                let search = std::panic::AssertUnwindSafe(|| {
-                    if ok {
-                        s.go(searcher, limits, &mut |_, _| {}).0
-                    } else {
-                        None
-                    }
-                });
+                let search = std::panic::AssertUnwindSafe(|| s.go(searcher, limits, &mut |_, _| {}).0);
                 let Ok(best) = std::panic::catch_unwind(search) else {
                     searcher.clear();
                     let mut b = board.lock().unwrap_or_else(|e| e.into_inner());
@@ -464,7 +463,7 @@ impl Board {
                 }
                 match best {
                     Some(m) => {
-                        if let Err(e) = b.play(&m) {
+                        if let Err(e) = b.play(m) {
                             b.result = Some(("*".into(), format!("engine error: {e}")));
                             b.version += 1;
                         }
@@ -514,7 +513,7 @@ impl Board {
         let legal = if self.result.is_some() {
             Vec::new()
         } else {
-            self.session.legal_moves()
+            self.session.legal_texts()
         };
         let side = self.session.side_to_move();
         Json::Obj(vec![
