@@ -125,19 +125,29 @@ pub fn run(args: &[String]) -> i32 {
 }
 
 fn run_inner(args: &[String]) -> Result<(), CliError> {
-    let mut args: Vec<String> = args.to_vec();
-    let mut set: Option<Catalog> = None;
-    if let Some(i) = args.iter().position(|a| a == "--ini") {
-        let file = args
-            .get(i + 1)
-            .ok_or_else(|| CliError("--ini needs a file name".into()))?
-            .clone();
-        set = Some(Catalog::load(&file).map_err(|e| CliError(e.to_string()))?);
-        args.drain(i..i + 2);
+    // The global options come before the command; after it, every word is the command's.
+    let mut args = args;
+    let (mut set, mut random) = (None, false);
+    loop {
+        match args.first().map(String::as_str) {
+            Some("--ini") => {
+                let file = args.get(1).ok_or_else(|| CliError("--ini needs a file name".into()))?;
+                set = Some(Catalog::load(file).map_err(|e| CliError(e.to_string()))?);
+                args = &args[2..];
+            }
+            Some("--random") => {
+                random = true;
+                args = &args[1..];
+            }
+            _ => break,
+        }
     }
     let set = set.unwrap_or_else(|| default_variants().clone());
-    let random = args.iter().any(|a| a == "--random");
-    args.retain(|a| a != "--random");
+    if random && !args.is_empty() {
+        return Err(CliError(
+            "--random is for the protocol loop: give it without a command".into(),
+        ));
+    }
     let Some(cmd) = args.first().cloned() else {
         // No command: speak UCI or XBoard on stdin/stdout.
         return match crate::protocol::run(set, random) {

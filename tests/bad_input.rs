@@ -353,6 +353,9 @@ fn cli_errors_are_one_line_and_exit_2() {
         (vec!["--ini", "/nonexistent/engine.ini", "variants"], "cannot read"),
         (vec!["--ini", broken, "variants"], "broken.ini:3:"),
         (vec!["check-ini", broken], "broken.ini:3:"),
+        // Global options come before the command only.
+        (vec!["perft", "--ini", broken, "1"], "unexpected argument '--ini'"),
+        (vec!["--random", "perft", "1"], "--random is for the protocol loop"),
         (vec!["bench", "extra"], "unexpected argument"),
     ];
     for (args, needle) in cases {
