@@ -5,7 +5,7 @@ same as rc-bot-match: 5 s increment, 100-half-move draw), colours alternating. P
 per game, the score, how games ended, Menagerie's average belief size (boards after its own
 move, from `rbc-stats`) and its average time per decision (sense + move).
 
-Usage: match.py BOT [--games N] [--seconds S] [--save DIR] [--check-belief]
+Usage: match.py BOT [--games N] [--seconds S] [--first white|black] [--save DIR] [--check-belief]
 BOT: reconchess.bots.random_bot, reconchess.bots.attacker_bot, a file such as
 ../shared/rbc/sturdy_trout_bot.py (needs STOCKFISH_EXECUTABLE), ...
 With --check-belief, after every sense result and every own move the true board (from
@@ -83,6 +83,8 @@ def main():
     ap.add_argument("bot")
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=900, help="seconds per player (+5 s per turn)")
+    ap.add_argument("--first", choices=["white", "black"], default="white",
+                    help="Menagerie's colour in the first game (a series split over runs stays balanced)")
     ap.add_argument("--save", default=None, help="directory for the histories of games not won")
     ap.add_argument("--check-belief", action="store_true", help="ask after every observation whether "
                     "the belief holds the true board")
@@ -95,7 +97,8 @@ def main():
     g = -1
     while wins + losses + draws + errors < a.games:
         g += 1
-        me_white = (wins + losses + draws + errors) % 2 == 0  # a void game is replayed, same colours
+        # A void game is replayed with the same colours.
+        me_white = (wins + losses + draws + errors + (a.first == "black")) % 2 == 0
         me = Measured()
         other = bot_cls()
         t0 = time.time()
