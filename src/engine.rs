@@ -8,7 +8,7 @@ use crate::games::{self, AnyGame, GameVisitor};
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::notation::{MoveError, move_text, parse_move, parse_xboard_move, write_move, xboard_text};
 use crate::perft;
-use crate::position::{Game, Position};
+use crate::position::{EndReason, Game, Position};
 use crate::rules::{Capabilities, Rules};
 use crate::search::{Iteration, Limits, Report, SearchResult, Searcher};
 use crate::square::Square;
@@ -44,63 +44,32 @@ impl Outcome {
     }
 }
 
-/// The game result if the game is over by rule in `pos` (mate, stalemate, king capture, 50
-/// moves, threefold repetition), by the full rules (moves a GUI cannot show count too).
+/// The game result if the game is over by rule in `pos` ([`Position::board_end`]: king
+/// capture, mate, no move, repetition, the move rule), by the full rules (moves a GUI cannot
+/// show count too), in the protocols' words.
 pub fn outcome<R: Rules>(pos: &mut Position<R>) -> Option<Outcome> {
     let mut list = MoveList::new();
     let shown = pos.special_moves_on();
     pos.set_special_moves(true);
     pos.legal_moves(&mut list);
     pos.set_special_moves(shown);
-    let us = pos.side_to_move();
-    let win_them = |r| {
-        if us == Color::White {
-            Outcome::BlackWins(r)
-        } else {
-            Outcome::WhiteWins(r)
-        }
-    };
-    let win_us = |r| {
-        if us == Color::White {
-            Outcome::WhiteWins(r)
-        } else {
-            Outcome::BlackWins(r)
-        }
-    };
-    if list.is_empty() {
-        if pos.royals_gone(us) {
-            return Some(win_them(if us == Color::White {
-                "Black captures the king"
-            } else {
-                "White captures the king"
-            }));
-        }
-        if pos.in_check() {
-            return Some(win_them(if us == Color::White {
-                "Black mates"
-            } else {
-                "White mates"
-            }));
-        }
+    let end = pos.board_end(!list.is_empty(), true)?;
+    let reason = match (end.reason, end.winner) {
+        (EndReason::KingCaptured, Some(Color::White)) => "White captures the king",
+        (EndReason::KingCaptured, _) => "Black captures the king",
+        (EndReason::Mate, Some(Color::White)) => "White mates",
+        (EndReason::Mate, _) => "Black mates",
         // Without check there is no stalemate as such: the side simply has no move.
-        let why = if pos.variant().check {
-            "Stalemate"
-        } else {
-            "No legal move"
-        };
-        return Some(match pos.variant().stalemate {
-            crate::variant::StalemateResult::Draw => Outcome::Draw(why),
-            crate::variant::StalemateResult::Loss => win_them(why),
-            crate::variant::StalemateResult::Win => win_us(why),
-        });
-    }
-    if pos.move_rule_reached() {
-        return Some(Outcome::Draw("50 move rule"));
-    }
-    if pos.is_repetition(2) {
-        return Some(Outcome::Draw("3-fold repetition"));
-    }
-    None
+        (EndReason::NoMove, _) if pos.variant().check => "Stalemate",
+        (EndReason::NoMove, _) => "No legal move",
+        (EndReason::Repetition, _) => "3-fold repetition",
+        (EndReason::MoveRule, _) => "50 move rule",
+    };
+    Some(match end.winner {
+        Some(Color::White) => Outcome::WhiteWins(reason),
+        Some(Color::Black) => Outcome::BlackWins(reason),
+        None => Outcome::Draw(reason),
+    })
 }
 
 /// How a move is written at an edge (a protocol, the browser, PGN); inside, moves are [`Move`]s.

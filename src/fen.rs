@@ -7,6 +7,7 @@ use crate::color::Color;
 use crate::position::{Game, Piece, Position};
 use crate::rules::Rules;
 use crate::square::Square;
+use crate::variant::Variant;
 use std::fmt;
 use std::sync::Arc;
 
@@ -26,190 +27,62 @@ fn bad<T>(msg: impl Into<String>) -> Result<T, FenError> {
     Err(FenError(msg.into()))
 }
 
-impl<R: Rules> Position<R> {
-    /// Parses a FEN of this game. Castling rights whose king or rook is missing are dropped;
-    /// everything else that does not fit the variant is an error.
-    pub fn from_fen(game: Arc<Game<R>>, fen: &str) -> Result<Position<R>, FenError> {
-        Position::parse_fen(game, fen, false)
-    }
+/// A position as given, before the rules check it: a FEN's fields read into values, or what a
+/// table game holds. [`Position::from_setup`] checks it and makes the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The piece on each square, by square index (`Piece::NONE`: empty).
+    pub board: Vec<Piece>,
+    /// The side to move.
+    pub side: Color,
+    /// The castling field as FEN writes it (`KQkq`, rook files, a rules module's letters;
+    /// `-`: none), read against the board.
+    pub castling: String,
+    /// The en-passant square.
+    pub ep: Option<Square>,
+    /// Half-moves since the last capture or pawn move.
+    pub halfmove: u32,
+    /// The move number.
+    pub fullmove: u32,
+    /// The holdings' text inside their brackets, for the rules module.
+    pub holdings: Option<String>,
+}
 
-    /// [`Position::from_fen`] for games in which a king can be left attacked with the other
-    /// side to move (Telepathy's removals): the side not to move may stand in check.
-    pub fn from_fen_exposed(game: Arc<Game<R>>, fen: &str) -> Result<Position<R>, FenError> {
-        Position::parse_fen(game, fen, true)
-    }
-
-    fn parse_fen(game: Arc<Game<R>>, fen: &str, exposed: bool) -> Result<Position<R>, FenError> {
-        let mut pos = Position::empty(game);
-        let game = Arc::clone(&pos.game);
-        let v = &game.variant;
-        let g = &v.geometry;
+impl Setup {
+    /// Reads a FEN of variant `v` into its fields: everything but what depends on the rules.
+    pub fn read(v: &Variant, fen: &str) -> Result<Setup, FenError> {
         let mut fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return bad("empty");
         }
-        // Holdings: `[...]` right after the board, or as the last field.
-        let mut holdings = None;
-        if let Some(open) = fields[0].find('[') {
-            let Some(inner) = fields[0][open + 1..].strip_suffix(']') else {
-                return bad(format!("holdings '{}' do not end with ']'", &fields[0][open..]));
-            };
-            holdings = Some(inner);
-            fields[0] = &fields[0][..open];
-        } else if fields.len() > 1 && fields[fields.len() - 1].starts_with('[') {
-            let last = fields.pop().expect("more than one field");
-            let Some(inner) = last[1..].strip_suffix(']') else {
-                return bad(format!("holdings '{last}' do not end with ']'"));
-            };
-            holdings = Some(inner);
-        }
-        if let Some(h) = holdings
-            && let Err(e) = game.rules.parse_holdings(h, &mut pos.st.rule)
-        {
-            return bad(format!("holdings '[{h}]': {e}"));
-        }
+        let holdings = split_holdings(&mut fields)?.map(str::to_string);
         if fields.len() > 6 {
             return bad(format!(
                 "unexpected text after the move number: '{}'",
                 fields[6..].join(" ")
             ));
         }
+        let g = &v.geometry;
         let rows: Vec<&str> = fields[0].split('/').collect();
         if rows.len() != g.ranks() {
             return bad(format!("{} ranks given, the board has {}", rows.len(), g.ranks()));
         }
+        let mut board = vec![Piece::NONE; g.size()];
         for (i, row) in rows.iter().enumerate() {
-            let rank = g.ranks() - 1 - i;
-            let mut file = 0usize;
-            let chars: Vec<char> = row.chars().collect();
-            let mut j = 0;
-            while j < chars.len() {
-                let c = chars[j];
-                if c.is_ascii_digit() {
-                    if c == '0' {
-                        return bad(format!("rank {}: an empty run starts with 0", rank + 1));
-                    }
-                    let mut n = 0usize;
-                    while j < chars.len() && chars[j].is_ascii_digit() {
-                        n = n * 10 + chars[j].to_digit(10).unwrap() as usize;
-                        if n > 64 {
-                            return bad(format!("rank {}: empty run too long", rank + 1));
-                        }
-                        j += 1;
-                    }
-                    if n == 0 {
-                        return bad(format!("rank {}: empty run of 0", rank + 1));
-                    }
-                    file += n;
-                    continue;
-                }
-                j += 1;
-                if file >= g.files() {
-                    return bad(format!("rank {} is wider than {} files", rank + 1, g.files()));
-                }
-                let sq = g.square(file, rank).expect("inside the rectangle");
-                if c == '*' {
-                    if g.exists(sq) && !g.no_landing.contains(sq) {
-                        return bad(format!("'*' on {}, which is not a hole", g.name(sq)));
-                    }
-                } else {
-                    let Some(kind) = v.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
-                        return bad(format!("unknown piece letter '{c}' on rank {}", rank + 1));
-                    };
-                    if !game.landable.contains(sq) {
-                        return bad(format!("piece on {}, where no piece may stand", g.name(sq)));
-                    }
-                    let color = if c.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    pos.put_piece(Piece::new(kind, color), sq);
-                }
-                file += 1;
-            }
-            if file != g.files() {
-                return bad(format!(
-                    "rank {} has {} files, the board has {}",
-                    rank + 1,
-                    file,
-                    g.files()
-                ));
-            }
+            read_rank(v, row, g.ranks() - 1 - i, &mut board)?;
         }
-        pos.side = match fields.get(1) {
+        let side = match fields.get(1) {
             None | Some(&"w") => Color::White,
             Some(&"b") => Color::Black,
             Some(s) => return bad(format!("side to move '{s}' (expected w or b)")),
         };
-        // Castling.
-        let mut rights = CastlingRights::empty();
-        let castling = fields.get(2).copied().unwrap_or("-");
-        if castling != "-" && game.variant.chess960 {
-            rights = pos.parse_chess960_castling(castling)?;
-        } else if castling != "-" {
-            for c in castling.chars() {
-                if game.rules.parse_castling_char(c, &mut pos.st.rule) {
-                    continue;
-                }
-                let color = if c.is_ascii_uppercase() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                let right = match c.to_ascii_uppercase() {
-                    'K' => Some(0),
-                    'Q' => Some(1),
-                    f if f.is_ascii_uppercase() && ((f as u8 - b'A') as usize) < g.files() => {
-                        let file = (f as u8 - b'A') as usize;
-                        (0..2).find(|&r| {
-                            game.castles[color.index()][r]
-                                .iter()
-                                .any(|o| g.file_of(o.sq.rook_from) == file)
-                        })
-                    }
-                    _ => None,
-                };
-                let Some(right) = right else {
-                    return bad(format!(
-                        "castling field '{castling}': '{c}' is not a castling right here"
-                    ));
-                };
-                let options = &game.castles[color.index()][right];
-                if options.is_empty() {
-                    return bad(format!(
-                        "castling field '{castling}': this variant has no such castling"
-                    ));
-                }
-                let o = options[0].sq;
-                let (k, r) = (pos.board[o.king_from.index()], pos.board[o.rook_from.index()]);
-                let king_ok = k.is_some() && k.color() == color && game.royal_kinds >> k.kind() & 1 != 0;
-                let rook_ok = r.is_some() && r.color() == color && game.royal_kinds >> r.kind() & 1 == 0;
-                if king_ok && rook_ok {
-                    rights |= CastlingRights::of(color, right);
-                }
-            }
-        }
-        pos.st.castling = rights;
-        // En passant.
-        let ep = fields.get(3).copied().unwrap_or("-");
-        if ep != "-" {
-            let Some(sq) = g.parse(ep).filter(|s| g.exists(*s)) else {
-                return bad(format!("en-passant square '{ep}' is not on the board"));
-            };
-            let behind = g.offset(sq, 0, if pos.side == Color::White { -1 } else { 1 });
-            let victim_ok = behind.is_some_and(|b| {
-                let p = pos.board[b.index()];
-                p.is_some() && p.color() != pos.side && game.pawn_kinds >> p.kind() & 1 != 0
-            });
-            if pos.board[sq.index()].is_some() || !victim_ok {
-                return bad(format!("en-passant square '{ep}' has no pawn that just moved past it"));
-            }
-            if pos.ep_capturable(sq) {
-                pos.st.ep = Some(sq);
-                pos.st.ep_victim = behind.expect("checked above");
-            }
-        }
+        let ep = match fields.get(3).copied().unwrap_or("-") {
+            "-" => None,
+            ep => match g.parse(ep).filter(|s| g.exists(*s)) {
+                Some(sq) => Some(sq),
+                None => return bad(format!("en-passant square '{ep}' is not on the board")),
+            },
+        };
         let num = |i: usize, name: &str, default: u32| -> Result<u32, FenError> {
             match fields.get(i) {
                 None => Ok(default),
@@ -218,14 +91,259 @@ impl<R: Rules> Position<R> {
                     .or_else(|_| bad(format!("{name} '{s}' is not a number"))),
             }
         };
-        pos.st.halfmove = num(4, "half-move clock", 0)?;
-        pos.fullmove = num(5, "move number", 1)?.max(1);
-        if pos.st.halfmove > 10_000 || pos.fullmove > 100_000 {
+        let halfmove = num(4, "half-move clock", 0)?;
+        let fullmove = num(5, "move number", 1)?.max(1);
+        if halfmove > 10_000 || fullmove > 100_000 {
             return bad("move counters out of range");
         }
+        Ok(Setup {
+            board,
+            side,
+            castling: fields.get(2).copied().unwrap_or("-").to_string(),
+            ep,
+            halfmove,
+            fullmove,
+            holdings,
+        })
+    }
+}
+
+impl Setup {
+    /// The square of the pawn that just passed en-passant square `sq` (empty, with a pawn of
+    /// the side not to move right behind it); `None` when `sq` cannot be one.
+    pub fn ep_victim<R: Rules>(&self, game: &Game<R>, sq: Square) -> Option<Square> {
+        let g = &game.variant.geometry;
+        let behind = g.offset(sq, 0, if self.side == Color::White { -1 } else { 1 })?;
+        let p = *self.board.get(behind.index())?;
+        let pawn = p.is_some() && p.color() != self.side && p.kind() < 32 && game.pawn_kinds >> p.kind() & 1 != 0;
+        (pawn && self.board.get(sq.index()).is_some_and(|q| q.is_none())).then_some(behind)
+    }
+}
+
+/// Takes the holdings out of a FEN's fields: `[...]` right after the board, or as the last
+/// field; returns their inside.
+fn split_holdings<'a>(fields: &mut Vec<&'a str>) -> Result<Option<&'a str>, FenError> {
+    if let Some(open) = fields[0].find('[') {
+        let Some(inner) = fields[0][open + 1..].strip_suffix(']') else {
+            return bad(format!("holdings '{}' do not end with ']'", &fields[0][open..]));
+        };
+        fields[0] = &fields[0][..open];
+        return Ok(Some(inner));
+    }
+    if fields.len() > 1 && fields[fields.len() - 1].starts_with('[') {
+        let last = fields.pop().expect("more than one field");
+        let Some(inner) = last[1..].strip_suffix(']') else {
+            return bad(format!("holdings '{last}' do not end with ']'"));
+        };
+        return Ok(Some(inner));
+    }
+    Ok(None)
+}
+
+/// Reads one rank of a FEN board (`rank` counted from 0 at White's side) into `board`.
+fn read_rank(v: &Variant, row: &str, rank: usize, board: &mut [Piece]) -> Result<(), FenError> {
+    let g = &v.geometry;
+    let mut file = 0usize;
+    let chars: Vec<char> = row.chars().collect();
+    let mut j = 0;
+    while j < chars.len() {
+        let c = chars[j];
+        if c.is_ascii_digit() {
+            if c == '0' {
+                return bad(format!("rank {}: an empty run starts with 0", rank + 1));
+            }
+            let mut n = 0usize;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                n = n * 10 + chars[j].to_digit(10).unwrap() as usize;
+                if n > 64 {
+                    return bad(format!("rank {}: empty run too long", rank + 1));
+                }
+                j += 1;
+            }
+            file += n;
+            continue;
+        }
+        j += 1;
+        if file >= g.files() {
+            return bad(format!("rank {} is wider than {} files", rank + 1, g.files()));
+        }
+        let sq = g.square(file, rank).expect("inside the rectangle");
+        if c == '*' {
+            if g.exists(sq) && !g.no_landing.contains(sq) {
+                return bad(format!("'*' on {}, which is not a hole", g.name(sq)));
+            }
+        } else {
+            let Some(kind) = v.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
+                return bad(format!("unknown piece letter '{c}' on rank {}", rank + 1));
+            };
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            board[sq.index()] = Piece::new(kind, color);
+        }
+        file += 1;
+    }
+    if file != g.files() {
+        return bad(format!(
+            "rank {} has {} files, the board has {}",
+            rank + 1,
+            file,
+            g.files()
+        ));
+    }
+    Ok(())
+}
+
+impl<R: Rules> Position<R> {
+    /// Parses a FEN of this game. Castling rights whose king or rook is missing are dropped;
+    /// everything else that does not fit the variant is an error.
+    pub fn from_fen(game: Arc<Game<R>>, fen: &str) -> Result<Position<R>, FenError> {
+        let setup = Setup::read(&game.variant, fen)?;
+        Position::from_setup(game, &setup, false)
+    }
+
+    /// [`Position::from_fen`] for games in which a king can be left attacked with the other
+    /// side to move (Telepathy's removals): the side not to move may stand in check.
+    pub fn from_fen_exposed(game: Arc<Game<R>>, fen: &str) -> Result<Position<R>, FenError> {
+        let setup = Setup::read(&game.variant, fen)?;
+        Position::from_setup(game, &setup, true)
+    }
+
+    /// The position `setup` describes, checked as a FEN is; with `exposed` the side not to
+    /// move may stand in check.
+    pub fn from_setup(game: Arc<Game<R>>, setup: &Setup, exposed: bool) -> Result<Position<R>, FenError> {
+        let mut pos = Position::empty(game);
+        let game = Arc::clone(&pos.game);
+        let g = &game.variant.geometry;
+        if let Some(h) = &setup.holdings
+            && let Err(e) = game.rules.parse_holdings(h, &mut pos.st.rule)
+        {
+            return bad(format!("holdings '[{h}]': {e}"));
+        }
+        if setup.board.len() != g.size() {
+            return bad(format!(
+                "{} squares given, the board has {}",
+                setup.board.len(),
+                g.size()
+            ));
+        }
+        // In FEN order, so that the first misplaced piece is the one named.
+        for rank in (0..g.ranks()).rev() {
+            for file in 0..g.files() {
+                let sq = g.square(file, rank).expect("inside the rectangle");
+                let p = setup.board[sq.index()];
+                if p.is_none() {
+                    continue;
+                }
+                if p.kind() >= game.variant.pieces.len() {
+                    return bad(format!(
+                        "piece kind {} on {}, which this variant lacks",
+                        p.kind(),
+                        g.name(sq)
+                    ));
+                }
+                if !game.landable.contains(sq) {
+                    return bad(format!("piece on {}, where no piece may stand", g.name(sq)));
+                }
+                pos.put_piece(p, sq);
+            }
+        }
+        pos.side = setup.side;
+        pos.st.castling = pos.read_castling(&setup.castling)?;
+        if let Some(sq) = setup.ep {
+            let Some(victim) = setup.ep_victim(&game, sq) else {
+                return bad(format!(
+                    "en-passant square '{}' has no pawn that just moved past it",
+                    g.name(sq)
+                ));
+            };
+            if pos.ep_capturable(sq) {
+                pos.st.ep = Some(sq);
+                pos.st.ep_victim = victim;
+            }
+        }
+        pos.st.halfmove = setup.halfmove;
+        pos.fullmove = setup.fullmove.max(1);
         pos.validate(exposed)?;
         pos.st.key = pos.compute_key();
         Ok(pos)
+    }
+
+    /// Reads the castling field against the board (pieces placed, rule state read).
+    fn read_castling(&mut self, castling: &str) -> Result<CastlingRights, FenError> {
+        let game = Arc::clone(&self.game);
+        let g = &game.variant.geometry;
+        let mut rights = CastlingRights::empty();
+        if castling == "-" {
+            return Ok(rights);
+        }
+        if game.variant.chess960 {
+            return self.parse_chess960_castling(castling);
+        }
+        for c in castling.chars() {
+            if game.rules.parse_castling_char(c, &mut self.st.rule) {
+                continue;
+            }
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let right = match c.to_ascii_uppercase() {
+                'K' => Some(0),
+                'Q' => Some(1),
+                f if f.is_ascii_uppercase() && ((f as u8 - b'A') as usize) < g.files() => {
+                    let file = (f as u8 - b'A') as usize;
+                    (0..2).find(|&r| {
+                        game.castles[color.index()][r]
+                            .iter()
+                            .any(|o| g.file_of(o.sq.rook_from) == file)
+                    })
+                }
+                _ => None,
+            };
+            let Some(right) = right else {
+                return bad(format!(
+                    "castling field '{castling}': '{c}' is not a castling right here"
+                ));
+            };
+            let options = &game.castles[color.index()][right];
+            if options.is_empty() {
+                return bad(format!(
+                    "castling field '{castling}': this variant has no such castling"
+                ));
+            }
+            let o = options[0].sq;
+            let (k, r) = (self.board[o.king_from.index()], self.board[o.rook_from.index()]);
+            let king_ok = k.is_some() && k.color() == color && game.royal_kinds >> k.kind() & 1 != 0;
+            let rook_ok = r.is_some() && r.color() == color && game.royal_kinds >> r.kind() & 1 == 0;
+            if king_ok && rook_ok {
+                rights |= CastlingRights::of(color, right);
+            }
+        }
+        Ok(rights)
+    }
+
+    /// This position as a [`Setup`], to be changed and checked again (a table game's turn).
+    pub fn setup(&self) -> Setup {
+        let g = &self.game.variant.geometry;
+        let mut holdings = String::new();
+        self.game.rules.write_holdings(&self.st.rule, &mut holdings);
+        let holdings = holdings
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .map(str::to_string);
+        Setup {
+            board: self.board[..g.size()].to_vec(),
+            side: self.side,
+            castling: self.castling_field(),
+            ep: self.st.ep,
+            halfmove: self.st.halfmove,
+            fullmove: self.fullmove,
+            holdings,
+        }
     }
 
     fn validate(&self, exposed: bool) -> Result<(), FenError> {
@@ -269,6 +387,31 @@ impl<R: Rules> Position<R> {
         }
     }
 
+    /// The castling field as FEN writes it (`-` when empty).
+    fn castling_field(&self) -> String {
+        let game = &self.game;
+        let mut c = String::new();
+        if game.variant.chess960 {
+            self.write_chess960_castling(&mut c);
+        } else {
+            for (flag, ch) in [
+                (CastlingRights::WHITE_K, 'K'),
+                (CastlingRights::WHITE_Q, 'Q'),
+                (CastlingRights::BLACK_K, 'k'),
+                (CastlingRights::BLACK_Q, 'q'),
+            ] {
+                if self.st.castling.contains(flag) {
+                    c.push(ch);
+                }
+            }
+        }
+        game.rules.write_castling_chars(&self.st.rule, &mut c);
+        if c.is_empty() {
+            c.push('-');
+        }
+        c
+    }
+
     /// Writes the FEN. Holes are written as `*`.
     pub fn fen(&self) -> String {
         let game = &self.game;
@@ -310,22 +453,7 @@ impl<R: Rules> Position<R> {
         s.push(' ');
         s.push(self.side.char());
         s.push(' ');
-        let mut c = String::new();
-        if game.variant.chess960 {
-            self.write_chess960_castling(&mut c);
-        }
-        for (flag, ch) in [
-            (CastlingRights::WHITE_K, 'K'),
-            (CastlingRights::WHITE_Q, 'Q'),
-            (CastlingRights::BLACK_K, 'k'),
-            (CastlingRights::BLACK_Q, 'q'),
-        ] {
-            if self.st.castling.contains(flag) && !game.variant.chess960 {
-                c.push(ch);
-            }
-        }
-        game.rules.write_castling_chars(&self.st.rule, &mut c);
-        s.push_str(if c.is_empty() { "-" } else { &c });
+        s.push_str(&self.castling_field());
         s.push(' ');
         match self.st.ep {
             Some(ep) => s.push_str(&g.name(ep)),

@@ -45,7 +45,7 @@ pub use bitboard::{Bitboard, Word};
 pub use castling::CastlingRights;
 pub use color::Color;
 pub use eval::{TermCounts, Weights, term};
-pub use fen::FenError;
+pub use fen::{FenError, Setup};
 pub use games::{AnyGame, Catalog, default_variants, wide_variants};
 pub use geometry::Geometry;
 pub use moves::{Move, MoveKind, MoveList};

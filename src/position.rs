@@ -298,6 +298,30 @@ pub struct StateInfo<S: Copy> {
     pub rule: S,
 }
 
+/// Why a game ended by rule on the board ([`Position::board_end`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// The side to move has no royal piece left.
+    KingCaptured,
+    /// The side to move has no move and stands in check.
+    Mate,
+    /// The side to move has no move and is not in check (stalemate where there is check).
+    NoMove,
+    /// The position stands for the third time.
+    Repetition,
+    /// The move rule (50 moves by default) ran out.
+    MoveRule,
+}
+
+/// A game's end by rule: the winner (`None`: drawn) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardEnd {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why.
+    pub reason: EndReason,
+}
+
 /// A position of a variant, with its history for unmake and repetition checks.
 #[derive(Clone, Debug)]
 pub struct Position<R: Rules> {
@@ -760,6 +784,37 @@ impl<R: Rules> Position<R> {
     pub fn move_rule_reached(&self) -> bool {
         let mr = self.game.variant.move_rule;
         mr > 0 && self.st.halfmove >= mr
+    }
+
+    /// The end of the game by rule here, if it has ended. `has_move`: whether the side to move
+    /// has a move by the game's rules (its legal moves, or more where a game adds some);
+    /// `draws`: whether repetition and the move rule end it. In this order: the royal pieces
+    /// taken, mate or no move (as the variant scores it), threefold repetition, the move rule.
+    pub fn board_end(&self, has_move: bool, draws: bool) -> Option<BoardEnd> {
+        let us = self.side;
+        let (win_them, win_us) = (Some(!us), Some(us));
+        let end = |winner, reason| Some(BoardEnd { winner, reason });
+        if self.royals_gone(us) {
+            return end(win_them, EndReason::KingCaptured);
+        }
+        if !has_move {
+            if self.in_check() {
+                return end(win_them, EndReason::Mate);
+            }
+            let winner = match self.variant().stalemate {
+                crate::variant::StalemateResult::Draw => None,
+                crate::variant::StalemateResult::Loss => win_them,
+                crate::variant::StalemateResult::Win => win_us,
+            };
+            return end(winner, EndReason::NoMove);
+        }
+        if draws && self.is_repetition(2) {
+            return end(None, EndReason::Repetition);
+        }
+        if draws && self.move_rule_reached() {
+            return end(None, EndReason::MoveRule);
+        }
+        None
     }
 
     /// Turns the rules module's extra moves on or off (off where a GUI cannot show them).

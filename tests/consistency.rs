@@ -3,10 +3,10 @@
 //!   own castling options (written here from the rules, not read from `engine.ini`, so it shares
 //!   neither the Betza parser nor the castling tables) agrees with the engine's;
 //! - the incremental Zobrist key equals the recomputed one;
-//! - the FEN round-trips, and unmake restores the exact position.
+//! - the FEN round-trips (and the position's `Setup`), and unmake restores the exact position.
 
 use menagerie::games::{self, GameVisitor};
-use menagerie::{Color, Game, Move, MoveKind, MoveList, Position, Rules, Square, default_variants};
+use menagerie::{Color, Game, Move, MoveKind, MoveList, Position, Rules, Setup, Square, default_variants};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::fs;
@@ -358,6 +358,12 @@ impl GameVisitor for Playouts {
                         .unwrap_or_else(|e| panic!("own FEN rejected: {fen_now}: {e}"));
                     assert_eq!(again.fen(), fen_now);
                     assert_eq!(again.key(), pos.key(), "key differs after FEN round trip: {fen_now}");
+                    // The same without text: the position's Setup read back, and the FEN's.
+                    let setup = pos.setup();
+                    assert_eq!(Setup::read(&game.variant, &fen_now).as_ref(), Ok(&setup), "{fen_now}");
+                    let direct = Position::from_setup(Arc::clone(&game), &setup, false)
+                        .unwrap_or_else(|e| panic!("own Setup rejected: {fen_now}: {e}"));
+                    assert_eq!((direct.fen(), direct.key()), (fen_now.clone(), pos.key()));
                     checked += 1;
                     if list.is_empty() {
                         break;

@@ -3,10 +3,11 @@
 //! search.
 
 use crate::Color;
+use crate::fen::Setup;
 use crate::games::{AnyGame, default_variants};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::notation::move_text;
-use crate::position::{Game, Position};
+use crate::position::{EndReason, Game, Piece, Position};
 use crate::rules::Plain;
 use crate::search::{Limits, MATE_BOUND, Searcher, Silent};
 use crate::square::Square;
@@ -43,6 +44,42 @@ pub fn check_kings(pos: &Position<Plain>, kings: [u32; 2], at_most: bool) -> Res
     Ok(())
 }
 
+/// The position of variant `game` (8x8) for a table game's board: `letter(square)` gives the
+/// FEN letter on each square (case for colour), then the side to move, the castling field and
+/// the en-passant square, kept only when a pawn just passed it. `None` when the board is no
+/// position of the variant (the side not to move may stand in check).
+pub fn grid_position(
+    game: &Arc<Game<Plain>>,
+    letter: impl Fn(usize) -> Option<char>,
+    side: Color,
+    castling: &str,
+    ep: Option<usize>,
+) -> Option<Position<Plain>> {
+    let v = &game.variant;
+    let mut board = vec![Piece::NONE; v.geometry.size()];
+    for (s, slot) in board.iter_mut().enumerate() {
+        if let Some(c) = letter(s) {
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            *slot = Piece::new(v.kind_of_letter(c)?, color);
+        }
+    }
+    let mut setup = Setup {
+        board,
+        side,
+        castling: castling.to_string(),
+        ep: None,
+        halfmove: 0,
+        fullmove: 1,
+        holdings: None,
+    };
+    setup.ep = ep.map(Square::new).filter(|&sq| setup.ep_victim(game, sq).is_some());
+    Position::from_setup(Arc::clone(game), &setup, true).ok()
+}
+
 /// The legal moves.
 pub fn legal(pos: &mut Position<Plain>) -> Vec<Move> {
     let mut list = MoveList::new();
@@ -69,32 +106,22 @@ pub fn chebyshev(pos: &Position<Plain>, a: Square, b: Square) -> usize {
         .max(g.rank_of(a).abs_diff(g.rank_of(b)))
 }
 
-/// How a game on the board ended by rule: the winner (`None`: drawn) and the reason.
-/// `has_move`: whether the side to move has a move by the game's own rules (a game may add
-/// moves to the legal ones, as Telepathy's capture of an exposed king).
+/// How a game on the board ended by rule ([`Position::board_end`]), in the table games'
+/// words: the winner (`None`: drawn) and the reason. `has_move`: whether the side to move has
+/// a move by the game's own rules (a game may add moves to the legal ones, as Telepathy's
+/// capture of an exposed king); `draws`: whether repetition and the 50-move rule end it.
 pub fn board_end(pos: &Position<Plain>, has_move: bool, draws: bool) -> Option<(Option<Color>, &'static str)> {
-    let us = pos.side_to_move();
-    if !has_move {
-        return Some(if pos.in_check() {
-            (
-                Some(!us),
-                if us == Color::White {
-                    "Black mates"
-                } else {
-                    "White mates"
-                },
-            )
-        } else {
-            (None, "stalemate")
-        });
-    }
-    if draws && pos.is_repetition(2) {
-        return Some((None, "threefold repetition"));
-    }
-    if draws && pos.move_rule_reached() {
-        return Some((None, "50-move rule"));
-    }
-    None
+    let end = pos.board_end(has_move, draws)?;
+    let reason = match (end.reason, end.winner) {
+        (EndReason::KingCaptured, Some(Color::White)) => "White captures the king",
+        (EndReason::KingCaptured, _) => "Black captures the king",
+        (EndReason::Mate, Some(Color::White)) => "White mates",
+        (EndReason::Mate, _) => "Black mates",
+        (EndReason::NoMove, _) => "stalemate",
+        (EndReason::Repetition, _) => "threefold repetition",
+        (EndReason::MoveRule, _) => "50-move rule",
+    };
+    Some((end.winner, reason))
 }
 
 /// A searcher for a player: small table, its own stop flag.

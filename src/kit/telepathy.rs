@@ -308,15 +308,6 @@ impl Telepathy {
 
     /// The end by rule on the board, checked when a team is about to predict.
     fn check_board_end(&mut self) {
-        let us = self.team();
-        if self.pos.royals(us).is_empty() {
-            let reason = if us == Color::White {
-                "Black captures the king"
-            } else {
-                "White captures the king"
-            };
-            return self.finish(Some(!us), reason);
-        }
         let has_move = !self.moves().is_empty();
         if let Some((winner, reason)) = chess::board_end(&self.pos, has_move, self.draws) {
             return self.finish(winner, reason);

@@ -345,9 +345,9 @@ impl Booster {
     /// square included (castling is ours).
     fn chess_position(&self) -> Option<Position<Plain>> {
         let game = chess::plain_game("chess").ok()?;
-        // A pawn stepped back onto its own first rank has no chess FEN: an own knight stands
-        // in for it (it blocks alike), and its moves come from our generator.
-        let board = placement(|s| {
+        // A pawn stepped back onto its own first rank has no place in chess: an own knight
+        // stands in for it (it blocks alike), and its moves come from our generator.
+        let letter = |s: Sq| {
             self.board[s].map(|p| {
                 if self.odd_pawn(s) {
                     Piece::new(p.color, 'N').letter()
@@ -355,13 +355,8 @@ impl Booster {
                     p.letter()
                 }
             })
-        });
-        let side = if self.side == Color::White { "w" } else { "b" };
-        let ep = self.ep.map_or("-".to_string(), name);
-        let fen = format!("{board} {side} - {ep} 0 1");
-        Position::from_fen_exposed(std::sync::Arc::clone(&game), &fen)
-            .or_else(|_| Position::from_fen_exposed(game, &format!("{board} {side} - - 0 1")))
-            .ok()
+        };
+        chess::grid_position(&game, letter, self.side, "-", self.ep)
     }
 
     fn castlings(&self) -> Vec<Action> {

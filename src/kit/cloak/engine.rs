@@ -155,7 +155,6 @@ impl Engine {
                 k.to_ascii_lowercase()
             }
         };
-        let board = crate::kit::grid::placement(|s| b[s].map(letter));
         let mut castling = String::new();
         for (c, rank) in [(Color::White, 0usize), (Color::Black, 7)] {
             let is = |s: usize, k: char| b[s].is_some_and(|p| p.color == c && letter(p).eq_ignore_ascii_case(&k));
@@ -173,12 +172,7 @@ impl Engine {
         if castling.is_empty() {
             castling.push('-');
         }
-        let side = if self.me == Color::White { 'w' } else { 'b' };
-        let ep = view.ep.map_or("-".to_string(), super::name);
-        let fen = format!("{board} {side} {castling} {ep} 0 1");
-        Position::from_fen_exposed(Arc::clone(&self.game), &fen)
-            .or_else(|_| Position::from_fen_exposed(Arc::clone(&self.game), &fen.replace(&format!(" {ep} "), " - ")))
-            .ok()
+        chess::grid_position(&self.game, |s| b[s].map(letter), self.me, &castling, view.ep)
     }
 
     /// The average value of each offered move over sampled assignments.

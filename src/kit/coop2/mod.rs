@@ -206,19 +206,11 @@ impl Coop2 {
 
     /// The board with the side of the turn to move and en passant if the turn may take it.
     fn mover_pos(&self) -> Position<Plain> {
-        let f = self.pos.fen();
-        let w: Vec<&str> = f.split_whitespace().collect();
-        let c = self.turn();
-        let side = if c == Color::White { "w" } else { "b" };
+        let mut setup = self.pos.setup();
         // The other colour's double step may be taken; ours is for the partner's next turn.
-        let ep = self.ep[(!c).index()].map_or("-".to_string(), |s| self.pos.variant().geometry.name(s));
-        let fen = format!("{} {side} {} {ep} {} {}", w[0], w[2], w[4], w[5]);
-        Position::from_fen_exposed(Arc::clone(&self.game), &fen)
-            .or_else(|_| {
-                let fen = format!("{} {side} {} - {} {}", w[0], w[2], w[4], w[5]);
-                Position::from_fen_exposed(Arc::clone(&self.game), &fen)
-            })
-            .expect("a position of the game reads back")
+        let ep = self.ep[(!self.turn()).index()];
+        setup.ep = ep.filter(|&s| setup.ep_victim(&self.game, s).is_some());
+        Position::from_setup(Arc::clone(&self.game), &setup, true).expect("a position of the game")
     }
 
     /// The turn's moves by the chess rules (legal, or with `check=allow` pseudo-legal).
@@ -379,11 +371,9 @@ impl Coop2 {
     /// FEN move number `fullmove`; the half-move clock runs on.
     fn set_side(&mut self, c: Color, fullmove: u32) {
         if self.pos.side_to_move() != c || self.pos.fullmove() != fullmove {
-            let f = self.pos.fen();
-            let w: Vec<&str> = f.split_whitespace().collect();
-            let side = if c == Color::White { "w" } else { "b" };
-            let fen = format!("{} {side} {} - {} {fullmove}", w[0], w[2], w[4]);
-            self.pos = Position::from_fen_exposed(Arc::clone(&self.game), &fen).expect("reads back");
+            let mut setup = self.pos.setup();
+            (setup.side, setup.ep, setup.fullmove) = (c, None, fullmove);
+            self.pos = Position::from_setup(Arc::clone(&self.game), &setup, true).expect("a position of the game");
         }
     }
 

@@ -6,6 +6,7 @@
 use super::chess::{self, board_end, legal, promotion};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
+use crate::fen::Setup;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Plain;
@@ -128,9 +129,9 @@ pub struct SplitBrain {
     /// Plies after which the game is drawn (0: none), a guard for self-play.
     limit: usize,
     end: Option<Outcome>,
-    /// Per team turn: the position before it (FEN) and how it was resolved (0 direct, 1 piece
+    /// Per team turn: the position before it and how it was resolved (0 direct, 1 piece
     /// mode, 2 target mode), with the move played.
-    turns: Vec<(String, u8, Move)>,
+    turns: Vec<(Setup, u8, Move)>,
 }
 
 /// Seat of `team`'s player on `side`.
@@ -518,7 +519,7 @@ impl SplitBrain {
             Some(Mode::Piece) => 1,
             Some(Mode::Target) => 2,
         };
-        self.turns.push((self.pos.fen(), how, m));
+        self.turns.push((self.pos.setup(), how, m));
         *event += &format!(" move {}", chess::text(&self.pos, m));
         let black = self.team() == Color::Black;
         self.pos.make_move(m);
@@ -931,8 +932,9 @@ impl TableGame for SplitBrain {
         // How often the move played was the engine's best (a depth-3 search of the position).
         let mut searcher = chess::searcher();
         let mut best = 0;
-        for (fen, _, m) in &self.turns {
-            let mut pos = Position::from_fen(std::sync::Arc::clone(self.pos.game()), fen).expect("own FEN");
+        for (setup, _, m) in &self.turns {
+            let mut pos =
+                Position::from_setup(std::sync::Arc::clone(self.pos.game()), setup, false).expect("own position");
             let vals = chess::move_values(&mut searcher, &mut pos, 2);
             let top = vals.iter().map(|v| v.1).max().unwrap_or(0);
             if vals.iter().any(|(x, v)| x == m && *v == top) {
