@@ -1,5 +1,6 @@
-//! The Chess Kit games (`../shared/rules/chess-kit.md`), one file per game, on the turn layer
-//! of [`crate::table`]. The registry below lists each game once.
+//! The table games, one file per game, on the turn layer of [`crate::table`]: the Chess Kit
+//! games (`../shared/rules/chess-kit.md`) and Reconnaissance Blind Chess (`rbc`, over the
+//! referee of [`crate::games::rbc`]). The registry below lists each game once.
 
 /// Labels of an observation that starts with a whole FEN (six fields), then the game's own
 /// fields as `label => kind` ([`crate::table::GameInfo::fields`]).
@@ -25,6 +26,7 @@ pub mod gravity;
 pub(crate) mod grid;
 pub mod neighbour;
 pub mod parade;
+pub mod rbc;
 mod solitaire;
 pub mod splitbrain;
 pub mod telepathy;
@@ -45,10 +47,7 @@ const GAMES: &[(&GameInfo, Make)] = &[
     (&parade::INFO, parade::Parade::boxed),
     (&neighbour::INFO, neighbour::Neighbour::boxed),
     (&telepathy::INFO, telepathy::Telepathy::boxed),
-    (
-        &crate::games::rbc::table::INFO,
-        crate::games::rbc::table::RbcTable::boxed,
-    ),
+    (&rbc::INFO, rbc::RbcTable::boxed),
 ];
 
 /// The names of the table games.

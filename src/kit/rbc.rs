@@ -9,11 +9,12 @@
 //! as `REQUESTED>TAKEN` with `@SQ` when it captured (`pass` for either; `-` none); MOVES the
 //! moves that really happened, `,`-joined (`-` none).
 
-use super::{End, Referee, Request, sense};
+use super::grid;
+use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::games::AnyGame;
-use crate::kit::grid;
-use crate::kit::{team_forfeit, team_outcome};
+use crate::games::rbc::player::RbcGame;
+use crate::games::rbc::{End, Rbc, Referee, Request, sense};
 use crate::position::{Game, Piece, Position};
 use crate::rules::HiddenGame;
 use crate::table::seats::{Player, PlayerSeat, Seat};
@@ -64,7 +65,7 @@ fn undash(s: &str) -> String {
 }
 
 impl RbcTable {
-    fn game() -> Result<Arc<Game<super::Rbc>>, String> {
+    fn game() -> Result<Arc<Game<Rbc>>, String> {
         match crate::games::default_variants().get("rbc") {
             Some(AnyGame::Rbc(g)) => Ok(Arc::clone(g)),
             _ => Err("the built-in variants have no 'rbc'".into()),
@@ -100,7 +101,7 @@ impl RbcTable {
         }
     }
 
-    fn pos(&self) -> &Position<super::Rbc> {
+    fn pos(&self) -> &Position<Rbc> {
         self.referee.position()
     }
 
@@ -134,7 +135,7 @@ impl RbcTable {
     }
 }
 
-fn letter(pos: &Position<super::Rbc>, p: Piece) -> char {
+fn letter(pos: &Position<Rbc>, p: Piece) -> char {
     let l = pos.variant().pieces[p.kind()].letter;
     if p.color() == Color::White {
         l
@@ -392,7 +393,7 @@ impl TableGame for RbcTable {
         } else {
             -e
         };
-        Some(crate::kit::team_chances(1, white))
+        Some(super::team_chances(1, white))
     }
 }
 
@@ -452,7 +453,7 @@ impl crate::table::mcts::Belief<RbcTable> for TableBelief {
 /// made from the seat's observations alone (so that a hint, which replays them, sees what the
 /// seat saw).
 struct EnginePlayer {
-    hidden: super::player::RbcGame,
+    hidden: RbcGame,
     /// `w` or `b`.
     me: &'static str,
     observation: String,
@@ -465,7 +466,7 @@ impl EnginePlayer {
     fn new(seat: usize, seed: u64) -> Result<EnginePlayer, String> {
         let start = Position::startpos(RbcTable::game()?);
         Ok(EnginePlayer {
-            hidden: super::player::RbcGame::seeded(start, Color::ALL[seat], seed),
+            hidden: RbcGame::seeded(start, Color::ALL[seat], seed),
             me: if seat == 0 { "w" } else { "b" },
             observation: String::new(),
             last: Default::default(),

@@ -12,7 +12,6 @@
 
 pub mod belief;
 pub mod player;
-pub mod table;
 
 use crate::color::Color;
 use crate::moves::{Move, MoveKind, MoveList};
