@@ -375,235 +375,86 @@ pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
     Ok(VariantSet { variants })
 }
 
-fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniError) -> Result<Variant, IniError> {
-    let get = |k: &str| s.keys.get(k).map(|(v, l)| (v.as_str(), *l));
-    let need = |k: &str| get(k).ok_or_else(|| err(s.line, format!("variant '{}' has no '{k}'", s.name)));
-    let parse_bool = |k: &str, default: bool| -> Result<bool, IniError> {
-        match get(k) {
+/// A section's keys as the builders below read them: each error names its line.
+struct Keys<'a> {
+    s: &'a Section,
+    err: &'a dyn Fn(usize, String) -> IniError,
+}
+
+impl Keys<'_> {
+    /// The value of `k` and its line.
+    fn get(&self, k: &str) -> Option<(&str, usize)> {
+        self.s.keys.get(k).map(|(v, l)| (v.as_str(), *l))
+    }
+
+    /// The value of `k`, which the section must have.
+    fn need(&self, k: &str) -> Result<(&str, usize), IniError> {
+        self.get(k)
+            .ok_or_else(|| self.fail(self.s.line, format!("variant '{}' has no '{k}'", self.s.name)))
+    }
+
+    fn fail(&self, line: usize, msg: String) -> IniError {
+        (self.err)(line, msg)
+    }
+
+    /// A yes/no key.
+    fn bool(&self, k: &str, default: bool) -> Result<bool, IniError> {
+        match self.get(k) {
             None => Ok(default),
             Some(("true" | "yes" | "1", _)) => Ok(true),
             Some(("false" | "no" | "0", _)) => Ok(false),
-            Some((v, l)) => Err(err(l, format!("{k}: expected true or false, found '{v}'"))),
+            Some((v, l)) => Err(self.fail(l, format!("{k}: expected true or false, found '{v}'"))),
         }
-    };
+    }
 
-    let (board, bl) = need("board")?;
-    let (w, h) = board
-        .split_once('x')
-        .and_then(|(a, b)| Some((a.trim().parse::<usize>().ok()?, b.trim().parse::<usize>().ok()?)))
-        .ok_or_else(|| err(bl, format!("board: expected FILESxRANKS like 8x8, found '{board}'")))?;
-    let mut geometry = Geometry::new(w, h).map_err(|e| err(bl, e))?;
-    let squares = |k: &str, g: &Geometry| -> Result<Bitboard, IniError> {
+    /// A list of squares of `g` (words split by spaces or commas).
+    fn squares(&self, k: &str, g: &Geometry) -> Result<Bitboard, IniError> {
         let mut bb = Bitboard::EMPTY;
-        if let Some((v, l)) = get(k) {
+        if let Some((v, l)) = self.get(k) {
             for t in v.split([' ', ',']).filter(|t| !t.is_empty()) {
                 let sq = g
                     .parse(t)
-                    .ok_or_else(|| err(l, format!("{k}: '{t}' is not a square of this board")))?;
+                    .ok_or_else(|| self.fail(l, format!("{k}: '{t}' is not a square of this board")))?;
                 bb.set(sq);
             }
         }
         Ok(bb)
-    };
-    let holes = squares("holes", &geometry)?;
-    geometry.add_holes(holes);
-    let nl = squares("no_landing", &geometry)?;
-    if (nl & !geometry.board).is_nonempty() {
-        return Err(err(
-            get("no_landing").map_or(s.line, |x| x.1),
-            "no_landing: a square is also a hole".into(),
-        ));
     }
-    geometry.add_no_landing(nl);
 
-    // Pieces.
-    let mut pieces = Vec::new();
-    for (letter, def, ln) in &s.pieces {
-        if def == "-" {
-            continue;
-        }
-        let mut words = def.split_whitespace();
-        let (Some(name), Some(betza_text)) = (words.next(), words.next()) else {
-            return Err(err(
-                *ln,
-                format!(
-                    "piece {letter}: expected 'piece = {letter} NAME BETZA [royal] [pawn] [value=N] [xboard=BETZA]'"
-                ),
-            ));
-        };
-        let dynamic = betza_text == "dynamic";
-        let motions = if dynamic {
-            Vec::new()
-        } else {
-            betza::parse(betza_text).map_err(|e| err(*ln, format!("piece {letter} '{betza_text}': {e}")))?
-        };
-        let mut pd = PieceDef {
-            letter: *letter,
-            name: name.to_string(),
-            betza: betza_text.to_string(),
-            motions,
-            flags: if dynamic {
-                PieceFlags::DYNAMIC
-            } else {
-                PieceFlags::empty()
-            },
-            value: None,
-            xboard: None,
-        };
-        for w in words {
-            match w {
-                "royal" => pd.flags |= PieceFlags::ROYAL,
-                "pawn" => pd.flags |= PieceFlags::PAWN,
-                _ if w.starts_with("xboard=") && w.len() > 7 => pd.xboard = Some(w[7..].to_string()),
-                _ if w.starts_with("value=") => {
-                    pd.value = Some(
-                        w[6..]
-                            .parse()
-                            .map_err(|_| err(*ln, format!("piece {letter}: bad {w}")))?,
-                    )
-                }
-                _ => {
-                    return Err(err(
-                        *ln,
-                        format!("piece {letter}: unknown flag '{w}' (royal, pawn, value=N, xboard=BETZA)"),
-                    ));
-                }
-            }
-        }
-        if dynamic && (pd.is_royal() || pd.is_pawn()) {
-            return Err(err(
-                *ln,
-                format!("piece {letter}: a dynamic piece cannot be royal or a pawn"),
-            ));
-        }
-        if !pd.is_pawn() && pd.motions.iter().any(|m| m.initial || m.en_passant) {
-            return Err(err(
-                *ln,
-                format!("piece {letter}: 'i' and 'e' moves are only supported for pawns"),
-            ));
-        }
-        pieces.push(pd);
-    }
-    if pieces.is_empty() {
-        return Err(err(s.line, format!("variant '{}' has no pieces", s.name)));
-    }
-    if pieces.len() > MAX_KINDS {
-        return Err(err(
-            s.line,
-            format!("variant '{}' has more than {MAX_KINDS} piece types", s.name),
-        ));
-    }
-    let kind_of = |c: char| {
-        pieces
-            .iter()
-            .position(|p: &PieceDef| p.letter == c.to_ascii_uppercase())
-    };
-
-    let rel_ranks = |k: &str| -> Result<Vec<usize>, IniError> {
+    /// A list of rank numbers on a board of `h` ranks, counted from 0.
+    fn ranks(&self, k: &str, h: usize) -> Result<Vec<usize>, IniError> {
         let mut v = Vec::new();
-        if let Some((val, l)) = get(k) {
+        if let Some((val, l)) = self.get(k) {
             for t in val.split([' ', ',']).filter(|t| !t.is_empty()) {
                 let r: usize = t
                     .parse()
-                    .map_err(|_| err(l, format!("{k}: '{t}' is not a rank number")))?;
+                    .map_err(|_| self.fail(l, format!("{k}: '{t}' is not a rank number")))?;
                 if r == 0 || r > h {
-                    return Err(err(l, format!("{k}: rank {r} is not on a board with {h} ranks")));
+                    return Err(self.fail(l, format!("{k}: rank {r} is not on a board with {h} ranks")));
                 }
                 v.push(r - 1);
             }
         }
         Ok(v)
-    };
-    let pawn_initial_ranks = rel_ranks("pawn_initial_ranks")?;
-    let promotion_rank = rel_ranks("promotion_rank")?;
-    if promotion_rank.len() > 1 {
-        return Err(err(
-            get("promotion_rank").unwrap().1,
-            "promotion_rank: give one rank".into(),
-        ));
-    }
-    let promotion_rank = promotion_rank.first().copied();
-    let mut promotion_kinds = Vec::new();
-    if let Some((v, l)) = get("promotion_pieces") {
-        for c in v.chars().filter(|c| !c.is_whitespace()) {
-            let k = kind_of(c).ok_or_else(|| err(l, format!("promotion_pieces: no piece '{c}'")))?;
-            if pieces[k].is_royal() || pieces[k].is_pawn() {
-                return Err(err(
-                    l,
-                    format!("promotion_pieces: cannot promote to royal or pawn piece '{c}'"),
-                ));
-            }
-            promotion_kinds.push(k);
-        }
-    }
-    if pieces.iter().any(|p| p.is_pawn()) && promotion_rank.is_some() && promotion_kinds.is_empty() {
-        return Err(err(
-            s.line,
-            "promotion_rank is set but promotion_pieces is empty".into(),
-        ));
     }
 
-    let mut castling: [Vec<CastleOption>; 2] = [Vec::new(), Vec::new()];
-    for (i, k) in ["castle_k", "castle_q"].iter().enumerate() {
-        let Some((v, l)) = get(k) else { continue };
-        for opt in v.split(',').map(str::trim).filter(|o| !o.is_empty()) {
-            let toks: Vec<&str> = opt.split_whitespace().collect();
-            let bad = || {
-                err(
-                    l,
-                    format!("{k}: expected 'KINGFROMKINGTO ROOKFROMROOKTO' like 'e1g1 h1f1', found '{opt}'"),
-                )
-            };
-            if toks.len() != 2 {
-                return Err(bad());
-            }
-            let split = |t: &str| -> Option<(Square, Square)> {
-                let b = t.as_bytes();
-                let second = (1..b.len()).find(|&j| b[j].is_ascii_lowercase())?;
-                Some((geometry.parse(&t[..second])?, geometry.parse(&t[second..])?))
-            };
-            let (kf, kt) = split(toks[0]).ok_or_else(bad)?;
-            let (rf, rt) = split(toks[1]).ok_or_else(bad)?;
-            let landable = geometry.landable();
-            if ![kf, kt, rf, rt].iter().all(|s| landable.contains(*s)) {
-                return Err(err(l, format!("{k}: '{opt}' uses a square that does not exist")));
-            }
-            let rank = geometry.rank_of(kf);
-            if kf == rf || kt == rt || [kt, rf, rt].iter().any(|s| geometry.rank_of(*s) != rank) {
-                return Err(err(
-                    l,
-                    format!("{k}: '{opt}' is not a castling (king and rook on one rank)"),
-                ));
-            }
-            if castling[1 - i].iter().chain(&castling[i]).any(|o| o.king_from != kf) {
-                return Err(err(
-                    l,
-                    format!("{k}: every castling option must start from the same king square"),
-                ));
-            }
-            if castling[i].iter().any(|o| o.rook_from != rf) {
-                return Err(err(l, format!("{k}: options of one right must use the same rook")));
-            }
-            castling[i].push(CastleOption {
-                king_from: kf,
-                king_to: kt,
-                rook_from: rf,
-                rook_to: rt,
-            });
-        }
+    /// The keys with a prefix (`rules.`, `eval.`), the prefix taken off.
+    fn prefixed(&self, prefix: &str) -> BTreeMap<String, String> {
+        self.s
+            .keys
+            .iter()
+            .filter_map(|(k, (v, _))| k.strip_prefix(prefix).map(|k| (k.to_string(), v.clone())))
+            .collect()
     }
-    if castling[0]
-        .first()
-        .zip(castling[1].first())
-        .is_some_and(|(a, b)| a.rook_from == b.rook_from)
-    {
-        return Err(err(s.line, "castle_k and castle_q use the same rook".into()));
-    }
-    if (castling[0].len() + castling[1].len()) > 0 && !pieces.iter().any(|p| p.is_royal()) {
-        return Err(err(s.line, "castling needs a royal piece".into()));
-    }
+}
 
-    let stalemate = match get("stalemate") {
+fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniError) -> Result<Variant, IniError> {
+    let keys = Keys { s, err };
+    let geometry = build_geometry(&keys)?;
+    let pieces = build_pieces(&keys)?;
+    let promotion = build_promotion(&keys, &pieces, geometry.ranks())?;
+    let castling = build_castling(&keys, &geometry, &pieces)?;
+    let stalemate = match keys.get("stalemate") {
         None | Some(("draw", _)) => StalemateResult::Draw,
         Some(("loss", _)) => StalemateResult::Loss,
         Some(("win", _)) => StalemateResult::Win,
@@ -611,24 +462,14 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
             return Err(err(l, format!("stalemate: expected draw, loss or win, found '{v}'")));
         }
     };
-    let move_rule = match get("move_rule") {
+    let move_rule = match keys.get("move_rule") {
         None => 100,
         Some((v, l)) => v
             .parse()
             .map_err(|_| err(l, format!("move_rule: '{v}' is not a number of half-moves")))?,
     };
-    let rules = get("rules").map_or("plain", |x| x.0).to_ascii_lowercase();
-    let rule_settings = s
-        .keys
-        .iter()
-        .filter_map(|(k, (v, _))| k.strip_prefix("rules.").map(|k| (k.to_string(), v.clone())))
-        .collect();
-    let eval_settings = s
-        .keys
-        .iter()
-        .filter_map(|(k, (v, _))| k.strip_prefix("eval.").map(|k| (k.to_string(), v.clone())))
-        .collect();
-    let aliases = get("aliases")
+    let aliases = keys
+        .get("aliases")
         .map(|(v, _)| {
             v.split([' ', ','])
                 .filter(|a| !a.is_empty())
@@ -636,8 +477,8 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
                 .collect()
         })
         .unwrap_or_default();
-    let (start_fen, _) = need("start")?;
-    let chess960 = parse_bool("chess960", false)?;
+    let (start_fen, _) = keys.need("start")?;
+    let chess960 = keys.bool("chess960", false)?;
     if chess960 && (castling[0].len() != 1 || castling[1].len() != 1) {
         return Err(err(
             s.line,
@@ -650,23 +491,245 @@ fn build_variant(s: &Section, file: &str, err: &dyn Fn(usize, String) -> IniErro
         geometry,
         pieces,
         start_fen: start_fen.to_string(),
-        pawn_initial_ranks,
-        promotion_rank,
-        promotion_kinds,
-        promotion_compulsory: parse_bool("promotion_compulsory", true)?,
+        pawn_initial_ranks: promotion.pawn_initial_ranks,
+        promotion_rank: promotion.rank,
+        promotion_kinds: promotion.kinds,
+        promotion_compulsory: keys.bool("promotion_compulsory", true)?,
         castling,
         chess960,
-        check: parse_bool("check", true)?,
-        pass: parse_bool("pass", false)?,
+        check: keys.bool("check", true)?,
+        pass: keys.bool("pass", false)?,
         stalemate,
-        rules,
-        rule_settings,
-        eval_settings,
+        rules: keys.get("rules").map_or("plain", |x| x.0).to_ascii_lowercase(),
+        rule_settings: keys.prefixed("rules."),
+        eval_settings: keys.prefixed("eval."),
         move_rule,
         origin: Origin {
             file: file.to_string(),
             line: s.line,
             keys: s.keys.iter().map(|(k, (_, l))| (k.clone(), *l)).collect(),
         },
+    })
+}
+
+/// The board: `board`, `holes`, `no_landing`.
+fn build_geometry(keys: &Keys) -> Result<Geometry, IniError> {
+    let (board, bl) = keys.need("board")?;
+    let (w, h) = board
+        .split_once('x')
+        .and_then(|(a, b)| Some((a.trim().parse::<usize>().ok()?, b.trim().parse::<usize>().ok()?)))
+        .ok_or_else(|| keys.fail(bl, format!("board: expected FILESxRANKS like 8x8, found '{board}'")))?;
+    let mut geometry = Geometry::new(w, h).map_err(|e| keys.fail(bl, e))?;
+    let holes = keys.squares("holes", &geometry)?;
+    geometry.add_holes(holes);
+    let nl = keys.squares("no_landing", &geometry)?;
+    if (nl & !geometry.board).is_nonempty() {
+        return Err(keys.fail(
+            keys.get("no_landing").map_or(keys.s.line, |x| x.1),
+            "no_landing: a square is also a hole".into(),
+        ));
+    }
+    geometry.add_no_landing(nl);
+    Ok(geometry)
+}
+
+/// The `piece` lines, in order (a `-` definition removes an inherited piece).
+fn build_pieces(keys: &Keys) -> Result<Vec<PieceDef>, IniError> {
+    let s = keys.s;
+    let mut pieces = Vec::new();
+    for (letter, def, ln) in &s.pieces {
+        if def != "-" {
+            pieces.push(build_piece(*letter, def, |m| keys.fail(*ln, m))?);
+        }
+    }
+    if pieces.is_empty() {
+        return Err(keys.fail(s.line, format!("variant '{}' has no pieces", s.name)));
+    }
+    if pieces.len() > MAX_KINDS {
+        return Err(keys.fail(
+            s.line,
+            format!("variant '{}' has more than {MAX_KINDS} piece types", s.name),
+        ));
+    }
+    Ok(pieces)
+}
+
+/// One piece from `NAME BETZA [royal] [pawn] [value=N] [xboard=BETZA]`.
+fn build_piece(letter: char, def: &str, fail: impl Fn(String) -> IniError) -> Result<PieceDef, IniError> {
+    let mut words = def.split_whitespace();
+    let (Some(name), Some(betza_text)) = (words.next(), words.next()) else {
+        return Err(fail(format!(
+            "piece {letter}: expected 'piece = {letter} NAME BETZA [royal] [pawn] [value=N] [xboard=BETZA]'"
+        )));
+    };
+    let dynamic = betza_text == "dynamic";
+    let motions = if dynamic {
+        Vec::new()
+    } else {
+        betza::parse(betza_text).map_err(|e| fail(format!("piece {letter} '{betza_text}': {e}")))?
+    };
+    let mut pd = PieceDef {
+        letter,
+        name: name.to_string(),
+        betza: betza_text.to_string(),
+        motions,
+        flags: if dynamic {
+            PieceFlags::DYNAMIC
+        } else {
+            PieceFlags::empty()
+        },
+        value: None,
+        xboard: None,
+    };
+    for w in words {
+        match w {
+            "royal" => pd.flags |= PieceFlags::ROYAL,
+            "pawn" => pd.flags |= PieceFlags::PAWN,
+            _ if w.starts_with("xboard=") && w.len() > 7 => pd.xboard = Some(w[7..].to_string()),
+            _ if w.starts_with("value=") => {
+                pd.value = Some(w[6..].parse().map_err(|_| fail(format!("piece {letter}: bad {w}")))?)
+            }
+            _ => {
+                return Err(fail(format!(
+                    "piece {letter}: unknown flag '{w}' (royal, pawn, value=N, xboard=BETZA)"
+                )));
+            }
+        }
+    }
+    if dynamic && (pd.is_royal() || pd.is_pawn()) {
+        return Err(fail(format!(
+            "piece {letter}: a dynamic piece cannot be royal or a pawn"
+        )));
+    }
+    if !pd.is_pawn() && pd.motions.iter().any(|m| m.initial || m.en_passant) {
+        return Err(fail(format!(
+            "piece {letter}: 'i' and 'e' moves are only supported for pawns"
+        )));
+    }
+    Ok(pd)
+}
+
+/// What a variant's pawns do: their initial ranks, the promotion rank and what they become.
+struct Promotion {
+    pawn_initial_ranks: Vec<usize>,
+    rank: Option<usize>,
+    kinds: Vec<usize>,
+}
+
+/// Pawns' initial ranks, the promotion rank and the pieces a pawn may become.
+fn build_promotion(keys: &Keys, pieces: &[PieceDef], ranks: usize) -> Result<Promotion, IniError> {
+    let pawn_initial_ranks = keys.ranks("pawn_initial_ranks", ranks)?;
+    let promotion_rank = keys.ranks("promotion_rank", ranks)?;
+    if promotion_rank.len() > 1 {
+        return Err(keys.fail(
+            keys.get("promotion_rank").expect("read above").1,
+            "promotion_rank: give one rank".into(),
+        ));
+    }
+    let promotion_rank = promotion_rank.first().copied();
+    let mut promotion_kinds = Vec::new();
+    if let Some((v, l)) = keys.get("promotion_pieces") {
+        for c in v.chars().filter(|c| !c.is_whitespace()) {
+            let k = pieces
+                .iter()
+                .position(|p| p.letter == c.to_ascii_uppercase())
+                .ok_or_else(|| keys.fail(l, format!("promotion_pieces: no piece '{c}'")))?;
+            if pieces[k].is_royal() || pieces[k].is_pawn() {
+                return Err(keys.fail(
+                    l,
+                    format!("promotion_pieces: cannot promote to royal or pawn piece '{c}'"),
+                ));
+            }
+            promotion_kinds.push(k);
+        }
+    }
+    if pieces.iter().any(|p| p.is_pawn()) && promotion_rank.is_some() && promotion_kinds.is_empty() {
+        return Err(keys.fail(
+            keys.s.line,
+            "promotion_rank is set but promotion_pieces is empty".into(),
+        ));
+    }
+    Ok(Promotion {
+        pawn_initial_ranks,
+        rank: promotion_rank,
+        kinds: promotion_kinds,
+    })
+}
+
+/// The castling options: `castle_k` and `castle_q`, each a comma-separated list of
+/// `KINGFROMKINGTO ROOKFROMROOKTO`.
+fn build_castling(keys: &Keys, geometry: &Geometry, pieces: &[PieceDef]) -> Result<[Vec<CastleOption>; 2], IniError> {
+    let mut castling: [Vec<CastleOption>; 2] = [Vec::new(), Vec::new()];
+    for (i, k) in ["castle_k", "castle_q"].iter().enumerate() {
+        let Some((v, l)) = keys.get(k) else { continue };
+        for opt in v.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+            let o = castle_option(geometry, k, opt, |m| keys.fail(l, m))?;
+            if castling[1 - i]
+                .iter()
+                .chain(&castling[i])
+                .any(|x| x.king_from != o.king_from)
+            {
+                return Err(keys.fail(
+                    l,
+                    format!("{k}: every castling option must start from the same king square"),
+                ));
+            }
+            if castling[i].iter().any(|x| x.rook_from != o.rook_from) {
+                return Err(keys.fail(l, format!("{k}: options of one right must use the same rook")));
+            }
+            castling[i].push(o);
+        }
+    }
+    if castling[0]
+        .first()
+        .zip(castling[1].first())
+        .is_some_and(|(a, b)| a.rook_from == b.rook_from)
+    {
+        return Err(keys.fail(keys.s.line, "castle_k and castle_q use the same rook".into()));
+    }
+    if (castling[0].len() + castling[1].len()) > 0 && !pieces.iter().any(|p| p.is_royal()) {
+        return Err(keys.fail(keys.s.line, "castling needs a royal piece".into()));
+    }
+    Ok(castling)
+}
+
+/// One castling option `opt` of key `k`, like `e1g1 h1f1`: king and rook on one rank.
+fn castle_option(
+    geometry: &Geometry,
+    k: &str,
+    opt: &str,
+    fail: impl Fn(String) -> IniError,
+) -> Result<CastleOption, IniError> {
+    let toks: Vec<&str> = opt.split_whitespace().collect();
+    let bad = || {
+        fail(format!(
+            "{k}: expected 'KINGFROMKINGTO ROOKFROMROOKTO' like 'e1g1 h1f1', found '{opt}'"
+        ))
+    };
+    if toks.len() != 2 {
+        return Err(bad());
+    }
+    let split = |t: &str| -> Option<(Square, Square)> {
+        let b = t.as_bytes();
+        let second = (1..b.len()).find(|&j| b[j].is_ascii_lowercase())?;
+        Some((geometry.parse(&t[..second])?, geometry.parse(&t[second..])?))
+    };
+    let (kf, kt) = split(toks[0]).ok_or_else(bad)?;
+    let (rf, rt) = split(toks[1]).ok_or_else(bad)?;
+    let landable = geometry.landable();
+    if ![kf, kt, rf, rt].iter().all(|s| landable.contains(*s)) {
+        return Err(fail(format!("{k}: '{opt}' uses a square that does not exist")));
+    }
+    let rank = geometry.rank_of(kf);
+    if kf == rf || kt == rt || [kt, rf, rt].iter().any(|s| geometry.rank_of(*s) != rank) {
+        return Err(fail(format!(
+            "{k}: '{opt}' is not a castling (king and rook on one rank)"
+        )));
+    }
+    Ok(CastleOption {
+        king_from: kf,
+        king_to: kt,
+        rook_from: rf,
+        rook_to: rt,
     })
 }
