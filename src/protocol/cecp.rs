@@ -285,6 +285,9 @@ impl<'a> Cecp<'a> {
             self.hidden_command(cmd, line);
             return true;
         }
+        if self.game_command(cmd, arg, input) || self.clock_command(cmd, arg, line) {
+            return true;
+        }
         match cmd {
             "accepted" if arg == "debug" => self.debug = true,
             "accepted" if arg == "mmn" => {
@@ -293,42 +296,45 @@ impl<'a> Cecp<'a> {
             }
             "xboard" | "accepted" | "rejected" => {}
             "protover" => self.features(),
-            "new" => {
-                let name = if self.st.set.get("chess").is_some() {
-                    "chess"
-                } else {
-                    ""
-                };
-                if !name.is_empty() {
-                    let _ = self.st.set_variant(name);
-                }
-                self.st.session.set_special_moves(self.mmn);
-                self.st.session.reset();
-                self.st.searcher.clear();
+            "ping" => send(&format!("pong {arg}")),
+            "random" => {
+                self.random = !self.random;
                 self.reseed();
-                self.force = false;
-                self.engine_side = Color::Black;
-                self.st_time = None;
-                self.sd = None;
-                self.time_left = None;
             }
-            "variant" => match self.st.set_variant(if arg == "normal" { "chess" } else { arg }) {
-                Ok(()) => {
-                    if self.st.session.set_special_moves(self.mmn) && !self.mmn && !self.told_specials {
-                        self.told_specials = true;
-                        send(
-                            "telluser Menagerie: this game's own special moves have no XBoard form and are not played here",
-                        );
-                    }
-                    let v = self.st.session.variant().clone();
-                    if !XBOARD_NATIVE.contains(&cecp_name(&v)) {
-                        for l in setup_lines(&v, &self.st.session.fen()) {
-                            send(&l);
-                        }
-                    }
-                }
-                Err(_) => send(&format!("Error (unknown variant): {arg}")),
+            "hard" => self.ponder = true,
+            "easy" => self.ponder = false,
+            "?" | "draw" | "hint" | "bk" | "computer" | "name" | "rating" | "ics" | "cores" | "egtpath" | "put"
+            | "hover" | "pause" | "resume" | "." | "exit" => {}
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "analyze" => self.analyzing = true,
+            "exclude" | "include" => self.exclude(cmd == "exclude", arg),
+            "lift" => self.lift(arg),
+            "option" => self.option(arg),
+            "quit" => return false,
+            "savepgn" => match super::save_pgn(&mut *self.st.session, arg, "menagerie xboard") {
+                Ok(()) => send(&format!("# saved {arg}")),
+                Err(e) => send(&format!("Error ({e}): savepgn {arg}")),
             },
+            "perft" => self.perft(arg, line),
+            _ => {
+                // Protocol version 1 sends bare moves; accept them when they parse as one.
+                if arg.is_empty() && looks_like_move(cmd) {
+                    self.usermove(cmd, input);
+                } else {
+                    send(&format!("Error (unknown command): {cmd}"));
+                }
+            }
+        }
+        true
+    }
+
+    /// The commands that set up or run the game (`new`, `variant`, `setboard`, `go`, moves,
+    /// taking back); false for any other.
+    fn game_command(&mut self, cmd: &str, arg: &str, input: &mut Input) -> bool {
+        match cmd {
+            "new" => self.new_game(),
+            "variant" => self.variant(arg),
             "force" => self.force = true,
             "go" => {
                 self.force = false;
@@ -343,6 +349,33 @@ impl<'a> Cecp<'a> {
             }
             "white" | "black" => {}
             "usermove" => self.usermove(arg, input),
+            "result" => self.force = true,
+            "setboard" => match self.st.session.set_fen(arg) {
+                Ok(()) => self.setboard_fen = arg.to_string(),
+                Err(e) => send(&format!("Error ({e}): setboard {arg}")),
+            },
+            "undo" => {
+                if !self.st.session.undo() {
+                    send("Error (no move to undo): undo");
+                }
+            }
+            "remove" => {
+                if self.st.session.moves_played() < 2 {
+                    send("Error (no moves to remove): remove");
+                } else {
+                    self.st.session.undo();
+                    self.st.session.undo();
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// The clock and the search's bounds (`time`, `level`, `st`, `sd`, `nps`, `memory`);
+    /// false for any other command.
+    fn clock_command(&mut self, cmd: &str, arg: &str, line: &str) -> bool {
+        match cmd {
             "time" => match arg.parse::<i64>() {
                 // XBoard sends a negative time after an overstep: treat it as none left.
                 Ok(cs) => self.time_left = Some(Duration::from_millis((cs.max(0) as u64).saturating_mul(10))),
@@ -366,35 +399,6 @@ impl<'a> Cecp<'a> {
                 Ok(n) => self.nps = (n > 0).then_some(n),
                 Err(_) => send(&format!("Error (bad nps): {line}")),
             },
-            "ping" => send(&format!("pong {arg}")),
-            "random" => {
-                self.random = !self.random;
-                self.reseed();
-            }
-            "hard" => self.ponder = true,
-            "easy" => self.ponder = false,
-            "?" | "draw" | "hint" | "bk" | "computer" | "name" | "rating" | "ics" | "cores" | "egtpath" | "put"
-            | "hover" | "pause" | "resume" | "." | "exit" => {}
-            "post" => self.post = true,
-            "nopost" => self.post = false,
-            "result" => self.force = true,
-            "setboard" => match self.st.session.set_fen(arg) {
-                Ok(()) => self.setboard_fen = arg.to_string(),
-                Err(e) => send(&format!("Error ({e}): setboard {arg}")),
-            },
-            "undo" => {
-                if !self.st.session.undo() {
-                    send("Error (no move to undo): undo");
-                }
-            }
-            "remove" => {
-                if self.st.session.moves_played() < 2 {
-                    send("Error (no moves to remove): remove");
-                } else {
-                    self.st.session.undo();
-                    self.st.session.undo();
-                }
-            }
             "memory" => match arg.parse::<usize>() {
                 Ok(mb) if (1..=crate::search::MAX_HASH_MB).contains(&mb) => {
                     if mb != self.st.searcher.hash_mb()
@@ -405,54 +409,82 @@ impl<'a> Cecp<'a> {
                 }
                 _ => send(&format!("Error (bad memory size): {line}")),
             },
-            "analyze" => self.analyzing = true,
-            "exclude" | "include" => self.exclude(cmd == "exclude", arg),
-            "lift" => {
-                let sq = from_cecp(arg, self.ranks());
-                let leg = self
-                    .last_lift
-                    .as_ref()
-                    .and_then(|from| highlight(&mut *self.st.session, from, Some(&sq)));
-                if let Some(h) = leg {
-                    send(&format!("highlight {h}"));
-                } else {
-                    match highlight(&mut *self.st.session, &sq, None) {
-                        Some(h) => {
-                            send(&format!("highlight {h}"));
-                            self.last_lift = Some(sq);
-                        }
-                        None => send(&format!("Error (no piece to move): lift {arg}")),
-                    }
-                }
-            }
-            "option" => self.option(arg),
-            "quit" => return false,
-            "savepgn" => match super::save_pgn(&mut *self.st.session, arg, "menagerie xboard") {
-                Ok(()) => send(&format!("# saved {arg}")),
-                Err(e) => send(&format!("Error ({e}): savepgn {arg}")),
-            },
-            "perft" => match arg.parse::<u32>() {
-                Ok(d) if (1..=crate::protocol::MAX_PROTOCOL_PERFT).contains(&d) => {
-                    let res = self.st.session.divide(d);
-                    let total: u64 = res.iter().map(|r| r.1).sum();
-                    for (m, n) in res {
-                        let text = self.st.session.write(m, Notation::Mmn);
-                        send(&format!("{}: {n}", to_cecp(&text, self.ranks())));
-                    }
-                    send(&format!("Nodes searched: {total}"));
-                }
-                _ => send(&format!("Error (bad depth): {line}")),
-            },
-            _ => {
-                // Protocol version 1 sends bare moves; accept them when they parse as one.
-                if arg.is_empty() && looks_like_move(cmd) {
-                    self.usermove(cmd, input);
-                } else {
-                    send(&format!("Error (unknown command): {cmd}"));
-                }
-            }
+            _ => return false,
         }
         true
+    }
+
+    /// `new`: chess from its start, the engine Black, the clock's per-game bounds cleared.
+    fn new_game(&mut self) {
+        if self.st.set.get("chess").is_some() {
+            let _ = self.st.set_variant("chess");
+        }
+        self.st.session.set_special_moves(self.mmn);
+        self.st.session.reset();
+        self.st.searcher.clear();
+        self.reseed();
+        self.force = false;
+        self.engine_side = Color::Black;
+        self.st_time = None;
+        self.sd = None;
+        self.time_left = None;
+    }
+
+    /// `variant NAME`: the variant, its `setup` lines for XBoard when XBoard does not know it.
+    fn variant(&mut self, arg: &str) {
+        if self
+            .st
+            .set_variant(if arg == "normal" { "chess" } else { arg })
+            .is_err()
+        {
+            return send(&format!("Error (unknown variant): {arg}"));
+        }
+        if self.st.session.set_special_moves(self.mmn) && !self.mmn && !self.told_specials {
+            self.told_specials = true;
+            send("telluser Menagerie: this game's own special moves have no XBoard form and are not played here");
+        }
+        let v = self.st.session.variant().clone();
+        if !XBOARD_NATIVE.contains(&cecp_name(&v)) {
+            for l in setup_lines(&v, &self.st.session.fen()) {
+                send(&l);
+            }
+        }
+    }
+
+    /// `lift SQ`: the highlight board of the piece there, or of the second leg when the last
+    /// lift's piece captures on the way through SQ.
+    fn lift(&mut self, arg: &str) {
+        let sq = from_cecp(arg, self.ranks());
+        let leg = self
+            .last_lift
+            .as_ref()
+            .and_then(|from| highlight(&mut *self.st.session, from, Some(&sq)));
+        if let Some(h) = leg {
+            return send(&format!("highlight {h}"));
+        }
+        match highlight(&mut *self.st.session, &sq, None) {
+            Some(h) => {
+                send(&format!("highlight {h}"));
+                self.last_lift = Some(sq);
+            }
+            None => send(&format!("Error (no piece to move): lift {arg}")),
+        }
+    }
+
+    /// `perft DEPTH` (an extension): move counts per root move and the total.
+    fn perft(&mut self, arg: &str, line: &str) {
+        match arg.parse::<u32>() {
+            Ok(d) if (1..=crate::protocol::MAX_PROTOCOL_PERFT).contains(&d) => {
+                let res = self.st.session.divide(d);
+                let total: u64 = res.iter().map(|r| r.1).sum();
+                for (m, n) in res {
+                    let text = self.st.session.write(m, Notation::Mmn);
+                    send(&format!("{}: {n}", to_cecp(&text, self.ranks())));
+                }
+                send(&format!("Nodes searched: {total}"));
+            }
+            _ => send(&format!("Error (bad depth): {line}")),
+        }
     }
 
     /// Turns random mode on or off (as the `random` command toggles it).
