@@ -276,7 +276,9 @@ impl<'a> Uci<'a> {
         self.st.session = s;
     }
 
-    fn go(&mut self, rest: &[&str], input: &mut Input) {
+    /// The limits of `go`'s parameters and its `searchmoves`; `None` when it was `go perft N`
+    /// (answered here).
+    fn go_limits<'r>(&mut self, rest: &[&'r str]) -> Option<(Limits, Vec<&'r str>)> {
         let mut l = Limits {
             overhead: Duration::from_millis(self.overhead),
             ..Limits::default()
@@ -315,7 +317,7 @@ impl<'a> Uci<'a> {
                     }
                     send("");
                     send(&format!("Nodes searched: {total}"));
-                    return;
+                    return None;
                 }
                 ("wtime", Some(t)) if white => l.time_left = Some(Duration::from_millis(t.max(0) as u64)),
                 ("btime", Some(t)) if !white => l.time_left = Some(Duration::from_millis(t.max(0) as u64)),
@@ -344,6 +346,12 @@ impl<'a> Uci<'a> {
             // A bare `go` (or one with only bad parameters) analyses until `stop`.
             l.infinite = true;
         }
+        Some((l, only))
+    }
+
+    fn go(&mut self, rest: &[&str], input: &mut Input) {
+        let Some((l, only)) = self.go_limits(rest) else { return };
+        let ponder = l.ponder;
         let st = &mut *self.st;
         if !only.is_empty() {
             // MMN, or XBoard's form of a multi-leg move.
