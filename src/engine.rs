@@ -54,17 +54,13 @@ pub fn outcome<R: Rules>(pos: &mut Position<R>) -> Option<Outcome> {
     pos.legal_moves(&mut list);
     pos.set_special_moves(shown);
     let end = pos.board_end(!list.is_empty(), true)?;
-    let reason = match (end.reason, end.winner) {
-        (EndReason::KingCaptured, Some(Color::White)) => "White captures the king",
-        (EndReason::KingCaptured, _) => "Black captures the king",
-        (EndReason::Mate, Some(Color::White)) => "White mates",
-        (EndReason::Mate, _) => "Black mates",
+    let reason = end.win_words().unwrap_or(match end.reason {
         // Without check there is no stalemate as such: the side simply has no move.
-        (EndReason::NoMove, _) if pos.variant().check => "Stalemate",
-        (EndReason::NoMove, _) => "No legal move",
-        (EndReason::Repetition, _) => "3-fold repetition",
-        (EndReason::MoveRule, _) => "50 move rule",
-    };
+        EndReason::NoMove if pos.variant().check => "Stalemate",
+        EndReason::NoMove => "No legal move",
+        EndReason::Repetition => "3-fold repetition",
+        _ => "50 move rule",
+    });
     Some(match end.winner {
         Some(Color::White) => Outcome::WhiteWins(reason),
         Some(Color::Black) => Outcome::BlackWins(reason),
@@ -121,11 +117,11 @@ pub trait Session: Send {
     fn write_line(&mut self, line: &[Move], notation: Notation) -> Vec<String> {
         let mut out = Vec::with_capacity(line.len());
         for &m in line {
-            let text = self.write(m, notation);
-            if self.play(m).is_err() {
+            if !self.legal_moves().contains(&m) {
                 break;
             }
-            out.push(text);
+            out.push(self.write(m, notation));
+            self.play(m).expect("legal");
         }
         for _ in 0..out.len() {
             self.undo();

@@ -106,17 +106,25 @@ impl Setup {
             holdings,
         })
     }
-}
 
-impl Setup {
-    /// The square of the pawn that just passed en-passant square `sq` (empty, with a pawn of
-    /// the side not to move right behind it); `None` when `sq` cannot be one.
+    /// The square of the pawn that just passed en-passant square `sq` (a square of the board,
+    /// empty, with a pawn of the side not to move right behind it); `None` when `sq` cannot be
+    /// one.
     pub fn ep_victim<R: Rules>(&self, game: &Game<R>, sq: Square) -> Option<Square> {
         let g = &game.variant.geometry;
+        if !g.exists(sq) {
+            return None;
+        }
         let behind = g.offset(sq, 0, if self.side == Color::White { -1 } else { 1 })?;
         let p = *self.board.get(behind.index())?;
         let pawn = p.is_some() && p.color() != self.side && p.kind() < 32 && game.pawn_kinds >> p.kind() & 1 != 0;
         (pawn && self.board.get(sq.index()).is_some_and(|q| q.is_none())).then_some(behind)
+    }
+
+    /// Sets the en-passant square to `ep` when a pawn just passed it, to none otherwise (a
+    /// table game offers en passant only where it can be taken).
+    pub fn set_ep_if_passed<R: Rules>(&mut self, game: &Game<R>, ep: Option<Square>) {
+        self.ep = ep.filter(|&sq| self.ep_victim(game, sq).is_some());
     }
 }
 

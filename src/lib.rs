@@ -29,7 +29,7 @@ pub mod notation;
 pub mod perft;
 pub mod pgn;
 pub mod position;
-pub mod protocol;
+mod protocol;
 mod rules;
 pub mod search;
 pub mod serve;
@@ -50,6 +50,8 @@ pub use games::{AnyGame, Catalog, default_variants, wide_variants};
 pub use geometry::Geometry;
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Game, Piece, Position};
+/// The CECP highlight board of a session (`lift`), for tests of the games that draw it.
+pub use protocol::cecp::highlight as cecp_highlight;
 pub use rules::{Bb, Capabilities, HiddenGame, Holding, Plain, PlainRules, PlainWide, Rules};
 pub use square::Square;
 pub use variant::{IniError, Variant, VariantSet, load_ini_file, parse_ini};

@@ -322,6 +322,21 @@ pub struct BoardEnd {
     pub reason: EndReason,
 }
 
+impl BoardEnd {
+    /// A king capture or a mate in words ("White mates"); `None` for the other ends, which
+    /// each front end words its own way.
+    pub fn win_words(&self) -> Option<&'static str> {
+        let white = self.winner == Some(Color::White);
+        match self.reason {
+            EndReason::KingCaptured if white => Some("White captures the king"),
+            EndReason::KingCaptured => Some("Black captures the king"),
+            EndReason::Mate if white => Some("White mates"),
+            EndReason::Mate => Some("Black mates"),
+            _ => None,
+        }
+    }
+}
+
 /// A position of a variant, with its history for unmake and repetition checks.
 #[derive(Clone, Debug)]
 pub struct Position<R: Rules> {
@@ -789,7 +804,7 @@ impl<R: Rules> Position<R> {
     /// The end of the game by rule here, if it has ended. `has_move`: whether the side to move
     /// has a move by the game's rules (its legal moves, or more where a game adds some);
     /// `draws`: whether repetition and the move rule end it. In this order: the royal pieces
-    /// taken, mate or no move (as the variant scores it), threefold repetition, the move rule.
+    /// taken, mate or no move (as the variant scores it), the move rule, threefold repetition.
     pub fn board_end(&self, has_move: bool, draws: bool) -> Option<BoardEnd> {
         let us = self.side;
         let (win_them, win_us) = (Some(!us), Some(us));
@@ -808,11 +823,11 @@ impl<R: Rules> Position<R> {
             };
             return end(winner, EndReason::NoMove);
         }
-        if draws && self.is_repetition(2) {
-            return end(None, EndReason::Repetition);
-        }
         if draws && self.move_rule_reached() {
             return end(None, EndReason::MoveRule);
+        }
+        if draws && self.is_repetition(2) {
+            return end(None, EndReason::Repetition);
         }
         None
     }

@@ -1,8 +1,8 @@
 //! Remote Sensing rules that perft counts alone do not pin down: what a king capture removes
 //! and puts back, bins as sets, the end of the game, FEN bins in and out, and bad input.
 
+use menagerie::cecp_highlight as highlight;
 use menagerie::engine::{Notation, Outcome, Session, new_session};
-use menagerie::protocol::cecp::highlight;
 use menagerie::{Catalog, default_variants};
 
 #[path = "common/play.rs"]

@@ -2,8 +2,8 @@
 //! board (and unmake restores), MMN text in and out, XBoard's projection, propels off under
 //! XBoard, en passant after a pass-through, checks that FEN validation sees, and bad input.
 
+use menagerie::cecp_highlight as highlight;
 use menagerie::engine::{Notation, Session, new_session};
-use menagerie::protocol::cecp::highlight;
 use menagerie::{Catalog, default_variants};
 
 #[path = "common/play.rs"]

@@ -76,7 +76,7 @@ pub fn grid_position(
         fullmove: 1,
         holdings: None,
     };
-    setup.ep = ep.map(Square::new).filter(|&sq| setup.ep_victim(game, sq).is_some());
+    setup.set_ep_if_passed(game, ep.map(Square::new));
     Position::from_setup(Arc::clone(game), &setup, true).ok()
 }
 
@@ -112,15 +112,11 @@ pub fn chebyshev(pos: &Position<Plain>, a: Square, b: Square) -> usize {
 /// capture of an exposed king); `draws`: whether repetition and the 50-move rule end it.
 pub fn board_end(pos: &Position<Plain>, has_move: bool, draws: bool) -> Option<(Option<Color>, &'static str)> {
     let end = pos.board_end(has_move, draws)?;
-    let reason = match (end.reason, end.winner) {
-        (EndReason::KingCaptured, Some(Color::White)) => "White captures the king",
-        (EndReason::KingCaptured, _) => "Black captures the king",
-        (EndReason::Mate, Some(Color::White)) => "White mates",
-        (EndReason::Mate, _) => "Black mates",
-        (EndReason::NoMove, _) => "stalemate",
-        (EndReason::Repetition, _) => "threefold repetition",
-        (EndReason::MoveRule, _) => "50-move rule",
-    };
+    let reason = end.win_words().unwrap_or(match end.reason {
+        EndReason::NoMove => "stalemate",
+        EndReason::Repetition => "threefold repetition",
+        _ => "50-move rule",
+    });
     Some((end.winner, reason))
 }
 

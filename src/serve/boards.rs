@@ -215,6 +215,9 @@ impl Board {
         if let Some((r, why)) = &self.result {
             return Err(format!("the game is over ({r}, {why})"));
         }
+        if !self.session.legal_moves().contains(&m) {
+            return Err("illegal move".into());
+        }
         let text = self.session.write(m, Notation::Mmn);
         self.session.play(m).map_err(|e| format!("{}: {text}", e.reason()))?;
         let side = 1 - self.session.side_to_move().index();
@@ -282,6 +285,7 @@ impl Board {
         if self.session.side_to_move() != side {
             return Err(format!("it is {}'s turn", self.session.side_to_move().name()));
         }
+        self.tick();
         if let Some((r, why)) = &self.result {
             return Err(format!("the game is over ({r}, {why})"));
         }

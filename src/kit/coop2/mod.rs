@@ -208,8 +208,7 @@ impl Coop2 {
     fn mover_pos(&self) -> Position<Plain> {
         let mut setup = self.pos.setup();
         // The other colour's double step may be taken; ours is for the partner's next turn.
-        let ep = self.ep[(!self.turn()).index()];
-        setup.ep = ep.filter(|&s| setup.ep_victim(&self.game, s).is_some());
+        setup.set_ep_if_passed(&self.game, self.ep[(!self.turn()).index()]);
         Position::from_setup(Arc::clone(&self.game), &setup, true).expect("a position of the game")
     }
 
