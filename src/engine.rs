@@ -6,7 +6,7 @@ use crate::color::Color;
 use crate::fen::FenError;
 use crate::games::{self, AnyGame, GameVisitor};
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
-use crate::notation::{MoveError, move_text, parse_move, parse_xboard_move, write_move, xboard_text};
+use crate::notation::{MoveError, move_text, parse_move, parse_xboard_move, write_move_by, xboard_text};
 use crate::perft;
 use crate::position::{EndReason, Game, Position};
 use crate::rules::{Capabilities, Rules};
@@ -208,11 +208,14 @@ struct TextReport<'a, 'b> {
 impl<R: Rules> Report<R> for TextReport<'_, '_> {
     fn iteration(&mut self, root: &Position<R>, info: &Iteration, pv: &[Move]) {
         self.buf.clear();
+        // The moves alternate sides from the root; each is written as its mover's.
+        let mut mover = root.side_to_move();
         for (i, &m) in pv.iter().enumerate() {
             if i > 0 {
                 self.buf.push(' ');
             }
-            write_move(self.buf, root, m);
+            write_move_by(self.buf, root, mover, m);
+            mover = !mover;
         }
         (self.sink)(info, self.buf);
     }
@@ -551,4 +554,49 @@ pub fn session_from_pgn(set: &games::Catalog, current: &dyn Session, text: &str)
 /// A session for a variant, at its start position.
 pub fn new_session(game: &AnyGame) -> Box<dyn Session> {
     games::dispatch(game, NewSession)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Iteration;
+
+    /// A principal variation with both sides castling in Chess960: each castling names its
+    /// own side's rook (once Black's was written with White's, `e8h1`).
+    #[test]
+    fn a_pv_writes_each_castling_as_its_movers() {
+        let games::AnyGame::Plain(game) = games::default_variants().get("chess960").expect("built in").clone() else {
+            panic!("chess960 is a plain variant");
+        };
+        let mut pos = Position::from_fen(game, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1").unwrap();
+        let root = pos.clone();
+        let castle_k = |pos: &mut Position<crate::rules::Plain>| {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            *list
+                .iter()
+                .find(|m| m.kind() == MoveKind::Castle && m.castle_option().0 == 0)
+                .expect("O-O is legal")
+        };
+        let white = castle_k(&mut pos);
+        pos.make_move(white);
+        let black = castle_k(&mut pos);
+        let (mut buf, mut seen) = (String::new(), String::new());
+        let mut sink = |_: &Iteration, pv: &str| seen = pv.to_string();
+        let mut report = TextReport {
+            buf: &mut buf,
+            sink: &mut sink,
+        };
+        let info = Iteration {
+            depth: 2,
+            seldepth: 2,
+            score: 0,
+            nodes: 0,
+            millis: 0,
+            hashfull: 0,
+            multipv: 1,
+        };
+        report.iteration(&root, &info, &[white, black]);
+        assert_eq!(seen, "e1h1 e8h8");
+    }
 }

@@ -4,6 +4,7 @@
 //! `c2xd4c4`. Parsing first checks the syntax, then finds the legal move with that text.
 //! XBoard gets its own projection of multi-step moves ([`xboard_text`]).
 
+use crate::color::Color;
 use crate::geometry::Geometry;
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::position::Position;
@@ -20,11 +21,17 @@ pub(crate) fn push_square(out: &mut String, g: &Geometry, sq: Square) {
 
 /// Appends the MMN text of a move to `out` (no allocation once `out` has room).
 pub fn write_move<R: Rules>(out: &mut String, pos: &Position<R>, m: Move) {
+    write_move_by(out, pos, pos.side_to_move(), m);
+}
+
+/// [`write_move`] for a move of side `mover`, who need not be the side to move in `pos` (a
+/// principal variation written from its root): a Chess960 castling names that side's rook.
+pub fn write_move_by<R: Rules>(out: &mut String, pos: &Position<R>, mover: Color, m: Move) {
     let g = &pos.variant().geometry;
     push_square(out, g, m.from());
     if m.kind() == MoveKind::Castle && pos.variant().chess960 {
         // Chess960: the king takes its own rook, as UCI_Chess960 engines write it.
-        push_square(out, g, pos.castle_info(pos.side_to_move(), m).sq.rook_from);
+        push_square(out, g, pos.castle_info(mover, m).sq.rook_from);
         return;
     }
     if m.kind() == MoveKind::Special {
