@@ -68,6 +68,11 @@ pub fn outcome<R: Rules>(pos: &mut Position<R>) -> Option<Outcome> {
     })
 }
 
+/// A pass (`--`) asked of a variant without one.
+fn no_pass() -> MoveError {
+    MoveError::Refused(crate::pgn::PASS.to_string(), "this variant has no pass")
+}
+
 /// How a move is written at an edge (a protocol, the browser, PGN); inside, moves are [`Move`]s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Notation {
@@ -282,7 +287,7 @@ impl<R: Rules> Session for GameSession<R> {
                 if self.pos.variant().pass {
                     Ok(Move::NONE)
                 } else {
-                    Err(MoveError::Refused(text.to_string(), "this variant has no pass"))
+                    Err(no_pass())
                 }
             }
             Notation::Pgn => crate::pgn::parse_move(&mut self.pos, text),
@@ -301,10 +306,7 @@ impl<R: Rules> Session for GameSession<R> {
     fn play(&mut self, m: Move) -> Result<(), MoveError> {
         if m == Move::NONE {
             if !self.pos.variant().pass {
-                return Err(MoveError::Refused(
-                    crate::pgn::PASS.to_string(),
-                    "this variant has no pass",
-                ));
+                return Err(no_pass());
             }
             self.pos.make_null();
         } else {

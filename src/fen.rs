@@ -148,6 +148,17 @@ fn split_holdings<'a>(fields: &mut Vec<&'a str>) -> Result<Option<&'a str>, FenE
     Ok(None)
 }
 
+/// The piece a FEN letter names in variant `v` (upper case White, lower case Black).
+pub fn piece_of_letter(v: &Variant, c: char) -> Option<Piece> {
+    let kind = v.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic())?;
+    let color = if c.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    Some(Piece::new(kind, color))
+}
+
 /// Reads one rank of a FEN board (`rank` counted from 0 at White's side) into `board`.
 fn read_rank(v: &Variant, row: &str, rank: usize, board: &mut [Piece]) -> Result<(), FenError> {
     let g = &v.geometry;
@@ -181,15 +192,10 @@ fn read_rank(v: &Variant, row: &str, rank: usize, board: &mut [Piece]) -> Result
                 return bad(format!("'*' on {}, which is not a hole", g.name(sq)));
             }
         } else {
-            let Some(kind) = v.kind_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
+            let Some(p) = piece_of_letter(v, c) else {
                 return bad(format!("unknown piece letter '{c}' on rank {}", rank + 1));
             };
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            board[sq.index()] = Piece::new(kind, color);
+            board[sq.index()] = p;
         }
         file += 1;
     }

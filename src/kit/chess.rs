@@ -3,7 +3,7 @@
 //! search.
 
 use crate::Color;
-use crate::fen::Setup;
+use crate::fen::{Setup, piece_of_letter};
 use crate::games::{AnyGame, default_variants};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::notation::move_text;
@@ -59,12 +59,7 @@ pub fn grid_position(
     let mut board = vec![Piece::NONE; v.geometry.size()];
     for (s, slot) in board.iter_mut().enumerate() {
         if let Some(c) = letter(s) {
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            *slot = Piece::new(v.kind_of_letter(c)?, color);
+            *slot = piece_of_letter(v, c)?;
         }
     }
     let mut setup = Setup {

@@ -209,12 +209,18 @@ impl Board {
         }
     }
 
+    /// Runs the clock; an error when the game is over (a flag may just have fallen).
+    fn still_on(&mut self) -> Result<(), String> {
+        self.tick();
+        match &self.result {
+            Some((r, why)) => Err(format!("the game is over ({r}, {why})")),
+            None => Ok(()),
+        }
+    }
+
     /// Plays `m` for the side to move; the game is untouched on error.
     fn play(&mut self, m: Move) -> Result<(), String> {
-        self.tick();
-        if let Some((r, why)) = &self.result {
-            return Err(format!("the game is over ({r}, {why})"));
-        }
+        self.still_on()?;
         if !self.session.legal_moves().contains(&m) {
             return Err("illegal move".into());
         }
@@ -285,10 +291,7 @@ impl Board {
         if self.session.side_to_move() != side {
             return Err(format!("it is {}'s turn", self.session.side_to_move().name()));
         }
-        self.tick();
-        if let Some((r, why)) = &self.result {
-            return Err(format!("the game is over ({r}, {why})"));
-        }
+        self.still_on()?;
         let m = self
             .session
             .parse(text.trim(), Notation::Mmn)
