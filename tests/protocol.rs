@@ -761,7 +761,8 @@ fn rbc_lines_over_cecp() {
     assert!(start_actions.contains(&m), "{mv}");
     // After e2e4 the belief is the start position with the pawn moved: one board.
     assert!(
-        out.iter().any(|l| l == "stats boards 1 sampled 0 rebuilds 0"),
+        out.iter()
+            .any(|l| l == "stats boards 1 sampled 0 rebuilds 0 redraws 0 exact 0"),
         "{out:?}"
     );
     // The true board is that one; another is not in the set.

@@ -140,14 +140,30 @@ mod belief {
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
+    /// What a run of games measured.
+    #[derive(Default, Debug)]
+    struct Run {
+        turns: usize,
+        /// Checks of the true board actually made.
+        checked: usize,
+        largest: usize,
+        /// Checks made on a sampled belief (by its definition), redraws, exact ones.
+        sampled_checks: usize,
+        redraws: u32,
+        exact_redraws: u32,
+    }
+
     /// Plays `games` random RBC games (requests from move_actions, some passes, random senses,
     /// or the players' own choices when `smart`) refereed by our referee, and checks after every
-    /// observation that each side's belief still holds the true board (unless it was sampled
-    /// down). Returns (turns, checks actually made, largest belief).
-    fn run(games: usize, seed: u64, smart: bool) -> (usize, usize, usize) {
+    /// observation that each side's belief still holds the true board. With `cap`, the beliefs
+    /// keep at most that many boards: no observation may then contradict a belief, and once
+    /// sampled its definition must still give the true board (checked when a walk of
+    /// `DEFINES_BUDGET` boards can tell); without, a sampled belief is not checked.
+    fn run(games: usize, seed: u64, smart: bool, cap: Option<(usize, usize)>) -> Run {
         let g = game();
         let mut rng = StdRng::seed_from_u64(seed);
-        let (mut turns, mut checked, mut largest) = (0, 0, 0);
+        let mut out = Run::default();
+        let strict = cap.is_some();
         for _ in 0..games {
             let start = Position::startpos(Arc::clone(&g));
             let mut r = Referee::new(start.clone());
@@ -160,6 +176,11 @@ mod belief {
             players.iter_mut().for_each(|p| {
                 p.budget = std::time::Duration::from_millis(20);
                 p.fixed_work = smart;
+                if let Some((c, thin)) = cap {
+                    p.belief_mut().max_boards = c;
+                    p.belief_mut().thin = thin;
+                    p.belief_mut().redraw_budget = REDRAW_BUDGET;
+                }
             });
             let mut last_capture = None;
             for _ in 0..(if smart { 40 } else { 20 }) {
@@ -169,8 +190,8 @@ mod belief {
                 let side = r.position().side_to_move().index();
                 let p = &mut players[side];
                 let truth = |r: &Referee| Board::of(r.position());
-                ok(p.opponent(last_capture), p.belief());
-                checked += check(p.belief(), &truth(&r), "after the capture notice");
+                ok(p.opponent(last_capture), p.belief(), strict);
+                check(p.belief_mut(), &truth(&r), "after the capture notice", strict, &mut out);
                 let center = if smart {
                     p.choose_sense(None)
                 } else {
@@ -178,8 +199,8 @@ mod belief {
                 };
                 if let Some(c) = center {
                     let seen = sense(r.position(), c);
-                    ok(p.seen(&seen), p.belief());
-                    checked += check(p.belief(), &truth(&r), "after the sense");
+                    ok(p.seen(&seen), p.belief(), strict);
+                    check(p.belief_mut(), &truth(&r), "after the sense", strict, &mut out);
                 }
                 let acts = r.move_actions();
                 let req = if smart {
@@ -201,40 +222,67 @@ mod belief {
                 let before = r.position().clone();
                 let res = r.play(req).unwrap();
                 let taken = res.taken.map(|m| menagerie::notation::move_text(&before, m));
-                ok(p.result(req, taken.as_deref(), res.capture), p.belief());
-                checked += check(p.belief(), &truth(&r), "after the move result");
-                largest = largest.max(p.belief().boards().len());
+                ok(p.result(req, taken.as_deref(), res.capture), p.belief(), strict);
+                check(p.belief_mut(), &truth(&r), "after the move result", strict, &mut out);
+                out.largest = out.largest.max(p.belief().boards().len());
                 last_capture = res.capture;
-                turns += 1;
+                out.turns += 1;
+            }
+            for p in &players {
+                out.redraws += p.belief().redraws;
+                out.exact_redraws += p.belief().exact_redraws;
             }
         }
-        (turns, checked, largest)
+        out
     }
 
-    /// An observation may contradict a belief only after it was sampled down.
-    fn ok(r: Result<(), String>, b: &Belief) {
+    /// Boards a check of a sampled belief's definition may walk.
+    const DEFINES_BUDGET: usize = 50_000;
+
+    /// Boards a redraw may make in the runs with a cap (four times that when the sample is
+    /// empty).
+    const REDRAW_BUDGET: usize = 100_000;
+
+    /// An observation may contradict a belief only after it was sampled down, and not at all
+    /// when `strict` (its definition holds the true board, so a redraw finds boards).
+    fn ok(r: Result<(), String>, b: &Belief, strict: bool) {
         if let Err(e) = r {
-            assert!(b.sampled, "contradiction without sampling: {e}");
+            assert!(b.sampled && !strict, "contradiction (sampled: {}): {e}", b.sampled);
         }
     }
 
-    /// Checks that the true board is in the belief unless it was sampled down; returns how
-    /// many checks it made (0 or 1), so a run can tell how much it really checked.
-    fn check(b: &Belief, truth: &Board, when: &str) -> usize {
-        if b.sampled {
-            return 0;
+    /// Checks that the true board is in the belief, or when it was sampled down and `strict`,
+    /// in its definition; counts the checks made in `out`.
+    fn check(b: &mut Belief, truth: &Board, when: &str, strict: bool, out: &mut Run) {
+        if !b.sampled {
+            assert!(
+                b.contains(truth),
+                "{when}: the true board left the belief ({} boards)",
+                b.boards().len()
+            );
+            out.checked += 1;
+        } else if strict {
+            let defined = b.defines(truth, DEFINES_BUDGET);
+            assert_ne!(
+                defined,
+                Some(false),
+                "{when}: the true board left the belief's definition"
+            );
+            if defined.is_some() {
+                out.checked += 1;
+                out.sampled_checks += 1;
+            }
         }
-        assert!(
-            b.contains(truth),
-            "{when}: the true board left the belief ({} boards)",
-            b.boards().len()
-        );
-        1
     }
 
     #[test]
     fn the_true_board_stays_in_the_belief_in_random_games() {
-        let (turns, checked, largest) = run(8, 11, false);
+        let Run {
+            turns,
+            checked,
+            largest,
+            ..
+        } = run(8, 11, false, None);
         eprintln!("{turns} turns, {checked} checks, largest belief {largest}");
         assert!(turns > 120, "{turns} turns");
         // Up to three checks a turn (capture notice, sense, move result); once a game's belief
@@ -245,6 +293,61 @@ mod belief {
             largest > 20,
             "the belief never grew ({largest}): the test would not see a loss"
         );
+    }
+
+    /// With room for only 100 boards, the beliefs of random games are sampled down again and
+    /// again; the true board never leaves their definition, and every observation that empties
+    /// (or thins) the sample draws boards from it, so none contradicts a belief.
+    #[test]
+    fn a_sampled_belief_keeps_the_true_board_in_its_definition() {
+        let run = run(3, 23, false, Some((100, 4)));
+        eprintln!("{run:?}");
+        assert!(run.turns >= 60, "{run:?}");
+        assert!(
+            run.sampled_checks > run.turns,
+            "too few checks of a sampled belief: {run:?}"
+        );
+        assert!(run.redraws >= 5, "{run:?}");
+    }
+
+    /// Black's first move, kept as a sample of 5 of its 20 boards, then a Black pass and a
+    /// sense that sees the move (with room for 100 boards by then): when the sample lacks the
+    /// move, the boards are drawn again from the definition, which finds the exact set (the
+    /// first move, then a pass or a move the sense does not see); else the sample holds it.
+    #[test]
+    fn a_redraw_finds_the_exact_set_again() {
+        let mut missed = 0;
+        for (i, (mv, at)) in [("e7e5", "e6"), ("g8f6", "f7"), ("b7b6", "b7"), ("h7h5", "h6")]
+            .into_iter()
+            .enumerate()
+        {
+            let start = Position::startpos(game());
+            let mut r = Referee::new(start.clone());
+            let mut b = Belief::with_seed(&start, menagerie::Color::White, i as u64);
+            b.max_boards = 5;
+            r.play(None).unwrap();
+            b.own_result(None, None, None).unwrap();
+            r.play(Some(req(&r, mv))).unwrap();
+            b.opponent_moved(None).unwrap();
+            // A window where no black piece can be yet: all 20 boards agree, 5 are kept.
+            b.seen(&sense(r.position(), sq("b2"))).unwrap();
+            assert!(b.sampled && b.boards().len() == 5, "{mv}");
+            let had = b.contains(&Board::of(r.position()));
+            missed += usize::from(!had);
+            r.play(None).unwrap();
+            b.own_result(None, None, None).unwrap();
+            r.play(None).unwrap();
+            b.opponent_moved(None).unwrap();
+            b.max_boards = 100;
+            b.seen(&sense(r.position(), sq(at))).unwrap();
+            assert!(
+                b.contains(&Board::of(r.position())),
+                "{mv}: the true board is not in the belief"
+            );
+            assert_eq!(b.exact_redraws, u32::from(!had), "{mv}");
+            assert_eq!(b.sampled, had, "{mv}: exact again after a redraw");
+        }
+        assert!(missed > 0, "every sample held the move: the test saw no redraw");
     }
 
     /// After an observation that contradicts every board, the guess the belief keeps has our
@@ -457,7 +560,7 @@ mod belief {
 
     #[test]
     fn players_choose_requestable_moves_and_keep_the_true_board() {
-        let (turns, checked, _) = run(2, 5, true);
+        let Run { turns, checked, .. } = run(2, 5, true, None);
         eprintln!("{turns} turns, {checked} checks");
         assert!(turns >= 20, "{turns} turns");
         assert!(checked >= 2 * turns, "only {checked} checks in {turns} turns");
@@ -521,10 +624,10 @@ mod belief {
                 break;
             }
             // White.
-            ok(me.opponent(last_capture), me.belief());
+            ok(me.opponent(last_capture), me.belief(), false);
             let center = if turn % 3 == 2 { me.choose_sense(None) } else { None };
             if let Some(c) = center {
-                ok(me.seen(&sense(r.position(), c)), me.belief());
+                ok(me.seen(&sense(r.position(), c)), me.belief(), false);
             }
             let req = me.choose_move(None);
             out.push(format!(
@@ -536,7 +639,7 @@ mod belief {
             let before = r.position().clone();
             let res = r.play(req).unwrap();
             let taken = res.taken.map(|m| menagerie::notation::move_text(&before, m));
-            ok(me.result(req, taken.as_deref(), res.capture), me.belief());
+            ok(me.result(req, taken.as_deref(), res.capture), me.belief(), false);
             if r.end().is_some() {
                 break;
             }

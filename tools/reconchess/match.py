@@ -34,6 +34,7 @@ class Measured(MenageriePlayer):
     def __init__(self):
         super().__init__()
         self.times, self.sizes = [], []
+        self.counters = {}
         self.last_request = None
         self.referee = None  # the LocalGame, when the belief is to be checked
         self.truth = {"in": 0, "out": 0, "out unsampled": 0}
@@ -74,7 +75,10 @@ class Measured(MenageriePlayer):
         super().handle_move_result(*a)
         reply = self.expect_reply("rbc-stats", "stats ")
         if reply:
-            self.sizes.append(int(reply.split()[2]))
+            f = reply.split()
+            self.sizes.append(int(f[2]))
+            # The belief's counters so far this game (the last reply holds the game's totals).
+            self.counters = {k: int(v) for k, v in zip(f[3::2], f[4::2])}
         self.check_truth()
 
 
@@ -93,6 +97,7 @@ def main():
     wins = losses = draws = errors = void = 0
     reasons = {}
     times, sizes = [], []
+    counters = {}
     truth = {"in": 0, "out": 0, "out unsampled": 0}
     g = -1
     while wins + losses + draws + errors < a.games:
@@ -137,6 +142,8 @@ def main():
             history.save(os.path.join(a.save, f"{res}-{g + 1}.json"))
         times += me.times
         sizes += me.sizes
+        for k, v in me.counters.items():
+            counters[k] = counters.get(k, 0) + v
         for k in truth:
             truth[k] += me.truth[k]
         turns = len(history._taken_moves[mine]) if hasattr(history, "_taken_moves") else "?"
@@ -149,6 +156,8 @@ def main():
     if times:
         print(f"average belief size after own move {sum(sizes) / max(len(sizes), 1):.0f} boards "
               f"(max {max(sizes) if sizes else 0}); average time per decision {sum(times) / len(times):.2f} s")
+    if counters:
+        print("belief counters over the games: " + ", ".join(f"{k} {v}" for k, v in counters.items()))
     if a.check_belief:
         print(f"true board in the belief: {truth['in']} of {truth['in'] + truth['out']} checks; "
               f"missing from a sampled belief {truth['out'] - truth['out unsampled']}, "

@@ -2,13 +2,17 @@
 //! (its own moves and their results, capture notices, sense results), kept as compact boards
 //! and updated by expand-then-filter. Bounded: the opponent's possible moves are expanded from
 //! at most [`MAX_BOARDS`] boards and filtered by the capture notice and the sense result before
-//! a sample of [`MAX_BOARDS`] is kept, drawn by weight (the set is then marked as sampled: the
-//! true board may have been dropped). Boards are weighted by a model of the opponent: how often
-//! it passes, as a few hypotheses weighed side by side ([`PASS_RATES`]), and how much it
-//! prefers moves that attack our king ([`CHECK_PRIOR`]). An observation that contradicts every
-//! board leaves a usable belief: the boards before it, made to agree with a sense result and
-//! with our own side as it really is (so the moves we request stay within the referee's
-//! `move_actions`).
+//! a sample of [`MAX_BOARDS`] is kept, drawn by weight (the set is then marked as sampled).
+//! The true set is never lost: the belief keeps the last exact set and every observation
+//! since, which together define it, and when an observation empties the sample (or leaves it
+//! thin) it draws the boards again from that definition by a depth-first walk within a budget
+//! of nodes (exact again when the walk ends and the set fits). Boards are weighted by a model
+//! of the opponent: how often it passes, as a few hypotheses weighed side by side
+//! ([`PASS_RATES`]), and how much it prefers moves that attack our king ([`CHECK_PRIOR`]) or
+//! that are good for it ([`QUALITY_CP`]). Only when even the walk finds no board (its budget
+//! spent) does a guess remain: the boards before the observation, made to agree with a sense
+//! result and with our own side as it really is (so the moves we request stay within the
+//! referee's `move_actions`).
 
 use super::{Rbc, Request};
 use crate::castling::CastlingRights;
@@ -19,6 +23,7 @@ use crate::square::Square;
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, DefaultHasher};
 
@@ -32,6 +37,13 @@ use std::sync::Arc;
 
 /// Most boards kept; beyond, a random sample of this size.
 pub const MAX_BOARDS: usize = 20_000;
+
+/// Most boards a redraw from the exact definition may make (moves expanded, results applied)
+/// before it stops with what it found: about a second on this machine (2.5 µs a board).
+pub const REDRAW_BUDGET: usize = 400_000;
+
+/// A sampled set below this share of [`MAX_BOARDS`] is drawn again from the definition.
+pub const THIN: usize = 16;
 
 /// How often the opponent passes (or requests a move that fails), as hypotheses weighed side
 /// by side: a mover (TroutBot), an occasional passer (RandomBot) and a bot that has stopped
@@ -64,6 +76,17 @@ const H: usize = 3;
 
 /// A board's probability under each pass-rate hypothesis (jointly with the hypothesis).
 type Weight = [f64; H];
+
+/// One observation, as the log since the last exact set keeps it.
+#[derive(Clone, Debug)]
+enum Event {
+    /// The opponent's turn, with its capture square.
+    Opponent(Option<Square>),
+    /// A sense result.
+    Seen(Vec<(Square, Piece)>),
+    /// Our move's result: the request, the move taken (UCI text) and the capture square.
+    Own(Option<Request>, Option<String>, Option<Square>),
+}
 
 /// A true board as the belief keeps it: pieces, castling rights and en-passant square (the
 /// side to move is implied by the moment).
@@ -136,9 +159,25 @@ pub struct Belief {
     weights: Vec<Weight>,
     scratch: Position<Rbc>,
     start: Board,
-    /// True once a sample replaced the full set (the true board may be missing).
+    /// True while a sample stands for the full set (the true board may be missing from
+    /// `boards`, never from the definition: `anchor` and `log`).
     pub sampled: bool,
-    /// How many observations contradicted every board (each left a guess).
+    /// The last exact set (with its weights) and every observation since: the definition of
+    /// the true set while `boards` is a sample.
+    anchor: Vec<Board>,
+    anchor_weights: Vec<Weight>,
+    log: Vec<Event>,
+    /// Most boards kept ([`MAX_BOARDS`]; tests make it small).
+    pub max_boards: usize,
+    /// Most boards a redraw makes ([`REDRAW_BUDGET`]).
+    pub redraw_budget: usize,
+    /// A sample below `max_boards / thin` boards is drawn again ([`THIN`]).
+    pub thin: usize,
+    /// How many times the boards were drawn again from the definition.
+    pub redraws: u32,
+    /// How many redraws found the exact set.
+    pub exact_redraws: u32,
+    /// How many observations contradicted every board, even after a redraw (each left a guess).
     pub rebuilds: u32,
     /// Draws the sample when the set grows too large.
     rng: StdRng,
@@ -164,6 +203,14 @@ impl Belief {
             scratch: pos.clone(),
             start,
             sampled: false,
+            anchor: vec![start],
+            anchor_weights: vec![PASS_PRIOR],
+            log: Vec::new(),
+            max_boards: MAX_BOARDS,
+            redraw_budget: REDRAW_BUDGET,
+            thin: THIN,
+            redraws: 0,
+            exact_redraws: 0,
             rebuilds: 0,
             rng: StdRng::seed_from_u64(seed),
             quality: true,
@@ -239,10 +286,11 @@ impl Belief {
         &mut self.scratch
     }
 
-    /// Beyond [`MAX_BOARDS`]: a sample of that many, drawn without replacement with chances
+    /// Beyond `max_boards`: a sample of that many, drawn without replacement with chances
     /// growing with the weights (each board keeps its weight).
     fn cap(&mut self) {
-        if self.boards.len() > MAX_BOARDS {
+        let max = self.max_boards.max(1);
+        if self.boards.len() > max {
             // Weighted sampling by keys u^(1/w), largest first (as ln(u) / w).
             let mut keyed: Vec<(f64, usize)> = (0..self.boards.len())
                 .map(|i| {
@@ -250,8 +298,8 @@ impl Belief {
                     (u.ln() / self.weights[i].iter().sum::<f64>().max(1e-300), i)
                 })
                 .collect();
-            keyed.select_nth_unstable_by(MAX_BOARDS - 1, |a, b| b.0.total_cmp(&a.0));
-            keyed.truncate(MAX_BOARDS);
+            keyed.select_nth_unstable_by(max - 1, |a, b| b.0.total_cmp(&a.0));
+            keyed.truncate(max);
             keyed.sort_by_key(|&(_, i)| i);
             self.boards = keyed.iter().map(|&(_, i)| self.boards[i]).collect();
             self.weights = keyed.iter().map(|&(_, i)| self.weights[i]).collect();
@@ -264,6 +312,7 @@ impl Belief {
     /// request) and captured on `capture` (or nowhere). The set is sampled down only after the
     /// sense result (or before our move when there is none).
     pub fn opponent_moved(&mut self, capture: Option<Square>) -> Result<(), String> {
+        self.begin(Event::Opponent(capture));
         let before = self.boards.clone();
         // Our side afterwards, known exactly: the piece on the capture square is gone.
         let mut own = before[0];
@@ -277,8 +326,24 @@ impl Belief {
         let r = self.recover(before, None, "the capture notice");
         if r.is_err() {
             self.align_own(&own);
+            self.reanchor();
         }
         r
+    }
+
+    /// Logs an observation; while the set is exact (and fits), it becomes the anchor first.
+    fn begin(&mut self, e: Event) {
+        if !self.sampled && self.boards.len() <= self.max_boards {
+            self.reanchor();
+        }
+        self.log.push(e);
+    }
+
+    /// The current set becomes the definition's anchor, with an empty log.
+    fn reanchor(&mut self) {
+        self.anchor.clone_from(&self.boards);
+        self.anchor_weights.clone_from(&self.weights);
+        self.log.clear();
     }
 
     /// Makes every board agree with `own` on our side (pieces and castling rights, which we
@@ -305,77 +370,26 @@ impl Belief {
         self.reset_weights();
     }
 
+    /// The opponent's turn on every board: each board's children ([`Belief::children`]),
+    /// the same board reached twice adding its weights.
     fn expand(&mut self, capture: Option<Square>) {
-        let them = !self.me;
         let mut out: HashMap<Board, Weight, Fixed> = HashMap::default();
         let boards = std::mem::take(&mut self.boards);
         let weights = std::mem::take(&mut self.weights);
-        let rules = self.game.rules.clone();
-        let mut list = MoveList::new();
-        let mut children: Vec<(Board, f64, i32)> = Vec::new();
+        let mut kids = Vec::new();
         for (b, &w) in boards.iter().zip(&weights) {
-            b.load(&mut self.scratch, them);
-            if self.scratch.royals_gone(them) || self.scratch.royals_gone(self.me) {
-                continue;
-            }
-            list.clear();
-            self.scratch.pseudo_legal_moves(&mut list);
-            // The opponent may have changed its ways since last turn.
-            let mass: f64 = w.iter().sum();
-            let w: Weight = std::array::from_fn(|h| (1.0 - PASS_SWITCH) * w[h] + PASS_SWITCH * PASS_PRIOR[h] * mass);
-            // Each move's share: CHECK_PRIOR for one that attacks our king, else 1.
-            children.clear();
-            let (mut shares, mut matching) = (0.0, 0.0);
-            let mut best = i32::MIN;
-            for &m in &list {
-                let matches = rules.capture_square(&self.scratch, m) == capture;
-                // What the move loses in the exchange on its square (a piece left en prise).
-                let loss = if matches && self.quality {
-                    crate::search::see::see(&self.scratch, m).map_or(0, |g| g.min(0))
-                } else {
-                    0
-                };
-                self.scratch.make_move(m);
-                let share = if self.scratch.royal_in_danger(self.me) {
-                    CHECK_PRIOR
-                } else {
-                    1.0
-                };
-                shares += share;
-                if matches {
-                    matching += share;
-                    // The opponent's view of the position it made (we are to move).
-                    let v = if self.quality {
-                        loss - self.scratch.evaluate()
-                    } else {
-                        0
-                    };
-                    best = best.max(v);
-                    children.push((Board::of(&self.scratch), share, v));
-                }
-                self.scratch.unmake_move();
-            }
-            // Among the moves the notice allows, a better one for the opponent is likelier
-            // (by its static value less what it loses in the exchange on its square,
-            // QUALITY_CP a step of e); their total stays that of the
-            // uniform model, so the notice weighs the parent boards as before.
-            let mut quality = 0.0;
-            for c in children.iter_mut() {
-                c.1 *= QUALITY_FLOOR + ((c.2 - best) as f64 / QUALITY_CP).exp();
-                quality += c.1;
-            }
-            let w_pass: Weight = std::array::from_fn(|h| if list.is_empty() { w[h] } else { w[h] * PASS_RATES[h] });
-            if capture.is_none() {
-                // A pass or failed request: only the en-passant square goes.
-                let e = out.entry(Board { ep: None, ..*b }).or_default();
-                (0..H).for_each(|h| e[h] += w_pass[h]);
-            }
-            for &(child, share, _) in &children {
-                let e = out.entry(child).or_default();
-                let share = matching / shares * share / quality;
-                (0..H).for_each(|h| e[h] += w[h] * (1.0 - PASS_RATES[h]) * share);
+            kids.clear();
+            self.children(b, w, capture, &mut kids);
+            for &(c, cw) in &kids {
+                let e = out.entry(c).or_default();
+                (0..H).for_each(|h| e[h] += cw[h]);
             }
         }
+        self.set_from(out);
+    }
+
+    /// The boards (sorted, for the same order in every run) and weights of `out`, normalized.
+    fn set_from(&mut self, out: HashMap<Board, Weight, Fixed>) {
         let mut all: Vec<(Board, Weight)> = out.into_iter().collect();
         all.sort_by_key(|(b, _)| b.squares.map(|p| p.code() as u8));
         self.boards = all.iter().map(|(b, _)| *b).collect();
@@ -383,12 +397,84 @@ impl Belief {
         self.normalize();
     }
 
+    /// The boards the opponent's turn can make of `b` (weight `w`) with its capture on
+    /// `capture` (or nowhere), each with its weight: a pass or failed request (no capture),
+    /// or any pseudo-legal move the notice allows, weighed by the opponent model. A board
+    /// whose game is over has none.
+    fn children(&mut self, b: &Board, w: Weight, capture: Option<Square>, out: &mut Vec<(Board, Weight)>) {
+        let them = !self.me;
+        let rules = self.game.rules.clone();
+        b.load(&mut self.scratch, them);
+        if self.scratch.royals_gone(them) || self.scratch.royals_gone(self.me) {
+            return;
+        }
+        let mut list = MoveList::new();
+        self.scratch.pseudo_legal_moves(&mut list);
+        // The opponent may have changed its ways since last turn.
+        let mass: f64 = w.iter().sum();
+        let w: Weight = std::array::from_fn(|h| (1.0 - PASS_SWITCH) * w[h] + PASS_SWITCH * PASS_PRIOR[h] * mass);
+        // Each move's share: CHECK_PRIOR for one that attacks our king, else 1.
+        let mut children: Vec<(Board, f64, i32)> = Vec::new();
+        let (mut shares, mut matching) = (0.0, 0.0);
+        let mut best = i32::MIN;
+        for &m in &list {
+            let matches = rules.capture_square(&self.scratch, m) == capture;
+            // What the move loses in the exchange on its square (a piece left en prise).
+            let loss = if matches && self.quality {
+                crate::search::see::see(&self.scratch, m).map_or(0, |g| g.min(0))
+            } else {
+                0
+            };
+            self.scratch.make_move(m);
+            let share = if self.scratch.royal_in_danger(self.me) {
+                CHECK_PRIOR
+            } else {
+                1.0
+            };
+            shares += share;
+            if matches {
+                matching += share;
+                // The opponent's view of the position it made (we are to move).
+                let v = if self.quality {
+                    loss - self.scratch.evaluate()
+                } else {
+                    0
+                };
+                best = best.max(v);
+                children.push((Board::of(&self.scratch), share, v));
+            }
+            self.scratch.unmake_move();
+        }
+        // Among the moves the notice allows, a better one for the opponent is likelier (by its
+        // static value less what it loses in the exchange on its square, QUALITY_CP a step of
+        // e); their total stays that of the uniform model, so the notice weighs the parent
+        // boards as before.
+        let mut quality = 0.0;
+        for c in children.iter_mut() {
+            c.1 *= QUALITY_FLOOR + ((c.2 - best) as f64 / QUALITY_CP).exp();
+            quality += c.1;
+        }
+        if capture.is_none() {
+            // A pass or failed request: only the en-passant square goes.
+            let w_pass: Weight = std::array::from_fn(|h| if list.is_empty() { w[h] } else { w[h] * PASS_RATES[h] });
+            out.push((Board { ep: None, ..*b }, w_pass));
+        }
+        for &(child, share, _) in &children {
+            let share = matching / shares * share / quality;
+            out.push((child, std::array::from_fn(|h| w[h] * (1.0 - PASS_RATES[h]) * share)));
+        }
+    }
+
     /// A sense result: `(square, piece or NONE)` for every square of the window.
     pub fn seen(&mut self, result: &[(Square, Piece)]) -> Result<(), String> {
+        self.begin(Event::Seen(result.to_vec()));
         let before = self.boards.clone();
         self.retain_where(|b| result.iter().all(|&(s, p)| b.at(s) == p));
         self.normalize();
         let r = self.recover(before, Some(result), "the sense result");
+        if r.is_err() {
+            self.reanchor();
+        }
         self.cap();
         r
     }
@@ -401,10 +487,13 @@ impl Belief {
         taken: Option<&str>,
         capture: Option<Square>,
     ) -> Result<(), String> {
+        self.begin(Event::Own(req, taken.map(str::to_string), capture));
         self.cap();
         let before = self.boards.clone();
         self.apply_result(req, taken, capture);
+        self.redraw_if_needed();
         if self.boards.is_empty() {
+            self.rebuilds += 1;
             // Keep the boards, moved by what really happened where that can be played, with
             // our side as the move left it.
             let own = self.own_after(&before[0], taken, capture);
@@ -412,6 +501,7 @@ impl Belief {
             self.apply_forced(taken);
             self.align_own(&own);
             self.reset_weights();
+            self.reanchor();
             return Err("the move result contradicts every board this player thought possible; kept a guess".into());
         }
         Ok(())
@@ -467,40 +557,147 @@ impl Belief {
         self.boards = out.into_iter().collect();
     }
 
+    /// Our move's result on every board: the boards where the request makes that move with
+    /// that capture, moved.
     fn apply_result(&mut self, req: Option<Request>, taken: Option<&str>, capture: Option<Square>) {
-        let rules = self.game.rules.clone();
         let boards = std::mem::take(&mut self.boards);
         let weights = std::mem::take(&mut self.weights);
         let mut out = Vec::with_capacity(boards.len());
         let mut out_w = Vec::with_capacity(boards.len());
         for (b, w) in boards.into_iter().zip(weights) {
-            b.load(&mut self.scratch, self.me);
-            let t: Option<Move> = req.and_then(|r| {
-                let r = rules.with_default_promotion(&self.scratch, r);
-                rules.revise(&self.scratch, r)
-            });
-            let text = t.map(|m| crate::notation::move_text(&self.scratch, m));
-            if text.as_deref() != taken {
-                continue;
+            if let Some(after) = self.own_step(&b, req, taken, capture) {
+                out.push(after);
+                out_w.push(w);
             }
-            if t.and_then(|m| rules.capture_square(&self.scratch, m)) != capture {
-                continue;
-            }
-            match t {
-                Some(m) => self.scratch.make_move(m),
-                None => self.scratch.make_null(),
-            }
-            out.push(Board::of(&self.scratch));
-            out_w.push(w);
         }
         self.boards = out;
         self.weights = out_w;
         self.normalize();
     }
 
-    /// After an observation emptied the set: back to the boards before it (made to agree with
+    /// Board `b` after our request `req`, if on `b` it makes the move `taken` (UCI text;
+    /// `None`: none) with its capture on `capture`; `None` when `b` disagrees.
+    fn own_step(
+        &mut self,
+        b: &Board,
+        req: Option<Request>,
+        taken: Option<&str>,
+        capture: Option<Square>,
+    ) -> Option<Board> {
+        let rules = self.game.rules.clone();
+        b.load(&mut self.scratch, self.me);
+        let t: Option<Move> = req.and_then(|r| {
+            let r = rules.with_default_promotion(&self.scratch, r);
+            rules.revise(&self.scratch, r)
+        });
+        let text = t.map(|m| crate::notation::move_text(&self.scratch, m));
+        if text.as_deref() != taken || t.and_then(|m| rules.capture_square(&self.scratch, m)) != capture {
+            return None;
+        }
+        match t {
+            Some(m) => self.scratch.make_move(m),
+            None => self.scratch.make_null(),
+        }
+        Some(Board::of(&self.scratch))
+    }
+
+    /// While the boards are a sample: draws them again from the definition when the last
+    /// observation emptied them (with four times the budget: the alternative is a guess) or
+    /// left fewer than `max_boards / thin`.
+    fn redraw_if_needed(&mut self) {
+        if self.sampled && self.boards.len() < (self.max_boards / self.thin.max(1)).max(1) {
+            let scale = if self.boards.is_empty() { 4 } else { 1 };
+            self.redraw(self.redraw_budget.saturating_mul(scale));
+        }
+    }
+
+    /// Draws the boards again from the definition (the anchor and the log): depth first from
+    /// the anchor's boards in a random order, until the walk ends or has made `budget` boards. A walk that ends with at most `max_boards` boards found the exact set; one cut
+    /// short found a sample (every board of it possible). Keeps the boards when it finds none.
+    fn redraw(&mut self, budget: usize) {
+        self.redraws += 1;
+        let mut order: Vec<usize> = (0..self.anchor.len()).collect();
+        order.shuffle(&mut self.rng);
+        let (leaves, complete) = self.walk(&order, budget);
+        if leaves.is_empty() {
+            return;
+        }
+        self.set_from(leaves);
+        if complete && self.boards.len() <= self.max_boards {
+            self.sampled = false;
+            self.exact_redraws += 1;
+        } else {
+            self.cap();
+            self.sampled = true;
+        }
+    }
+
+    /// The boards the definition gives, following the anchor's boards in `order` through the
+    /// log until `budget` boards are made; true when the walk ended.
+    fn walk(&mut self, order: &[usize], budget: usize) -> (HashMap<Board, Weight, Fixed>, bool) {
+        let log = std::mem::take(&mut self.log);
+        let mut leaves: HashMap<Board, Weight, Fixed> = HashMap::default();
+        let mut left = budget;
+        let complete = order.iter().all(|&i| {
+            let (b, w) = (self.anchor[i], self.anchor_weights[i]);
+            self.descend(b, w, &log, &mut leaves, &mut left)
+        });
+        self.log = log;
+        (leaves, complete)
+    }
+
+    /// Whether `b` is in the true set as the definition gives it (tests: the true board must
+    /// always be, sampled or not); `None` when a walk of `budget` boards cannot tell.
+    pub fn defines(&mut self, b: &Board, budget: usize) -> Option<bool> {
+        let order: Vec<usize> = (0..self.anchor.len()).collect();
+        let (leaves, complete) = self.walk(&order, budget);
+        if leaves.contains_key(b) {
+            Some(true)
+        } else {
+            complete.then_some(false)
+        }
+    }
+
+    /// Follows board `b` (weight `w`) through the observations `log`, adding every board it
+    /// can have become to `leaves`; false when the budget ran out on the way.
+    fn descend(
+        &mut self,
+        b: Board,
+        w: Weight,
+        log: &[Event],
+        leaves: &mut HashMap<Board, Weight, Fixed>,
+        budget: &mut usize,
+    ) -> bool {
+        let Some((event, rest)) = log.split_first() else {
+            let e = leaves.entry(b).or_default();
+            (0..H).for_each(|h| e[h] += w[h]);
+            return true;
+        };
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        match event {
+            Event::Opponent(capture) => {
+                let mut kids = Vec::new();
+                self.children(&b, w, *capture, &mut kids);
+                kids.into_iter()
+                    .all(|(c, cw)| self.descend(c, cw, rest, leaves, budget))
+            }
+            Event::Seen(result) => {
+                !result.iter().all(|&(s, p)| b.at(s) == p) || self.descend(b, w, rest, leaves, budget)
+            }
+            Event::Own(req, taken, capture) => match self.own_step(&b, *req, taken.as_deref(), *capture) {
+                Some(after) => self.descend(after, w, rest, leaves, budget),
+                None => true,
+            },
+        }
+    }
+
+    /// After an observation emptied the set (even after a redraw): back to the boards before it (made to agree with
     /// the sense result, if it was one), and an error saying so.
     fn recover(&mut self, before: Vec<Board>, seen: Option<&[(Square, Piece)]>, what: &str) -> Result<(), String> {
+        self.redraw_if_needed();
         if !self.boards.is_empty() {
             return Ok(());
         }

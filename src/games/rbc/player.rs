@@ -131,6 +131,11 @@ impl RbcPlayer {
         &self.belief
     }
 
+    /// The belief, to change its bounds (tests).
+    pub fn belief_mut(&mut self) -> &mut Belief {
+        &mut self.belief
+    }
+
     /// Weigh the opponent's moves by their value for it (the default), or all alike.
     pub fn set_opponent_model(&mut self, on: bool) {
         self.belief.quality = on;
@@ -646,7 +651,7 @@ fn window_key(b: &Board, center: Square, g: &crate::Geometry) -> u64 {
 /// The `rbc-*` lines of `../shared/protocol.md` §4 for one game: `rbc-color` starts a player;
 /// `rbc-opp`, `rbc-seen` and `rbc-result` feed its belief; `rbc-sense` and `rbc-go` ask for a
 /// decision (`sense SQ|pass`, `move UCI|pass`); our extensions: `rbc-stats` answers
-/// `stats boards N sampled 0|1 rebuilds N`, `rbc-turn SECONDS` sets the most time a turn
+/// `stats boards N sampled 0|1 rebuilds N redraws N exact N`, `rbc-turn SECONDS` sets the most time a turn
 /// may take (sense and move; 0: fixed samples, fast), and `rbc-truth FEN` (for referees that test the
 /// belief) answers `truth in|out sampled 0|1 p P`: whether that true board is in the set, and
 /// its probability there.
@@ -814,10 +819,12 @@ impl crate::rules::HiddenGame for RbcGame {
             "rbc-stats" => {
                 let b = self.player.as_ref().expect("checked").belief();
                 Ok(Some(format!(
-                    "stats boards {} sampled {} rebuilds {}",
+                    "stats boards {} sampled {} rebuilds {} redraws {} exact {}",
                     b.boards().len(),
                     b.sampled as u8,
-                    b.rebuilds
+                    b.rebuilds,
+                    b.redraws,
+                    b.exact_redraws
                 )))
             }
             "rbc-truth" => {
