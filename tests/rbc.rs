@@ -537,7 +537,7 @@ mod belief {
 
     /// The opponent model earns its place: along the recorded games against StrangeFish2, our
     /// side's belief gives the true board more probability with the model than with every
-    /// opponent move alike (measured: mean ln p -0.80 against -1.07, and -3.34 against -3.72).
+    /// opponent move alike (measured: mean ln p -0.80 against -1.07, and -3.29 against -3.73).
     #[test]
     fn the_opponent_model_finds_strangefish2_s_boards_likelier() {
         for file in ["strangefish2-black-loss-black.txt", "strangefish2-white-loss-white.txt"] {

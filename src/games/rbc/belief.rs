@@ -612,8 +612,11 @@ impl Belief {
     }
 
     /// Draws the boards again from the definition (the anchor and the log): depth first from
-    /// the anchor's boards in a random order, until the walk ends or has made `budget` boards. A walk that ends with at most `max_boards` boards found the exact set; one cut
-    /// short found a sample (every board of it possible). Keeps the boards when it finds none.
+    /// the anchor's boards in a random order, until the walk ends or has made `budget` boards.
+    /// A walk that ends with at most `max_boards` boards found the exact set; one cut short
+    /// found a sample (every board of it possible; it replaces the sample even when smaller:
+    /// measured along a recorded game, the truth's mean ln p -3.29 against -3.34 when the
+    /// larger set is kept). Keeps the boards when it finds none.
     fn redraw(&mut self, budget: usize) {
         self.redraws += 1;
         let mut order: Vec<usize> = (0..self.anchor.len()).collect();
