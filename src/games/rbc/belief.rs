@@ -123,6 +123,11 @@ impl Board {
         self.squares[sq.index()]
     }
 
+    /// True when the board shows what a sense saw: `(square, piece or NONE)` for each square.
+    fn agrees(&self, seen: &[(Square, Piece)]) -> bool {
+        seen.iter().all(|&(s, p)| self.at(s) == p)
+    }
+
     /// Loads the board into `pos` (a scratch position of the game) with `side` to move.
     pub fn load(&self, pos: &mut Position<Rbc>, side: Color) {
         for sq in pos.occupied() {
@@ -469,7 +474,7 @@ impl Belief {
     pub fn seen(&mut self, result: &[(Square, Piece)]) -> Result<(), String> {
         self.begin(Event::Seen(result.to_vec()));
         let before = self.boards.clone();
-        self.retain_where(|b| result.iter().all(|&(s, p)| b.at(s) == p));
+        self.retain_where(|b| b.agrees(result));
         self.normalize();
         let r = self.recover(before, Some(result), "the sense result");
         if r.is_err() {
@@ -687,9 +692,7 @@ impl Belief {
                 kids.into_iter()
                     .all(|(c, cw)| self.descend(c, cw, rest, leaves, budget))
             }
-            Event::Seen(result) => {
-                !result.iter().all(|&(s, p)| b.at(s) == p) || self.descend(b, w, rest, leaves, budget)
-            }
+            Event::Seen(result) => !b.agrees(result) || self.descend(b, w, rest, leaves, budget),
             Event::Own(req, taken, capture) => match self.own_step(&b, *req, taken.as_deref(), *capture) {
                 Some(after) => self.descend(after, w, rest, leaves, budget),
                 None => true,
