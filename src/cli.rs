@@ -113,6 +113,82 @@ fn command_help(cmd: &str) -> Option<String> {
 #[derive(Debug)]
 pub struct CliError(pub String);
 
+/// One word of a command's arguments, as [`Args`] reads it.
+#[derive(Debug, PartialEq)]
+pub enum Arg {
+    /// An option, written with its dashes (`--games`), from `--games 5` or `--games=5`.
+    Opt(String),
+    /// A free word (a variant, a depth, a `key=value` setting).
+    Word(String),
+}
+
+/// A command's arguments read by `lexopt`: long options with a value (`--seed 3`,
+/// `--seed=3`) or without, and free words; the errors are ours, one line each.
+pub struct Args {
+    parser: lexopt::Parser,
+    cmd: &'static str,
+}
+
+impl Args {
+    /// Reads `args` for the command `cmd` (named in errors).
+    pub fn new(cmd: &'static str, args: &[String]) -> Args {
+        Args {
+            parser: lexopt::Parser::from_args(args.iter().cloned()),
+            cmd,
+        }
+    }
+
+    /// The next word, or `None` at the end.
+    pub fn next_arg(&mut self) -> Result<Option<Arg>, CliError> {
+        let unexpected = |a: String| CliError(format!("{}: unexpected argument '{a}'", self.cmd));
+        match self.parser.next() {
+            Ok(None) => Ok(None),
+            Ok(Some(lexopt::Arg::Long(name))) => Ok(Some(Arg::Opt(format!("--{name}")))),
+            Ok(Some(lexopt::Arg::Short(c))) => Err(unexpected(format!("-{c}"))),
+            Ok(Some(lexopt::Arg::Value(v))) => v
+                .into_string()
+                .map(|w| Some(Arg::Word(w)))
+                .map_err(|v| unexpected(v.to_string_lossy().into_owned())),
+            // `--flag=value` for a flag that takes none.
+            Err(e) => Err(CliError(format!("{}: {e}", self.cmd))),
+        }
+    }
+
+    /// The value of the option `flag` just read.
+    pub fn value(&mut self, flag: &str) -> Result<String, CliError> {
+        let v = self
+            .parser
+            .value()
+            .map_err(|_| CliError(format!("{flag} needs a value")))?;
+        v.into_string()
+            .map_err(|_| CliError(format!("{flag}: the value is not UTF-8")))
+    }
+
+    /// The option's value read as a number.
+    pub fn number<T: std::str::FromStr>(&mut self, flag: &str) -> Result<T, CliError> {
+        let v = self.value(flag)?;
+        v.parse().map_err(|_| CliError(format!("{flag} '{v}' is not a number")))
+    }
+
+    /// The values of `flag` up to the next option (`--data A B C`); at least one.
+    pub fn values(&mut self, flag: &str) -> Result<Vec<String>, CliError> {
+        let vs = self
+            .parser
+            .values()
+            .map_err(|_| CliError(format!("{flag} needs a value")))?;
+        vs.map(|v| {
+            v.into_string()
+                .map_err(|_| CliError(format!("{flag}: a value is not UTF-8")))
+        })
+        .collect()
+    }
+
+    /// The error for an option this command does not take.
+    pub fn unknown(&self, flag: &str) -> CliError {
+        CliError(format!("{}: unexpected argument '{flag}'", self.cmd))
+    }
+}
+
 /// Runs the command line; returns the exit code.
 pub fn run(args: &[String]) -> i32 {
     match run_inner(args) {
@@ -126,22 +202,38 @@ pub fn run(args: &[String]) -> i32 {
 
 fn run_inner(args: &[String]) -> Result<(), CliError> {
     // The global options come before the command; after it, every word is the command's.
-    let mut args = args;
+    let mut words = lexopt::Parser::from_args(args.iter().cloned());
     let (mut set, mut random) = (None, false);
+    let mut command = Vec::new();
     loop {
-        match args.first().map(String::as_str) {
-            Some("--ini") => {
-                let file = args.get(1).ok_or_else(|| CliError("--ini needs a file name".into()))?;
-                set = Some(Catalog::load(file).map_err(|e| CliError(e.to_string()))?);
-                args = &args[2..];
+        let arg = words.next().map_err(|e| CliError(e.to_string()))?;
+        let first = match arg {
+            None => break,
+            Some(lexopt::Arg::Long("ini")) => {
+                let file = words.value().map_err(|_| CliError("--ini needs a file name".into()))?;
+                let file = file.to_string_lossy();
+                set = Some(Catalog::load(&file).map_err(|e| CliError(e.to_string()))?);
+                continue;
             }
-            Some("--random") => {
+            Some(lexopt::Arg::Long("random")) => {
                 random = true;
-                args = &args[1..];
+                continue;
             }
-            _ => break,
-        }
+            // Anything else starts the command (`--help` and `--version` are commands too).
+            Some(lexopt::Arg::Long(name)) => format!("--{name}"),
+            Some(lexopt::Arg::Short(c)) => format!("-{c}"),
+            Some(lexopt::Arg::Value(v)) => v.to_string_lossy().into_owned(),
+        };
+        command.push(first);
+        command.extend(
+            words
+                .raw_args()
+                .map_err(|e| CliError(e.to_string()))?
+                .map(|a| a.to_string_lossy().into_owned()),
+        );
+        break;
     }
+    let args = command.as_slice();
     let set = set.unwrap_or_else(|| default_variants().clone());
     if random && !args.is_empty() {
         return Err(CliError(
@@ -274,33 +366,28 @@ fn cmd_datagen(set: &Catalog, args: &[String]) -> Result<(), CliError> {
         .ok_or_else(|| CliError("datagen needs a variant (menagerie datagen VARIANT --games N ...)".into()))?;
     let v = find_variant(set, variant)?;
     let (mut games, mut nodes, mut seed, mut out, mut shard) = (None, None, None, None, (1, 1));
-    let number = |flag: &str, text: &str| {
-        text.parse::<u64>()
-            .map_err(|_| CliError(format!("{flag} '{text}' is not a number")))
-    };
-    let mut i = 1;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        let value = args
-            .get(i + 1)
-            .ok_or_else(|| CliError(format!("{flag} needs a value")))?;
-        match flag {
-            "--games" => games = Some(number(flag, value)?),
-            "--nodes" => nodes = Some(number(flag, value)?),
-            "--seed" => seed = Some(number(flag, value)?),
-            "--out" => out = Some(value.clone()),
+    let mut words = Args::new("datagen", &args[1..]);
+    while let Some(arg) = words.next_arg()? {
+        let flag = match arg {
+            Arg::Opt(flag) => flag,
+            Arg::Word(w) => return Err(words.unknown(&w)),
+        };
+        match flag.as_str() {
+            "--games" => games = Some(words.number(&flag)?),
+            "--nodes" => nodes = Some(words.number(&flag)?),
+            "--seed" => seed = Some(words.number(&flag)?),
+            "--out" => out = Some(words.value(&flag)?),
             "--shard" => {
-                let (a, b) = value
-                    .split_once('/')
-                    .ok_or_else(|| CliError(format!("--shard '{value}': want I/N, for example 2/8")))?;
-                shard = (number(flag, a)?, number(flag, b)?);
+                let value = words.value(&flag)?;
+                let bad = || CliError(format!("--shard '{value}': want I/N with 1 <= I <= N, for example 2/8"));
+                let (a, b) = value.split_once('/').ok_or_else(bad)?;
+                shard = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
                 if shard.1 == 0 || shard.0 == 0 || shard.0 > shard.1 {
-                    return Err(CliError(format!("--shard '{value}': want I/N with 1 <= I <= N")));
+                    return Err(bad());
                 }
             }
-            other => return Err(CliError(format!("datagen: unexpected argument '{other}'"))),
+            _ => return Err(words.unknown(&flag)),
         }
-        i += 2;
     }
     let need = |x: Option<u64>, what: &str| x.ok_or_else(|| CliError(format!("datagen needs {what}")));
     let args = crate::datagen::DatagenArgs {
@@ -342,41 +429,26 @@ fn cmd_tune(set: &Catalog, args: &[String]) -> Result<(), CliError> {
         rate: 1.0,
         l2: 1e-4,
     };
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        match flag {
-            "--variant" | "--out" | "--epochs" | "--l2" => {
-                let value = args
-                    .get(i + 1)
-                    .ok_or_else(|| CliError(format!("{flag} needs a value")))?
-                    .clone();
-                match flag {
-                    "--variant" => variant = Some(value),
-                    "--out" => out = Some(value),
-                    "--epochs" => {
-                        fit.epochs = value
-                            .parse()
-                            .map_err(|_| CliError(format!("--epochs '{value}' is not a number")))?
-                    }
-                    _ => {
-                        fit.l2 = value
-                            .parse()
-                            .ok()
-                            .filter(|x: &f64| *x >= 0.0)
-                            .ok_or_else(|| CliError(format!("--l2 '{value}' is not a number >= 0")))?
-                    }
-                }
-                i += 2;
+    let mut words = Args::new("tune", args);
+    while let Some(arg) = words.next_arg()? {
+        let flag = match arg {
+            Arg::Opt(flag) => flag,
+            Arg::Word(w) => return Err(words.unknown(&w)),
+        };
+        match flag.as_str() {
+            "--variant" => variant = Some(words.value(&flag)?),
+            "--out" => out = Some(words.value(&flag)?),
+            "--epochs" => fit.epochs = words.number(&flag)?,
+            "--l2" => {
+                let value = words.value(&flag)?;
+                fit.l2 = value
+                    .parse()
+                    .ok()
+                    .filter(|x: &f64| *x >= 0.0)
+                    .ok_or_else(|| CliError(format!("--l2 '{value}' is not a number >= 0")))?
             }
-            "--data" => {
-                i += 1;
-                while i < args.len() && !args[i].starts_with("--") {
-                    data.push(args[i].clone());
-                    i += 1;
-                }
-            }
-            other => return Err(CliError(format!("tune: unexpected argument '{other}'"))),
+            "--data" => data.extend(words.values(&flag)?),
+            _ => return Err(words.unknown(&flag)),
         }
     }
     let v = find_variant(set, &variant.ok_or_else(|| CliError("tune needs --variant V".into()))?)?;
@@ -437,20 +509,16 @@ fn cmd_perft(set: &Catalog, args: &[String]) -> Result<(), CliError> {
     let mut fen = None;
     let mut divide = false;
     let mut depth = None;
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        let mut value = || {
-            i += 1;
-            args.get(i)
-                .cloned()
-                .ok_or_else(|| CliError(format!("{a} needs a value")))
-        };
-        match a.as_str() {
-            "--variant" => variant = value()?,
-            "--fen" => fen = Some(value()?),
-            "--divide" => divide = true,
-            d if depth.is_none() && !d.starts_with("--") => {
+    let mut words = Args::new("perft", args);
+    while let Some(arg) = words.next_arg()? {
+        match arg {
+            Arg::Opt(flag) => match flag.as_str() {
+                "--variant" => variant = words.value(&flag)?,
+                "--fen" => fen = Some(words.value(&flag)?),
+                "--divide" => divide = true,
+                _ => return Err(words.unknown(&flag)),
+            },
+            Arg::Word(d) if depth.is_none() => {
                 let n: u32 = d
                     .parse()
                     .map_err(|_| CliError(format!("depth '{d}' is not a number")))?;
@@ -459,9 +527,8 @@ fn cmd_perft(set: &Catalog, args: &[String]) -> Result<(), CliError> {
                 }
                 depth = Some(n);
             }
-            other => return Err(CliError(format!("perft: unexpected argument '{other}'"))),
+            Arg::Word(w) => return Err(words.unknown(&w)),
         }
-        i += 1;
     }
     let depth = depth.ok_or_else(|| CliError("perft needs a depth".into()))?;
     let v = find_variant(set, &variant)?;
@@ -546,8 +613,9 @@ impl GameVisitor for BenchOne {
 }
 
 fn cmd_bench(set: &Catalog, args: &[String]) -> Result<(), CliError> {
-    if let Some(a) = args.first() {
-        return Err(CliError(format!("bench: unexpected argument '{a}'")));
+    let mut words = Args::new("bench", args);
+    if let Some(Arg::Opt(a) | Arg::Word(a)) = words.next_arg()? {
+        return Err(words.unknown(&a));
     }
     let mut total = 0u64;
     let mut secs = 0.0;

@@ -1,7 +1,7 @@
 //! The table-game subcommands: `referee`, `play`, `playtest` and `solve`
 //! (`../shared/protocol.md` §5).
 
-use crate::cli::CliError;
+use crate::cli::{Arg, Args, CliError};
 use crate::kit;
 use crate::table::playtest::{ShardHead, Summary, merge_shards, read_shard, shard_text};
 use crate::table::record::{self, Replayed};
@@ -59,77 +59,75 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
         settings: Vec::new(),
     };
     let mut words = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        if a.starts_with("--") {
-            if !allowed.contains(&a) {
-                return Err(CliError(format!(
-                    "unknown option '{a}' here (options: {})",
-                    allowed.join(" ")
-                )));
+    let mut args = Args::new("options", args);
+    while let Some(arg) = args.next_arg()? {
+        let a = match arg {
+            Arg::Opt(a) => a,
+            Arg::Word(w) => {
+                words.push(w);
+                continue;
             }
-            let v = args
-                .get(i + 1)
-                .ok_or_else(|| CliError(format!("{a} needs a value")))?
-                .clone();
-            let num = |what: &str| {
-                v.parse::<u64>()
-                    .map_err(|_| CliError(format!("{a}: '{v}' is not {what}")))
-            };
-            match a {
-                "--seed" => o.seed = num("a number")?,
-                "--games" | "--deals" => {
-                    o.games = num("a number")? as usize;
-                    if o.games == 0 {
-                        return Err(CliError(format!("{a} 0: nothing to do (give 1 or more)")));
-                    }
+        };
+        let a = a.as_str();
+        if !allowed.contains(&a) {
+            return Err(CliError(format!(
+                "unknown option '{a}' here (options: {})",
+                allowed.join(" ")
+            )));
+        }
+        let v = args.value(a)?;
+        let num = |what: &str| {
+            v.parse::<u64>()
+                .map_err(|_| CliError(format!("{a}: '{v}' is not {what}")))
+        };
+        match a {
+            "--seed" => o.seed = num("a number")?,
+            "--games" | "--deals" => {
+                o.games = num("a number")? as usize;
+                if o.games == 0 {
+                    return Err(CliError(format!("{a} 0: nothing to do (give 1 or more)")));
                 }
-                "--seats" => o.seats = Some(v.split(',').map(|s| s.trim().to_string()).collect()),
-                "--record" => o.record = Some(v),
-                "--pgn" => o.pgn = Some(v),
-                "--replay" => o.replay = Some(v),
-                "--resume" => o.resume = Some(v),
-                "--csv" => o.csv = Some(v),
-                "--out" => o.out = Some(v),
-                "--report" => o.report = Some(v),
-                "--compare" => {
-                    let words: Vec<String> = v.split_whitespace().map(String::from).collect();
-                    o.compare
-                        .push(parse_settings(&words).map_err(|e| CliError(format!("--compare '{v}': {e}")))?);
-                }
-                "--shard" => {
-                    let bad = || CliError(format!("--shard '{v}': want I/N with 1 <= I <= N, for example 2/8"));
-                    let (i, n) = v.split_once('/').ok_or_else(bad)?;
-                    let (i, n) = (
-                        i.parse::<usize>().map_err(|_| bad())?,
-                        n.parse::<usize>().map_err(|_| bad())?,
-                    );
-                    if i == 0 || n == 0 || i > n {
-                        return Err(bad());
-                    }
-                    o.shard = (i, n);
-                }
-                "--optimum" | "--budget" => o.optimum = num("a number of states")?,
-                "--jobs" => {
-                    o.jobs = num("a number")? as usize;
-                    if !(1..=256).contains(&o.jobs) {
-                        return Err(CliError(format!("--jobs {v}: give 1 to 256")));
-                    }
-                }
-                "--move-seconds" => {
-                    o.move_seconds = v
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
-                        .ok_or_else(|| CliError(format!("{a}: '{v}' is not a number of seconds")))?
-                }
-                _ => unreachable!("checked against allowed"),
             }
-            i += 2;
-        } else {
-            words.push(args[i].clone());
-            i += 1;
+            "--seats" => o.seats = Some(v.split(',').map(|s| s.trim().to_string()).collect()),
+            "--record" => o.record = Some(v),
+            "--pgn" => o.pgn = Some(v),
+            "--replay" => o.replay = Some(v),
+            "--resume" => o.resume = Some(v),
+            "--csv" => o.csv = Some(v),
+            "--out" => o.out = Some(v),
+            "--report" => o.report = Some(v),
+            "--compare" => {
+                let words: Vec<String> = v.split_whitespace().map(String::from).collect();
+                o.compare
+                    .push(parse_settings(&words).map_err(|e| CliError(format!("--compare '{v}': {e}")))?);
+            }
+            "--shard" => {
+                let bad = || CliError(format!("--shard '{v}': want I/N with 1 <= I <= N, for example 2/8"));
+                let (i, n) = v.split_once('/').ok_or_else(bad)?;
+                let (i, n) = (
+                    i.parse::<usize>().map_err(|_| bad())?,
+                    n.parse::<usize>().map_err(|_| bad())?,
+                );
+                if i == 0 || n == 0 || i > n {
+                    return Err(bad());
+                }
+                o.shard = (i, n);
+            }
+            "--optimum" | "--budget" => o.optimum = num("a number of states")?,
+            "--jobs" => {
+                o.jobs = num("a number")? as usize;
+                if !(1..=256).contains(&o.jobs) {
+                    return Err(CliError(format!("--jobs {v}: give 1 to 256")));
+                }
+            }
+            "--move-seconds" => {
+                o.move_seconds = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
+                    .ok_or_else(|| CliError(format!("{a}: '{v}' is not a number of seconds")))?
+            }
+            _ => unreachable!("checked against allowed"),
         }
     }
     o.settings = parse_settings(&words).map_err(CliError)?;
@@ -486,7 +484,7 @@ fn resume(file: &str, move_seconds: f64) -> Result<(), CliError> {
     // but lacks its newline stays, and gets it).
     let tail_start = text.rfind('\n').map_or(0, |i| i + 1);
     let tail = &text[tail_start..];
-    let keep = if tail.trim().is_empty() || crate::table::json::Json::parse(tail).is_ok() {
+    let keep = if tail.trim().is_empty() || crate::table::record_line::Line::parse(tail).is_ok() {
         text.len()
     } else {
         tail_start
@@ -742,26 +740,16 @@ fn settings_words(settings: &Settings) -> String {
 fn playtest_merge(args: &[String]) -> Result<(), CliError> {
     let mut files = Vec::new();
     let mut csv = None;
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--csv" => {
-                csv = Some(
-                    args.get(i + 1)
-                        .ok_or_else(|| CliError("--csv needs a value".into()))?
-                        .clone(),
-                );
-                i += 2;
-            }
-            a if a.starts_with("--") => {
+    let mut args = Args::new("playtest --merge", args);
+    while let Some(arg) = args.next_arg()? {
+        match arg {
+            Arg::Opt(a) if a == "--csv" => csv = Some(args.value(&a)?),
+            Arg::Opt(a) => {
                 return Err(CliError(format!(
                     "unknown option '{a}' here (playtest --merge FILE... [--csv FILE])"
                 )));
             }
-            f => {
-                files.push(f.to_string());
-                i += 1;
-            }
+            Arg::Word(f) => files.push(f),
         }
     }
     let mut shards = Vec::new();

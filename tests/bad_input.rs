@@ -357,6 +357,14 @@ fn cli_errors_are_one_line_and_exit_2() {
         (vec!["perft", "--ini", broken, "1"], "unexpected argument '--ini'"),
         (vec!["--random", "perft", "1"], "--random is for the protocol loop"),
         (vec!["bench", "extra"], "unexpected argument"),
+        (vec!["perft", "-d", "2"], "perft: unexpected argument '-d'"),
+        (vec!["perft", "--divide=yes", "2"], "perft: "),
+        (vec!["datagen", "chess", "--games=x"], "--games 'x' is not a number"),
+        (vec!["tune", "--data"], "--data needs a value"),
+        (
+            vec!["playtest", "gravity", "--games", "2", "--bogus", "1"],
+            "unknown option '--bogus'",
+        ),
     ];
     for (args, needle) in cases {
         let (code, _out, err) = cli(&args);
@@ -364,6 +372,20 @@ fn cli_errors_are_one_line_and_exit_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
         assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
     }
+}
+
+/// Options are read by lexopt: `--name=value` is the same as `--name value`.
+#[test]
+fn cli_options_take_their_value_after_an_equals_sign() {
+    let (code, out, err) = cli(&["perft", "--variant=losalamos", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, spaced, _) = cli(&["perft", "--variant", "losalamos", "2"]);
+    assert_eq!(out.lines().next(), spaced.lines().next());
+    assert_eq!(
+        out.lines().next(),
+        Some("100"),
+        "Los Alamos: 10 moves a side from the start"
+    );
 }
 
 #[test]

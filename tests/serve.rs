@@ -3,10 +3,10 @@
 //! its own question (checked against a replica game run with the same seed and actions).
 
 use menagerie::kit;
-use menagerie::table::json::Json;
 use menagerie::table::{Actor, Table};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use serde_json::Value as Json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -70,7 +70,7 @@ fn request(s: &Server, method: &str, path: &str, body: &str) -> (u16, Json) {
     let (status, text) = raw(s, req.as_bytes());
     (
         status,
-        Json::parse(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}")),
+        serde_json::from_str::<Json>(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}")),
     )
 }
 
@@ -92,7 +92,7 @@ fn num(v: &Json, key: &str) -> f64 {
 
 fn strings(v: Option<&Json>) -> Vec<String> {
     match v {
-        Some(Json::Arr(a)) => a.iter().filter_map(|x| x.as_str().map(String::from)).collect(),
+        Some(Json::Array(a)) => a.iter().filter_map(|x| x.as_str().map(String::from)).collect(),
         _ => Vec::new(),
     }
 }
@@ -102,7 +102,7 @@ fn strings(v: Option<&Json>) -> Vec<String> {
 fn seat_tokens(s: &Server, t: &Json) -> Vec<String> {
     let id = text(t, "id");
     let mut out = vec![(num(t, "seat") as usize, text(t, "token"))];
-    let Some(Json::Arr(inv)) = t.get("invitations") else {
+    let Some(Json::Array(inv)) = t.get("invitations") else {
         panic!("{t:?}")
     };
     for i in inv {
@@ -219,7 +219,7 @@ fn special_moves_reach_the_page_as_mmn() {
     );
     assert_eq!(st, 200, "{b:?}");
     let (_, v) = get(&s, &format!("/api/boards/{}", text(&b, "id")));
-    let Some(Json::Arr(h)) = v.get("holdings") else {
+    let Some(Json::Array(h)) = v.get("holdings") else {
         panic!("{v:?}")
     };
     let shown: Vec<(String, String, String)> = h
@@ -240,7 +240,7 @@ fn special_moves_reach_the_page_as_mmn() {
     let (_, tensor) = get(&s, &format!("/api/boards/{tensor_id}"));
     assert_eq!(
         tensor.get("holdings"),
-        Some(&Json::Arr(Vec::new())),
+        Some(&Json::Array(Vec::new())),
         "Tensor holds nothing"
     );
 }
@@ -465,13 +465,13 @@ fn view_when(s: &Server, path: &str, want: &str, asking: bool) -> Json {
 /// Checks one seat's view against the replica: exactly its observation, the public events,
 /// its own legal actions, nothing else.
 fn check_view(v: &Json, replica: &dyn Table, seat: usize, events: &[String], game: &str) {
-    let Json::Obj(kv) = v else { panic!("not an object") };
+    let Json::Object(kv) = v else { panic!("not an object") };
     for (k, _) in kv {
         assert!(VIEW_KEYS.contains(&k.as_str()), "{game}: unexpected key {k}");
     }
     let obs = replica.observe(seat);
     assert_eq!(text(v, "observation"), obs, "{game} seat {seat}");
-    let Some(Json::Arr(fields)) = v.get("fields") else {
+    let Some(Json::Array(fields)) = v.get("fields") else {
         panic!()
     };
     let joined: Vec<String> = fields.iter().map(|f| text(f, "text")).collect();
@@ -493,7 +493,7 @@ fn check_view(v: &Json, replica: &dyn Table, seat: usize, events: &[String], gam
     let truth = replica.state_text();
     if truth != obs {
         assert!(
-            !v.text().contains(&truth),
+            !v.to_string().contains(&truth),
             "{game}: the true state leaked to seat {seat}"
         );
     }
@@ -501,7 +501,7 @@ fn check_view(v: &Json, replica: &dyn Table, seat: usize, events: &[String], gam
         let theirs = replica.observe(other);
         if theirs != obs {
             assert!(
-                !v.text().contains(&theirs),
+                !v.to_string().contains(&theirs),
                 "{game}: seat {other}'s view leaked to seat {seat}"
             );
         }
@@ -575,15 +575,15 @@ fn a_playtest_runs_in_the_background_and_reports_each_game() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert_eq!(num(&v, "done"), 4.0, "{v:?}");
-    let Some(Json::Arr(h)) = v.get("histograms") else {
+    let Some(Json::Array(h)) = v.get("histograms") else {
         panic!()
     };
-    let Some(Json::Arr(values)) = h[0].get("values") else {
+    let Some(Json::Array(values)) = h[0].get("values") else {
         panic!()
     };
     assert_eq!(values.len(), 4);
     // The design questions carry the figures with their 95 % intervals: the score's is its mean.
-    let Some(Json::Arr(qs)) = v.get("questions") else {
+    let Some(Json::Array(qs)) = v.get("questions") else {
         panic!("{v:?}")
     };
     assert_eq!(text(&qs[0], "question"), "What does the player score?");
@@ -600,11 +600,11 @@ fn a_playtest_runs_in_the_background_and_reports_each_game() {
     assert_eq!(get(&s, "/api/playtests/nosuch/report").0, 404);
     // The lobby's catalog lists each game's settings with their choices.
     let (_, cat) = get(&s, "/api/catalog");
-    let Some(Json::Arr(tables)) = cat.get("tables") else {
+    let Some(Json::Array(tables)) = cat.get("tables") else {
         panic!()
     };
     let parade = tables.iter().find(|t| text(t, "name") == "parade").unwrap();
-    let Some(Json::Arr(settings)) = parade.get("settings") else {
+    let Some(Json::Array(settings)) = parade.get("settings") else {
         panic!("{parade:?}")
     };
     assert_eq!(text(&settings[0], "key"), "open");
@@ -629,7 +629,7 @@ fn the_creator_gets_one_seat_and_each_invitation_opens_its_seat_once() {
     // The creator's own seat and one invitation: no other seat's token in the reply.
     assert_eq!(num(&t, "seat"), 0.0);
     assert!(t.get("links").is_none(), "{t:?}");
-    let Some(Json::Arr(inv)) = t.get("invitations") else {
+    let Some(Json::Array(inv)) = t.get("invitations") else {
         panic!("{t:?}")
     };
     assert_eq!(inv.len(), 1);
@@ -695,7 +695,7 @@ fn a_board_has_a_secret_link_per_side_and_a_spectators_link() {
         "an id not guessed from the last: {id}"
     );
     let white = format!("/api/boards/{id}/{}", text(&b, "token"));
-    let Some(Json::Arr(inv)) = b.get("invitations") else {
+    let Some(Json::Array(inv)) = b.get("invitations") else {
         panic!("{b:?}")
     };
     assert_eq!(text(&inv[0], "side"), "black");
@@ -721,7 +721,7 @@ fn a_board_has_a_secret_link_per_side_and_a_spectators_link() {
     let (st, black) = post(&s, &format!("/api/boards/{id}/invite/{}", text(&inv[0], "code")), "{}");
     assert_eq!(st, 200);
     let black = format!("/api/boards/{id}/{}", text(&black, "token"));
-    assert_eq!(get(&s, &black).1.get("you"), Some(&Json::Str("black".into())));
+    assert_eq!(get(&s, &black).1.get("you"), Some(&Json::String("black".into())));
     // Each side moves only itself.
     assert_eq!(post(&s, &format!("{black}/move"), r#"{"move":"e7e5"}"#).0, 400);
     assert_eq!(post(&s, &format!("{white}/move"), r#"{"move":"e2e4"}"#).0, 200);
@@ -731,7 +731,7 @@ fn a_board_has_a_secret_link_per_side_and_a_spectators_link() {
     assert_eq!(post(&s, &format!("{black}/undo"), "{}").0, 400);
     let (st, v) = post(&s, &format!("{black}/undo"), r#"{"confirm":true}"#);
     assert_eq!(st, 200);
-    assert_eq!(v.get("takeback"), Some(&Json::Str("black".into())));
+    assert_eq!(v.get("takeback"), Some(&Json::String("black".into())));
     assert_eq!(strings(v.get("moves")).len(), 2, "not yet");
     let (st, v) = post(&s, &format!("{white}/undo"), r#"{"confirm":true}"#);
     assert_eq!(st, 200, "{v:?}");
@@ -802,7 +802,7 @@ fn the_lobby_offers_strength_levels_and_a_board_plays_at_one() {
     let s = start();
     let (_, cat) = get(&s, "/api/catalog");
     let levels: Vec<f64> = match cat.get("levels") {
-        Some(Json::Arr(v)) => v.iter().filter_map(Json::as_f64).collect(),
+        Some(Json::Array(v)) => v.iter().filter_map(Json::as_f64).collect(),
         other => panic!("no levels: {other:?}"),
     };
     assert_eq!(levels.first(), Some(&f64::from(menagerie::search::MIN_ELO)));
@@ -842,7 +842,7 @@ fn a_board_reports_its_history_its_check_and_starts_its_clocks_at_the_first_move
     assert_eq!(st, 200, "{b:?}");
     let id = text(&b, "id");
     let white = format!("/api/boards/{id}/{}", text(&b, "token"));
-    let Some(Json::Arr(inv)) = b.get("invitations") else {
+    let Some(Json::Array(inv)) = b.get("invitations") else {
         panic!("{b:?}")
     };
     let (_, t) = post(&s, &format!("/api/boards/{id}/invite/{}", text(&inv[0], "code")), "{}");
@@ -863,7 +863,7 @@ fn a_board_reports_its_history_its_check_and_starts_its_clocks_at_the_first_move
         assert_eq!(st, 200, "{m}: {r:?}");
         let side = if i % 2 == 0 { "black" } else { "white" };
         if i < 4 {
-            assert_eq!(clock(&r).1, Json::Str(side.into()), "after {m}: {r:?}");
+            assert_eq!(clock(&r).1, Json::String(side.into()), "after {m}: {r:?}");
         }
     }
     let (_, v) = get(&s, &format!("/api/boards/{id}"));
@@ -874,7 +874,7 @@ fn a_board_reports_its_history_its_check_and_starts_its_clocks_at_the_first_move
     assert_eq!(running, Json::Null);
     assert_eq!(strings(v.get("check")), ["e8"]);
     assert_eq!(text(v.get("result").unwrap_or(&Json::Null), "result"), "1-0");
-    let Some(Json::Arr(history)) = v.get("history") else {
+    let Some(Json::Array(history)) = v.get("history") else {
         panic!("{v:?}")
     };
     let sans: Vec<String> = history.iter().map(|h| text(h, "move")).collect();

@@ -6,6 +6,9 @@
 # the games to target/sprt/NAME.pgn.
 #
 # usage: tools/sprt.sh BASE_REV [VARIANT] [TC] [ELO0] [ELO1] [CONCURRENCY]
+#   BASE_REV: a commit, or `untuned`: the working tree's own engine with every `eval.*` line
+#   taken out of engine.ini (`--ini target/sprt/untuned.ini`: the default weights), so that the
+#   fitted weights are measured against the same code without them (issue 27).
 #   VARIANT: chess (default), losalamos, capablanca, chess911, remotesensing or tensor (the
 #   last three cutechess-cli does not know: tools/uci_match.py plays them, refereed by the
 #   working tree's engine, with a pentanomial SPRT); TC: 1+0.01 (default); ELO0 0, ELO1 10;
@@ -28,8 +31,19 @@ case "$variant" in
 esac
 peers=../shared/peers
 mkdir -p target/sprt
+cargo build --release -q
+cp target/release/menagerie "target/sprt/test-menagerie"
+if [ "$base" = untuned ]; then
+    rev=untuned
+    grep -v '^eval\.' engine.ini >target/sprt/untuned.ini
+    base_cmd=target/sprt/untuned-menagerie
+    cp target/release/menagerie target/sprt/untuned-engine
+    printf '#!/bin/sh\nexec "%s/target/sprt/untuned-engine" --ini "%s/target/sprt/untuned.ini" "$@"\n' "$PWD" "$PWD" >"$base_cmd"
+    chmod +x "$base_cmd"
+else
 rev=$(git rev-parse --short "$base")
 src=target/sprt/base-$rev-v2
+base_cmd="$src-target/release/menagerie"
 if ! [ -x "$src-target/release/menagerie" ]; then
     rm -rf "$src"
     git worktree add -f --detach "$src" "$rev" >/dev/null
@@ -38,12 +52,11 @@ if ! [ -x "$src-target/release/menagerie" ]; then
     (cd "$src" && RUSTFLAGS="-C target-cpu=x86-64-v2" CARGO_TARGET_DIR="../base-$rev-v2-target" cargo build --release -q)
     git worktree remove --force "$src"
 fi
-cargo build --release -q
-cp target/release/menagerie "target/sprt/test-menagerie"
+fi
 name="$variant-$(date +%Y%m%d-%H%M%S)-vs-$rev"
 if [ -z "$cute" ]; then
     echo "sprt: working tree (on $(git rev-parse --short HEAD)$(git diff --quiet || echo ', changed')) vs $rev, $variant, $tc, elo0=$elo0 elo1=$elo1; log target/sprt/$name.log"
-    python3 tools/uci_match.py --first target/sprt/test-menagerie --second "$src-target/release/menagerie" \
+    python3 tools/uci_match.py --first target/sprt/test-menagerie --second "$base_cmd" \
         --referee target/sprt/test-menagerie --variant "$variant" --openings "tools/openings/$variant.epd" \
         --tc "$tc" --elo0 "$elo0" --elo1 "$elo1" --concurrency "$conc" >"target/sprt/$name.log" 2>&1
     tail -1 "target/sprt/$name.log"
@@ -52,7 +65,7 @@ fi
 echo "sprt: working tree (on $(git rev-parse --short HEAD)$(git diff --quiet || echo ', changed')) vs $rev, $variant, $tc, elo0=$elo0 elo1=$elo1; log target/sprt/$name.log"
 "$peers/cutechess-cli" \
     -engine cmd=target/sprt/test-menagerie proto=uci name=test option.Hash=16 \
-    -engine cmd="$src-target/release/menagerie" proto=uci name=base option.Hash=16 \
+    -engine cmd="$base_cmd" proto=uci name=base option.Hash=16 \
     -each tc="$tc" -variant "$cute" \
     -openings file="tools/openings/$variant.epd" format=epd order=random \
     -games 2 -rounds 20000 -repeat -recover -concurrency "$conc" \

@@ -10,7 +10,7 @@ use crate::games::AnyGame;
 use crate::moves::Move;
 use crate::search::{Limits, MAX_ELO, MIN_ELO, Searcher, Strength};
 use crate::square::square_name;
-use crate::table::json::Json;
+use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -86,18 +86,18 @@ pub struct Board {
 
 impl Board {
     /// A new game from the page's request.
-    pub fn new(game: &AnyGame, req: &Json) -> Result<Board, String> {
-        let player = |key: &str| Player::parse(req.get(key).and_then(Json::as_str).unwrap_or("person"));
+    pub fn new(game: &AnyGame, req: &Value) -> Result<Board, String> {
+        let player = |key: &str| Player::parse(req.get(key).and_then(Value::as_str).unwrap_or("person"));
         let players = [player("white")?, player("black")?];
         let engine_ms = match req.get("engine_ms") {
-            None | Some(Json::Null) => 1000,
+            None | Some(Value::Null) => 1000,
             Some(v) => match v.as_f64() {
                 Some(ms) if (10.0..=MAX_ENGINE_MS as f64).contains(&ms) => ms as u64,
                 _ => return Err(format!("engine_ms must be a number from 10 to {MAX_ENGINE_MS}")),
             },
         };
         let engine_level = match req.get("engine_level") {
-            None | Some(Json::Null) => None,
+            None | Some(Value::Null) => None,
             Some(v) => match v.as_f64() {
                 Some(e) if (f64::from(MIN_ELO)..=f64::from(MAX_ELO)).contains(&e) => Some(Strength::new(e as u32)),
                 _ => {
@@ -108,10 +108,10 @@ impl Board {
             },
         };
         let clock = match req.get("clock") {
-            None | Some(Json::Null) => None,
+            None | Some(Value::Null) => None,
             Some(c) => {
-                let minutes = c.get("minutes").and_then(Json::as_f64).unwrap_or(-1.0);
-                let inc = c.get("increment").and_then(Json::as_f64).unwrap_or(0.0);
+                let minutes = c.get("minutes").and_then(Value::as_f64).unwrap_or(-1.0);
+                let inc = c.get("increment").and_then(Value::as_f64).unwrap_or(0.0);
                 if !(0.05..=600.0).contains(&minutes) || !(0.0..=600.0).contains(&inc) {
                     return Err("clock: minutes from 0.05 to 600, increment from 0 to 600 seconds".into());
                 }
@@ -156,7 +156,7 @@ impl Board {
             invitations: [None, None],
             takeback: None,
         };
-        if let Some(fen) = req.get("fen").and_then(Json::as_str).filter(|f| !f.trim().is_empty()) {
+        if let Some(fen) = req.get("fen").and_then(Value::as_str).filter(|f| !f.trim().is_empty()) {
             b.set_fen(fen)?;
         }
         Ok(b)
@@ -512,123 +512,66 @@ impl Board {
         self.session.pgn(&tags, &result)
     }
 
-    pub fn view(&mut self, id: &str, you: Option<Color>) -> Json {
+    pub fn view(&mut self, id: &str, you: Option<Color>) -> Value {
         self.tick();
         let v = self.game.variant();
         let g = &v.geometry;
-        let strs = |v: &[String]| Json::Arr(v.iter().map(|s| Json::Str(s.clone())).collect());
         let legal = if self.result.is_some() {
             Vec::new()
         } else {
             self.session.legal_texts()
         };
         let side = self.session.side_to_move();
-        Json::Obj(vec![
-            ("id".into(), Json::Str(id.into())),
-            ("version".into(), Json::Num(self.version as f64)),
-            ("variant".into(), Json::Str(v.name.clone())),
-            ("files".into(), Json::Num(g.files() as f64)),
-            ("ranks".into(), Json::Num(g.ranks() as f64)),
-            ("holes".into(), strs(&self.holes)),
-            ("marked".into(), strs(&self.marked)),
-            (
-                "pieces".into(),
-                Json::Obj(
-                    v.pieces
-                        .iter()
-                        .map(|p| (p.letter.to_string(), Json::Str(p.name.clone())))
-                        .collect(),
-                ),
-            ),
-            ("fen".into(), Json::Str(self.session.fen())),
-            ("start_fen".into(), Json::Str(self.start_fen.clone())),
-            ("pgn".into(), Json::Str(self.pgn(id))),
-            (
-                "holdings".into(),
-                Json::Arr(
-                    self.session
-                        .holdings()
-                        .into_iter()
-                        .map(|h| {
-                            Json::Obj(vec![
-                                ("label".into(), Json::Str(h.label.into())),
-                                ("owner".into(), Json::Str(h.owner.name().to_lowercase())),
-                                ("letters".into(), Json::Str(h.letters)),
-                            ])
-                        })
-                        .collect(),
-                ),
-            ),
-            ("side".into(), Json::Str(side.name().to_lowercase())),
-            (
-                "players".into(),
-                Json::Obj(vec![
-                    ("white".into(), Json::Str(self.players[0].name().into())),
-                    ("black".into(), Json::Str(self.players[1].name().into())),
-                ]),
-            ),
-            ("moves".into(), strs(&self.moves)),
-            (
-                "history".into(),
-                Json::Arr(
-                    self.session
-                        .history()
-                        .into_iter()
-                        .map(|(text, fen)| {
-                            Json::Obj(vec![("move".into(), Json::Str(text)), ("fen".into(), Json::Str(fen))])
-                        })
-                        .collect(),
-                ),
-            ),
-            ("check".into(), strs(&self.session.checked())),
-            ("legal".into(), strs(&legal)),
-            (
-                "clock".into(),
-                match &self.clock {
-                    None => Json::Null,
-                    Some(c) => Json::Obj(vec![
-                        ("white_ms".into(), Json::Num(c.left_ms[0] as f64)),
-                        ("black_ms".into(), Json::Num(c.left_ms[1] as f64)),
-                        (
-                            "running".into(),
-                            if self.result.is_some() || self.moves.is_empty() {
-                                Json::Null
-                            } else {
-                                Json::Str(side.name().to_lowercase())
-                            },
-                        ),
-                    ]),
-                },
-            ),
-            ("thinking".into(), Json::Bool(self.thinking.is_some())),
-            (
-                "engine_level".into(),
-                self.engine_level.map_or(Json::Null, |l| Json::Num(f64::from(l.elo()))),
-            ),
-            (
-                "you".into(),
-                you.map_or(Json::Null, |c| Json::Str(c.name().to_lowercase())),
-            ),
-            (
-                "takeback".into(),
-                match self.takeback {
-                    Some((c, at)) if at == self.moves.len() && self.result.is_none() => {
-                        Json::Str(c.name().to_lowercase())
-                    }
-                    _ => Json::Null,
-                },
-            ),
-            (
-                "result".into(),
-                match &self.result {
-                    None => Json::Null,
-                    Some((r, why)) => Json::Obj(vec![
-                        ("result".into(), Json::Str(r.clone())),
-                        ("reason".into(), Json::Str(why.clone())),
-                    ]),
-                },
-            ),
-        ])
+        let name = |c: Color| c.name().to_lowercase();
+        let pieces: serde_json::Map<String, Value> =
+            v.pieces.iter().map(|p| (p.letter.to_string(), json!(p.name))).collect();
+        let holdings: Vec<Value> = self
+            .session
+            .holdings()
+            .into_iter()
+            .map(|h| json!({ "label": h.label, "owner": name(h.owner), "letters": h.letters }))
+            .collect();
+        let history: Vec<Value> = self
+            .session
+            .history()
+            .into_iter()
+            .map(|(text, fen)| json!({ "move": text, "fen": fen }))
+            .collect();
+        let running = (self.result.is_none() && !self.moves.is_empty()).then(|| name(side));
+        let takeback = match self.takeback {
+            Some((c, at)) if at == self.moves.len() && self.result.is_none() => Some(name(c)),
+            _ => None,
+        };
+        json!({
+            "id": id,
+            "version": self.version,
+            "variant": v.name,
+            "files": g.files(),
+            "ranks": g.ranks(),
+            "holes": self.holes,
+            "marked": self.marked,
+            "pieces": pieces,
+            "fen": self.session.fen(),
+            "start_fen": self.start_fen,
+            "pgn": self.pgn(id),
+            "holdings": holdings,
+            "side": name(side),
+            "players": { "white": self.players[0].name(), "black": self.players[1].name() },
+            "moves": self.moves,
+            "history": history,
+            "check": self.session.checked(),
+            "legal": legal,
+            "clock": self.clock.as_ref().map(|c| json!({
+                "white_ms": c.left_ms[0],
+                "black_ms": c.left_ms[1],
+                "running": running,
+            })),
+            "thinking": self.thinking.is_some(),
+            "engine_level": self.engine_level.map(|l| l.elo()),
+            "you": you.map(name),
+            "takeback": takeback,
+            "result": self.result.as_ref().map(|(r, why)| json!({ "result": r, "reason": why })),
+        })
     }
 }
 

@@ -1,7 +1,7 @@
 //! Just enough HTTP/1.1 for one page and its JSON API: a request read with hard bounds, a
 //! reply written whole, one request per connection.
 
-use crate::table::json::Json;
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -42,13 +42,13 @@ impl Request {
     }
 
     /// The body as a JSON object (an empty body is `{}`).
-    pub fn json(&self) -> Result<Json, Reply> {
+    pub fn json(&self) -> Result<Value, Reply> {
         if self.body.iter().all(u8::is_ascii_whitespace) {
-            return Ok(Json::Obj(Vec::new()));
+            return Ok(json!({}));
         }
         let text = std::str::from_utf8(&self.body).map_err(|_| Reply::error(400, "the body is not UTF-8"))?;
-        match Json::parse(text) {
-            Ok(v @ Json::Obj(_)) => Ok(v),
+        match serde_json::from_str::<Value>(text) {
+            Ok(v @ Value::Object(_)) => Ok(v),
             Ok(_) => Err(Reply::error(400, "the body must be a JSON object")),
             Err(e) => Err(Reply::error(400, &format!("the body is not JSON: {e}"))),
         }
@@ -68,11 +68,12 @@ pub struct Reply {
 
 impl Reply {
     /// A JSON reply with status 200.
-    pub fn json(v: &Json) -> Reply {
+    pub fn json(v: &impl serde::Serialize) -> Reply {
         Reply {
             status: 200,
             kind: "application/json",
-            body: v.text().into_bytes(),
+            // Values of our own types and JSON values always serialize.
+            body: serde_json::to_vec(v).unwrap_or_else(|e| unreachable!("a reply serializes: {e}")),
         }
     }
 
@@ -81,9 +82,7 @@ impl Reply {
         Reply {
             status,
             kind: "application/json",
-            body: Json::Obj(vec![("error".into(), Json::Str(message.into()))])
-                .text()
-                .into_bytes(),
+            body: json!({ "error": message }).to_string().into_bytes(),
         }
     }
 

@@ -11,11 +11,11 @@ mod tables;
 
 use crate::games::Catalog;
 use crate::kit;
-use crate::table::json::Json;
 use boards::Board;
 use engine::Engine;
 use http::{Reply, Request};
 use playtests::Playtest;
+use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -311,56 +311,39 @@ fn route(server: &Arc<Server>, req: &Request) -> Reply {
 }
 
 fn catalog(server: &Server) -> Reply {
-    let variants = server
+    let variants: Vec<Value> = server
         .catalog
         .variants
         .iter()
         .map(|v| {
-            Json::Obj(vec![
-                ("name".into(), Json::Str(v.name.clone())),
-                ("files".into(), Json::Num(v.geometry.files() as f64)),
-                ("ranks".into(), Json::Num(v.geometry.ranks() as f64)),
-                ("hidden".into(), Json::Bool(hides_board(v))),
-            ])
+            json!({
+                "name": v.name,
+                "files": v.geometry.files(),
+                "ranks": v.geometry.ranks(),
+                "hidden": hides_board(v),
+            })
         })
         .collect();
-    let tables = kit::infos()
+    let tables: Vec<Value> = kit::infos()
         .iter()
         .map(|info| {
-            let settings = info
+            let settings: Vec<Value> = info
                 .settings
                 .iter()
-                .map(|s| {
-                    Json::Obj(vec![
-                        ("key".into(), Json::Str(s.key.into())),
-                        (
-                            "choices".into(),
-                            Json::Arr(s.choices.iter().map(|c| Json::Str((*c).into())).collect()),
-                        ),
-                        ("default".into(), Json::Str(s.default.into())),
-                        ("about".into(), Json::Str(s.about.into())),
-                    ])
-                })
+                .map(|s| json!({ "key": s.key, "choices": s.choices, "default": s.default, "about": s.about }))
                 .collect();
-            Json::Obj(vec![
-                ("name".into(), Json::Str(info.name.into())),
-                ("title".into(), Json::Str(info.title.into())),
-                ("about".into(), Json::Str(format!("{} ({})", info.title, info.about))),
-                ("seats".into(), Json::Num(info.seats[0] as f64)),
-                ("settings".into(), Json::Arr(settings)),
-            ])
+            json!({
+                "name": info.name,
+                "title": info.title,
+                "about": format!("{} ({})", info.title, info.about),
+                "seats": info.seats[0],
+                "settings": settings,
+            })
         })
         .collect();
     // The engine's strength levels (UCI_Elo) the lobby offers, every 200 Elo.
-    let levels = (crate::search::MIN_ELO..=crate::search::MAX_ELO)
-        .step_by(200)
-        .map(|e| Json::Num(f64::from(e)))
-        .collect();
-    Reply::json(&Json::Obj(vec![
-        ("variants".into(), Json::Arr(variants)),
-        ("tables".into(), Json::Arr(tables)),
-        ("levels".into(), Json::Arr(levels)),
-    ]))
+    let levels: Vec<u32> = (crate::search::MIN_ELO..=crate::search::MAX_ELO).step_by(200).collect();
+    Reply::json(&json!({ "variants": variants, "tables": tables, "levels": levels }))
 }
 
 /// A game's settings from the page's `key=value` words.
@@ -370,9 +353,9 @@ fn settings_of(text: &str) -> Result<crate::table::Settings, String> {
 }
 
 /// The request's `seed`: `None` when absent or null, an error unless a whole number.
-fn seed_of(req: &Json) -> Result<Option<u64>, String> {
+fn seed_of(req: &Value) -> Result<Option<u64>, String> {
     match req.get("seed") {
-        None | Some(Json::Null) => Ok(None),
+        None | Some(Value::Null) => Ok(None),
         Some(v) => match v.as_f64() {
             Some(s) if s >= 0.0 && s.fract() == 0.0 && s < 9e15 => Ok(Some(s as u64)),
             _ => Err("seed: a whole number from 0".into()),
@@ -389,13 +372,8 @@ fn table_info(req: &Request) -> Result<Reply, Reply> {
     let game = req.param("game").ok_or_else(|| Reply::error(400, "game= is missing"))?;
     let settings = settings_of(req.param("settings").unwrap_or("")).map_err(|e| Reply::error(400, &e))?;
     let t = kit::new_table(game, &settings).map_err(|e| Reply::error(400, &e))?;
-    let roles = (0..t.seats())
-        .map(|i| Json::Arr(t.roles(i).iter().map(|r| Json::Str(r.to_string())).collect()))
-        .collect();
-    Ok(Reply::json(&Json::Obj(vec![
-        ("seats".into(), Json::Num(t.seats() as f64)),
-        ("roles".into(), Json::Arr(roles)),
-    ])))
+    let roles: Vec<Vec<&str>> = (0..t.seats()).map(|i| t.roles(i)).collect();
+    Ok(Reply::json(&json!({ "seats": t.seats(), "roles": roles })))
 }
 
 /// Makes room for one more game: when full, the game nobody has held longest goes (no page with
@@ -432,33 +410,31 @@ fn new_id(prefix: &str) -> String {
 
 /// The reply to a new game: its id, the creator's own place and token, and one invitation
 /// per other person place.
-fn created_reply(id: &str, own: Option<(Json, String)>, invitations: Vec<(Json, String)>, key: &str) -> Reply {
-    let mut kv = vec![("id".into(), Json::Str(id.into()))];
-    match own {
-        Some((place, token)) => {
-            kv.push((key.into(), place));
-            kv.push(("token".into(), Json::Str(token)));
-        }
-        None => {
-            kv.push((key.into(), Json::Null));
-            kv.push(("token".into(), Json::Null));
-        }
-    }
-    kv.push((
-        "invitations".into(),
-        Json::Arr(
-            invitations
-                .into_iter()
-                .map(|(place, code)| Json::Obj(vec![(key.into(), place), ("code".into(), Json::Str(code))]))
-                .collect(),
-        ),
-    ));
-    Reply::json(&Json::Obj(kv))
+fn created_reply(id: &str, own: Option<(Value, String)>, invitations: Vec<(Value, String)>, key: &str) -> Reply {
+    let (place, token) = match own {
+        Some((place, token)) => (place, Some(token)),
+        None => (Value::Null, None),
+    };
+    let invitations: Vec<Value> = invitations
+        .into_iter()
+        .map(|(place, code)| {
+            let mut m = serde_json::Map::new();
+            m.insert(key.into(), place);
+            m.insert("code".into(), json!(code));
+            Value::Object(m)
+        })
+        .collect();
+    let mut reply = serde_json::Map::new();
+    reply.insert("id".into(), json!(id));
+    reply.insert(key.into(), place);
+    reply.insert("token".into(), json!(token));
+    reply.insert("invitations".into(), json!(invitations));
+    Reply::json(&reply)
 }
 
 fn new_board(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
     let body = req.json()?;
-    let name = body.get("variant").and_then(Json::as_str).unwrap_or("chess");
+    let name = body.get("variant").and_then(Value::as_str).unwrap_or("chess");
     let game = server
         .catalog
         .get(name)
@@ -485,7 +461,7 @@ fn new_board(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
         );
     }
     start_engine(server, &board);
-    let side = |c: crate::Color| Json::Str(c.name().to_lowercase());
+    let side = |c: crate::Color| json!(c.name().to_lowercase());
     Ok(created_reply(
         &id,
         own.map(|(c, t)| (side(c), t)),
@@ -581,8 +557,8 @@ fn board_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request
     lock(&board).side_of(token).ok_or_else(boards::wrong_token)?;
     find_game(server, id, true)?;
     let body = req.json()?;
-    let text = |k: &str| body.get(k).and_then(Json::as_str).unwrap_or("").to_string();
-    let confirmed = body.get("confirm") == Some(&Json::Bool(true));
+    let text = |k: &str| body.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let confirmed = body.get("confirm") == Some(&Value::Bool(true));
     let done = {
         let mut b = lock(&board);
         let side = b.side_of(token).ok_or_else(boards::wrong_token)?;
@@ -610,19 +586,19 @@ fn redeem(server: &Arc<Server>, id: &str, code: &str) -> Result<Reply, Reply> {
     let (key, place, token) = match game {
         Game::Board(b) => {
             let (side, token) = lock(&b).redeem(code)?;
-            ("side", Json::Str(side.name().to_lowercase()), token)
+            ("side", json!(side.name().to_lowercase()), token)
         }
         Game::Table(t) => {
             let (seat, token) = lock(&t).redeem(code)?;
-            ("seat", Json::Num(seat as f64), token)
+            ("seat", json!(seat), token)
         }
     };
     find_game(server, id, true)?;
     wake(&server.pulse);
-    Ok(Reply::json(&Json::Obj(vec![
-        (key.into(), place),
-        ("token".into(), Json::Str(token)),
-    ])))
+    let mut reply = serde_json::Map::new();
+    reply.insert(key.into(), place);
+    reply.insert("token".into(), json!(token));
+    Ok(Reply::json(&reply))
 }
 
 fn new_table(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
@@ -641,7 +617,7 @@ fn new_table(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
         },
     );
     drop(games);
-    let seat = |i: usize| Json::Num(i as f64);
+    let seat = |i: usize| json!(i);
     Ok(created_reply(
         &id,
         own.map(|(i, t)| (seat(i), t)),
@@ -665,18 +641,18 @@ fn find_seat(server: &Server, id: &str, token: &str) -> Result<(Arc<Mutex<Room>>
 fn seat_view(server: &Arc<Server>, id: &str, token: &str, req: &Request) -> Result<Reply, Reply> {
     let (room, seat) = find_seat(server, id, token)?;
     wait_for(server, since(req)?, || lock(&room).version(seat));
-    let v = lock(&room).view(seat);
-    Ok(Reply::json(&v))
+    let reply = Reply::json(&lock(&room).view(seat));
+    Ok(reply)
 }
 
 fn seat_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request) -> Result<Reply, Reply> {
     let (room, seat) = find_seat(server, id, token)?;
     let body = req.json()?;
-    let text = |k: &str| body.get(k).and_then(Json::as_str).unwrap_or("").to_string();
-    let ok = Json::Obj(vec![("ok".into(), Json::Bool(true))]);
+    let text = |k: &str| body.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let ok = json!({ "ok": true });
     match op {
         "act" => {
-            let ask = body.get("ask").and_then(Json::as_f64).map(|a| a as u64);
+            let ask = body.get("ask").and_then(Value::as_f64).map(|a| a as u64);
             let r = lock(&room).act(seat, &text("action"), &text("client"), ask);
             wake(&server.pulse);
             r.map(|_| Reply::json(&ok))
@@ -721,7 +697,7 @@ fn seat_op(server: &Arc<Server>, id: &str, token: &str, op: &str, req: &Request)
                 }),
             );
             match rx.recv_timeout(Duration::from_secs(60)) {
-                Ok(Ok(a)) => Ok(Reply::json(&Json::Obj(vec![("action".into(), Json::Str(a))]))),
+                Ok(Ok(a)) => Ok(Reply::json(&json!({ "action": a }))),
                 Ok(Err(e)) => Err(Reply::error(400, &format!("no hint: {e}"))),
                 Err(_) => {
                     // The job, when its turn comes, gives up at once and frees the seat's hint.
@@ -745,7 +721,7 @@ fn new_playtest(server: &Arc<Server>, req: &Request) -> Result<Reply, Reply> {
     let pt = playtests::start(&body).map_err(|e| Reply::error(400, &e))?;
     let id = new_id("p");
     *current = Some((id.clone(), pt));
-    Ok(Reply::json(&Json::Obj(vec![("id".into(), Json::Str(id))])))
+    Ok(Reply::json(&json!({ "id": id })))
 }
 
 fn find_playtest(server: &Server, id: &str) -> Result<Arc<Mutex<Playtest>>, Reply> {
@@ -775,5 +751,5 @@ fn playtest_report(server: &Arc<Server>, id: &str) -> Result<Reply, Reply> {
 fn playtest_stop(server: &Arc<Server>, id: &str) -> Result<Reply, Reply> {
     let pt = find_playtest(server, id)?;
     lock(&pt).stop.store(true, Ordering::Relaxed);
-    Ok(Reply::json(&Json::Obj(vec![("ok".into(), Json::Bool(true))])))
+    Ok(Reply::json(&json!({ "ok": true })))
 }

@@ -3,11 +3,11 @@
 //! for the page's pictures.
 
 use crate::kit;
-use crate::table::json::Json;
 use crate::table::playtest::{Summary, mean_se, tally_end};
 use crate::table::referee;
 use crate::table::report::{self, figure};
 use crate::table::seats::make_seats;
+use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -33,14 +33,14 @@ pub struct Playtest {
 }
 
 /// Starts a playtest from the page's request.
-pub fn start(req: &Json) -> Result<Arc<Mutex<Playtest>>, String> {
+pub fn start(req: &Value) -> Result<Arc<Mutex<Playtest>>, String> {
     let name = req
         .get("game")
-        .and_then(Json::as_str)
+        .and_then(Value::as_str)
         .ok_or("no game given")?
         .to_string();
-    let settings = super::settings_of(req.get("settings").and_then(Json::as_str).unwrap_or(""))?;
-    let games = match req.get("games").and_then(Json::as_f64) {
+    let settings = super::settings_of(req.get("settings").and_then(Value::as_str).unwrap_or(""))?;
+    let games = match req.get("games").and_then(Value::as_f64) {
         Some(g) if g >= 1.0 && g <= MAX_GAMES as f64 && g.fract() == 0.0 => g as usize,
         _ => return Err(format!("games: a whole number from 1 to {MAX_GAMES}")),
     };
@@ -124,9 +124,9 @@ impl Playtest {
     }
 
     /// Progress and figures for the page.
-    pub fn view(&self, id: &str) -> Json {
+    pub fn view(&self, id: &str) -> Value {
         let s = &self.summary;
-        let num = |x: f64| Json::Num(if x.is_finite() { x } else { 0.0 });
+        let num = |x: f64| json!(if x.is_finite() { x } else { 0.0 });
         let mut means = Vec::new();
         let mut results = Vec::new();
         for k in s.keys() {
@@ -134,72 +134,54 @@ impl Playtest {
             let (m, se) = mean_se(&values);
             let total: f64 = values.iter().sum();
             if let Some(r) = k.strip_prefix("result: ") {
-                results.push(Json::Obj(vec![
-                    ("result".into(), Json::Str(r.into())),
-                    ("count".into(), num(total)),
-                ]));
+                results.push(json!({ "result": r, "count": num(total) }));
             }
-            means.push(Json::Obj(vec![
-                ("key".into(), Json::Str(k.clone())),
-                ("mean".into(), num(m)),
-                ("se".into(), num(se)),
-                ("total".into(), num(total)),
-            ]));
+            means.push(json!({ "key": k, "mean": num(m), "se": num(se), "total": num(total) }));
         }
-        let ratios = self
+        let ratios: Vec<Value> = self
             .info
             .ratios
             .iter()
             .filter_map(|(label, n, d)| {
                 let (r, se, of) = s.ratio(n, d)?;
-                Some(Json::Obj(vec![
-                    ("label".into(), Json::Str(label.to_string())),
-                    ("value".into(), num(r)),
-                    ("se".into(), num(se)),
-                    ("of".into(), num(of)),
-                ]))
+                Some(json!({ "label": label, "value": num(r), "se": num(se), "of": num(of) }))
             })
             .collect();
-        let histograms = self
+        let histograms: Vec<Value> = self
             .info
             .histograms
             .iter()
-            .map(|k| {
-                Json::Obj(vec![
-                    ("key".into(), Json::Str(k.to_string())),
-                    ("values".into(), Json::Arr(s.values(k).into_iter().map(num).collect())),
-                ])
-            })
+            .map(|k| json!({ "key": k, "values": s.values(k).into_iter().map(num).collect::<Vec<_>>() }))
             .collect();
         // The design questions with their 95 % intervals, as the HTML report has them.
-        let questions = self
+        let questions: Vec<Value> = self
             .info
             .questions
             .iter()
             .map(|(q, key)| {
                 let f = figure(s, key, self.info.ratios);
-                Json::Obj(vec![
-                    ("question".into(), Json::Str(q.to_string())),
-                    ("key".into(), Json::Str(key.to_string())),
-                    ("value".into(), f.map_or(Json::Null, |f| num(f.0))),
-                    ("half".into(), f.map_or(Json::Null, |f| num(f.1))),
-                ])
+                json!({
+                    "question": q,
+                    "key": key,
+                    "value": f.map(|f| num(f.0)),
+                    "half": f.map(|f| num(f.1)),
+                })
             })
             .collect();
-        Json::Obj(vec![
-            ("id".into(), Json::Str(id.into())),
-            ("game".into(), Json::Str(self.game.clone())),
-            ("settings".into(), Json::Str(self.settings.clone())),
-            ("questions".into(), Json::Arr(questions)),
-            ("games".into(), Json::Num(self.games as f64)),
-            ("done".into(), Json::Num(s.len() as f64)),
-            ("seconds".into(), num(self.seconds)),
-            ("finished".into(), Json::Bool(self.finished)),
-            ("error".into(), self.error.clone().map_or(Json::Null, Json::Str)),
-            ("means".into(), Json::Arr(means)),
-            ("ratios".into(), Json::Arr(ratios)),
-            ("histograms".into(), Json::Arr(histograms)),
-            ("results".into(), Json::Arr(results)),
-        ])
+        json!({
+            "id": id,
+            "game": self.game,
+            "settings": self.settings,
+            "questions": questions,
+            "games": self.games,
+            "done": s.len(),
+            "seconds": num(self.seconds),
+            "finished": self.finished,
+            "error": self.error,
+            "means": means,
+            "ratios": ratios,
+            "histograms": histograms,
+            "results": results,
+        })
     }
 }

@@ -5,10 +5,11 @@
 
 use super::http::Reply;
 use crate::kit;
-use crate::table::json::Json;
 use crate::table::referee;
 use crate::table::seats::{Answer, Seat, seat_seed};
 use crate::table::{Outcome, Settings, Table};
+use serde::Serialize;
+use serde_json::Value;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex, Weak};
@@ -199,13 +200,13 @@ pub type Created = (Arc<Mutex<Room>>, Option<(usize, String)>, Vec<(usize, Strin
 /// another seat's token. The deal's seed is secret (64 bits from the system) unless the page
 /// gives one with at most one person seat, or `any_seed` (tests that replay a game). Hints are
 /// on with at most one person, and with several only when `hints` is true.
-pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, String> {
-    let name = req.get("game").and_then(Json::as_str).ok_or("no game given")?;
-    let settings = super::settings_of(req.get("settings").and_then(Json::as_str).unwrap_or(""))?;
+pub fn create(req: &Value, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, String> {
+    let name = req.get("game").and_then(Value::as_str).ok_or("no game given")?;
+    let settings = super::settings_of(req.get("settings").and_then(Value::as_str).unwrap_or(""))?;
     let mut table = kit::new_table(name, &settings)?;
     let n = table.seats();
     let specs: Vec<String> = match req.get("seats") {
-        Some(Json::Arr(a)) => a.iter().map(|s| s.as_str().unwrap_or("?").to_string()).collect(),
+        Some(Value::Array(a)) => a.iter().map(|s| s.as_str().unwrap_or("?").to_string()).collect(),
         _ => return Err("seats: a list of 'person', 'engine' or 'mcts', one per seat".into()),
     };
     if specs.len() != n {
@@ -213,7 +214,7 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
     }
     let persons = specs.iter().filter(|s| *s == "person").count();
     let creator = match req.get("creator") {
-        None | Some(Json::Null) => specs.iter().position(|s| s == "person"),
+        None | Some(Value::Null) => specs.iter().position(|s| s == "person"),
         Some(v) => match v.as_f64() {
             Some(i) if i.fract() == 0.0 && i >= 0.0 && specs.get(i as usize).is_some_and(|s| s == "person") => {
                 Some(i as usize)
@@ -222,8 +223,8 @@ pub fn create(req: &Json, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> 
         },
     };
     let hints = match req.get("hints") {
-        None | Some(Json::Null) => persons <= 1,
-        Some(Json::Bool(b)) => *b,
+        None | Some(Value::Null) => persons <= 1,
+        Some(Value::Bool(b)) => *b,
         Some(_) => return Err("hints: true or false".into()),
     };
     let seed = match super::seed_of(req)? {
@@ -398,64 +399,42 @@ impl Room {
 
     /// Everything `seat` may know: its observation (the referee's, the only gate), the public
     /// events and actor, its question and the end.
-    pub fn view(&self, seat: usize) -> Json {
+    pub fn view(&self, seat: usize) -> PageView<'_> {
         let s = self.seats[seat].as_ref().expect("a person seat");
-        let strs = |v: &mut dyn Iterator<Item = &String>| Json::Arr(v.map(|s| Json::Str(s.clone())).collect());
         let fields = self
             .info
             .fields_of(&s.observation)
             .unwrap_or_default()
             .into_iter()
-            .map(|f| {
-                Json::Obj(vec![
-                    ("label".into(), Json::Str(f.label.into())),
-                    ("kind".into(), Json::Str(f.kind.to_string())),
-                    ("text".into(), Json::Str(f.text.into())),
-                ])
+            .map(|f| FieldView {
+                label: f.label,
+                kind: f.kind.to_string(),
+                text: f.text,
             })
             .collect();
-        Json::Obj(vec![
-            ("game".into(), Json::Str(self.game.into())),
-            ("seat".into(), Json::Num(seat as f64)),
-            ("seats".into(), Json::Num(self.seats.len() as f64)),
-            ("roles".into(), strs(&mut self.roles[seat].iter())),
-            (
-                "players".into(),
-                Json::Arr(self.players.iter().map(|p| Json::Str(p.to_string())).collect()),
-            ),
-            ("version".into(), Json::Num(s.version as f64)),
-            ("observation".into(), Json::Str(s.observation.clone())),
-            ("fields".into(), Json::Arr(fields)),
-            ("events".into(), strs(&mut self.events.iter())),
-            ("actor".into(), Json::Str(self.actor.clone())),
-            (
-                "ask".into(),
-                match &s.ask {
-                    None => Json::Null,
-                    Some((id, kind, actions)) => Json::Obj(vec![
-                        ("id".into(), Json::Num(*id as f64)),
-                        ("kind".into(), Json::Str(kind.clone())),
-                        ("actions".into(), strs(&mut actions.iter())),
-                    ]),
-                },
-            ),
-            ("refused".into(), s.refused.clone().map_or(Json::Null, Json::Str)),
-            (
-                "outcome".into(),
-                match &self.outcome {
-                    None => Json::Null,
-                    Some(o) => Json::Obj(vec![
-                        ("result".into(), Json::Str(o.result.clone())),
-                        (
-                            "scores".into(),
-                            Json::Arr(o.scores.iter().map(|&x| Json::Num(x)).collect()),
-                        ),
-                        ("reason".into(), Json::Str(o.reason.clone())),
-                    ]),
-                },
-            ),
-            ("hint".into(), Json::Bool(self.hints && self.outcome.is_none())),
-        ])
+        PageView {
+            game: self.game,
+            seat,
+            seats: self.seats.len(),
+            roles: &self.roles[seat],
+            players: &self.players,
+            version: s.version,
+            observation: &s.observation,
+            fields,
+            events: &self.events,
+            actor: &self.actor,
+            ask: s
+                .ask
+                .as_ref()
+                .map(|(id, kind, actions)| AskView { id: *id, kind, actions }),
+            refused: s.refused.as_deref(),
+            outcome: self.outcome.as_ref().map(|o| OutcomeView {
+                result: &o.result,
+                scores: &o.scores,
+                reason: &o.reason,
+            }),
+            hint: self.hints && self.outcome.is_none(),
+        }
     }
 
     /// A page's action for `seat`; `Err` is the reply (the game and the seat's holder are
@@ -574,4 +553,71 @@ impl Hint {
             Answer::Garbage { why, .. } => Err(why),
         }
     }
+}
+
+/// What a person seat's page receives ([`Room::view`]): its own observation (the referee's,
+/// the only gate), the public events and actor, its question and the end.
+#[derive(Debug, Serialize)]
+pub struct PageView<'a> {
+    /// The game's name.
+    pub game: &'static str,
+    /// This seat.
+    pub seat: usize,
+    /// How many seats.
+    pub seats: usize,
+    /// This seat's roles now.
+    pub roles: &'a [String],
+    /// Who holds each seat (`person`, `engine`, ...).
+    pub players: &'a [&'static str],
+    /// Counts the seat's changes, for the page's polling.
+    pub version: u64,
+    /// What the seat may know.
+    pub observation: &'a str,
+    /// The observation's fields, for drawing.
+    pub fields: Vec<FieldView<'a>>,
+    /// The public events, oldest first.
+    pub events: &'a VecDeque<String>,
+    /// Who acts now.
+    pub actor: &'a str,
+    /// The seat's open question.
+    pub ask: Option<AskView<'a>>,
+    /// Why the seat's last answer was refused.
+    pub refused: Option<&'a str>,
+    /// The end, once over.
+    pub outcome: Option<OutcomeView<'a>>,
+    /// True when the page may ask for a hint.
+    pub hint: bool,
+}
+
+/// One field of an observation.
+#[derive(Debug, Serialize)]
+pub struct FieldView<'a> {
+    /// What it is.
+    pub label: &'static str,
+    /// How to draw it.
+    pub kind: String,
+    /// Its word in the observation.
+    pub text: &'a str,
+}
+
+/// A question to a seat: its id, kind and legal actions.
+#[derive(Debug, Serialize)]
+pub struct AskView<'a> {
+    /// The question's id, sent back with the answer.
+    pub id: u64,
+    /// `action`, `sense`, ...
+    pub kind: &'a str,
+    /// The legal actions.
+    pub actions: &'a [String],
+}
+
+/// How a game ended.
+#[derive(Debug, Serialize)]
+pub struct OutcomeView<'a> {
+    /// The result text.
+    pub result: &'a str,
+    /// Each seat's score.
+    pub scores: &'a [f64],
+    /// Why.
+    pub reason: &'a str,
 }

@@ -8,10 +8,10 @@
 pub mod console;
 pub mod explain;
 pub mod info;
-pub mod json;
 pub mod mcts;
 pub mod playtest;
 pub mod record;
+pub mod record_line;
 pub mod referee;
 pub mod report;
 pub mod seats;

@@ -5,24 +5,13 @@
 //! it makes must be the record's next line. So a changed seed, seat list, action, event,
 //! refusal, forfeit or result shows up as the first line that differs.
 
-use super::json::Json;
+use super::record_line::{Finish, Line, Step};
 use super::referee::{self, Halt, Played, RecordSink};
 use super::seats::{Answer, Seat, check_specs, make_seat};
 use super::{Outcome, Settings};
 use std::sync::{Arc, Mutex};
 
-/// A record's first line, checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Header {
-    /// The game's name.
-    pub game: String,
-    /// The seed chance and Menagerie's seats are drawn from.
-    pub seed: u64,
-    /// The seat specs (`engine`, `random`, `human`, `cmd:PROGRAM`).
-    pub seats: Vec<String>,
-    /// The game's settings.
-    pub settings: Settings,
-}
+pub use super::record_line::Header;
 
 /// One game of a record file.
 #[derive(Clone, Debug)]
@@ -37,51 +26,12 @@ pub struct GameRecord {
     pub finished: bool,
 }
 
-fn header_of(v: &Json) -> Result<Header, String> {
-    let game = v
-        .get("game")
-        .and_then(Json::as_str)
-        .ok_or("not a game header (no \"game\")")?;
-    let seed = v
-        .get("seed")
-        .and_then(Json::as_str)
-        .and_then(|s| s.parse::<u64>().ok())
-        .ok_or("the header's seed is not a number in quotes")?;
-    let seats = match v.get("seats") {
-        Some(Json::Arr(a)) => a
-            .iter()
-            .map(|s| s.as_str().map(String::from).ok_or("a seat that is not text"))
-            .collect::<Result<Vec<_>, _>>()?,
-        _ => return Err("the header has no seat list".into()),
-    };
-    let settings = match v.get("settings") {
-        Some(Json::Obj(kv)) => kv
-            .iter()
-            .map(|(k, v)| {
-                v.as_str()
-                    .map(|v| (k.clone(), v.to_string()))
-                    .ok_or("a setting that is not text")
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-        None => Vec::new(),
-        _ => return Err("the header's settings are not an object".into()),
-    };
-    Ok(Header {
-        game: game.to_string(),
-        seed,
-        seats,
-        settings,
-    })
-}
-
-/// A seat number of a record line (its `seat` or `forfeit` value): `chance` or an index below
+/// A seat number of a record line (a step's or refusal's seat, a result's forfeit) below
 /// `seats`.
-fn seat_of(v: Option<&Json>, seats: usize) -> Result<Option<usize>, String> {
-    match v {
-        Some(Json::Str(s)) if s == "chance" => Ok(None),
-        Some(Json::Num(n)) if n.fract() == 0.0 && *n >= 0.0 && (*n as usize) < seats => Ok(Some(*n as usize)),
-        Some(Json::Num(n)) => Err(format!("seat {n} is not a seat (0..{})", seats.saturating_sub(1))),
-        _ => Err("a line with no seat".into()),
+fn check_seat(seat: Option<usize>, seats: usize) -> Result<(), String> {
+    match seat {
+        Some(n) if n >= seats => Err(format!("seat {n} is not a seat (0..{})", seats.saturating_sub(1))),
+        _ => Ok(()),
     }
 }
 
@@ -98,14 +48,13 @@ pub fn games(text: &str) -> Result<Vec<GameRecord>, String> {
     let mut out: Vec<GameRecord> = Vec::new();
     for (k, &(no, line)) in raw.iter().enumerate() {
         let at = |m: String| format!("line {no}: {m}");
-        let v = match Json::parse(line) {
+        let v = match Line::parse(line) {
             Ok(v) => v,
             // Only the very last line may be cut short (the program ended while writing it).
             Err(_) if k + 1 == raw.len() && !text.ends_with('\n') => break,
             Err(e) => return Err(at(e)),
         };
-        if v.get("game").is_some() {
-            let header = header_of(&v).map_err(at)?;
+        if let Line::Header(header) = v {
             let probe = crate::kit::new_table(&header.game, &header.settings).map_err(at)?;
             if header.seats.len() != probe.seats() {
                 return Err(at(format!(
@@ -134,21 +83,8 @@ pub fn games(text: &str) -> Result<Vec<GameRecord>, String> {
         if g.finished {
             return Err(at("a line after the game's result".into()));
         }
-        let seats = g.header.seats.len();
-        if v.get("result").is_some() {
-            if let Some(f) = v.get("forfeit") {
-                seat_of(Some(f), seats).map_err(at)?;
-            }
-            g.finished = true;
-        } else {
-            let seat = seat_of(v.get("seat"), seats).map_err(at)?;
-            if v.get("refused").is_some() && seat.is_none() {
-                return Err(at("chance is never refused".into()));
-            }
-            if v.get("action").is_none() && v.get("refused").is_none() {
-                return Err(at("neither an action, a refusal nor a result".into()));
-            }
-        }
+        check_seat(v.seat(), g.header.seats.len()).map_err(at)?;
+        g.finished = matches!(v, Line::Finish(_));
         g.lines.push(line.to_string());
     }
     if out.is_empty() {
@@ -173,8 +109,8 @@ struct Script {
 
 impl Script {
     /// The record line the game must make next, if the record has one.
-    fn next(&self) -> Option<Json> {
-        self.lines.get(self.pos).and_then(|l| Json::parse(l).ok())
+    fn next(&self) -> Option<Line> {
+        self.lines.get(self.pos).and_then(|l| Line::parse(l).ok())
     }
 
     /// Takes the game's next line: the same as the record's, or past the record's end.
@@ -214,11 +150,16 @@ impl ScriptSeat {
     /// The record's forfeit of this seat, next, when the seat itself caused it (not the
     /// referee's count of bad answers).
     fn own_forfeit(&self) -> Option<String> {
-        let v = lock(&self.script).next()?;
-        let seat = v.get("forfeit").and_then(Json::as_f64)?;
-        let why = v.get("why").and_then(Json::as_str)?;
+        let Line::Finish(Finish {
+            forfeit: Some(seat),
+            why: Some(why),
+            ..
+        }) = lock(&self.script).next()?
+        else {
+            return None;
+        };
         let counted = why.contains(" bad answers, the last: ");
-        (seat == self.seat as f64 && !counted).then(|| why.to_string())
+        (seat == self.seat && !counted).then_some(why)
     }
 
     /// True while the record still has lines to play.
@@ -265,21 +206,19 @@ impl Seat for ScriptSeat {
         if let Some(why) = self.own_forfeit() {
             return Err(why);
         }
-        let v = lock(&self.script).next().ok_or("the record ends")?;
-        let text = |k: &str| v.get(k).and_then(Json::as_str).map(String::from);
-        if v.get("seat").and_then(Json::as_f64) != Some(self.seat as f64) {
-            return Err(format!("the record has no answer of seat {} here", self.seat));
-        }
-        if let Some(a) = text("action") {
-            return Ok(Answer::Action(a));
-        }
-        match (text("refused"), v.get("garbage")) {
-            (Some(line), Some(Json::Bool(true))) => Ok(Answer::Garbage {
-                line,
-                why: text("reason").unwrap_or_default(),
+        let none_here = || format!("the record has no answer of seat {} here", self.seat);
+        match lock(&self.script).next().ok_or("the record ends")? {
+            Line::Step(Step {
+                seat: Some(seat),
+                action,
+                ..
+            }) if seat == self.seat => Ok(Answer::Action(action)),
+            Line::Refusal(r) if r.seat == self.seat && r.garbage => Ok(Answer::Garbage {
+                line: r.refused,
+                why: r.reason,
             }),
-            (Some(a), _) => Ok(Answer::Action(a)),
-            _ => Err(format!("the record has no answer of seat {} here", self.seat)),
+            Line::Refusal(r) if r.seat == self.seat => Ok(Answer::Action(r.refused)),
+            _ => Err(none_here()),
         }
     }
     fn refused(&mut self, message: &str) -> Result<(), String> {

@@ -2,7 +2,7 @@
 //! draws chance from its seeded generator, asks the acting seat, tells every seat what it may
 //! see (only [`super::Table::observe`]) and the public events, and writes the game record.
 
-use super::json::Json;
+use super::record_line::{Finish, Header, Line, Refusal, Step};
 use super::seats::{Answer, Seat};
 use super::{Actor, Outcome, Settings, Table};
 use rand::SeedableRng;
@@ -43,71 +43,49 @@ pub type RecordSink = Box<dyn FnMut(&str) -> Result<(), String> + Send>;
 
 /// The record's first line: game, seed, seats and settings.
 pub fn header(game: &str, seed: u64, seats: &[String], settings: &Settings) -> String {
-    Json::Obj(vec![
-        ("game".into(), Json::Str(game.into())),
-        // As text: a u64 does not fit a JSON number exactly.
-        ("seed".into(), Json::Str(seed.to_string())),
-        (
-            "seats".into(),
-            Json::Arr(seats.iter().map(|s| Json::Str(s.clone())).collect()),
-        ),
-        (
-            "settings".into(),
-            Json::Obj(
-                settings
-                    .iter()
-                    .map(|(k, v)| (k.clone(), Json::Str(v.clone())))
-                    .collect(),
-            ),
-        ),
-    ])
+    Line::Header(Header {
+        game: game.into(),
+        seed,
+        seats: seats.to_vec(),
+        settings: settings.clone(),
+    })
     .text()
 }
 
 /// The record line of one step (`seat` `None`: chance).
 pub fn step_line(seat: Option<usize>, action: &str, event: &str) -> String {
-    Json::Obj(vec![
-        (
-            "seat".into(),
-            seat.map_or(Json::Str("chance".into()), |s| Json::Num(s as f64)),
-        ),
-        ("action".into(), Json::Str(action.into())),
-        ("event".into(), Json::Str(event.into())),
-    ])
+    Line::Step(Step {
+        seat,
+        action: action.into(),
+        event: event.into(),
+    })
     .text()
 }
 
 /// The record line of a refused answer: the rules refused it (`garbage` false) or it was no
 /// answer at all (a line the seat program sent that is not `kit-act` for the question).
 pub fn refusal_line(seat: usize, answer: &str, reason: &str, garbage: bool) -> String {
-    let mut kv = vec![
-        ("seat".into(), Json::Num(seat as f64)),
-        ("refused".into(), Json::Str(answer.into())),
-        ("reason".into(), Json::Str(reason.into())),
-    ];
-    if garbage {
-        kv.push(("garbage".into(), Json::Bool(true)));
-    }
-    Json::Obj(kv).text()
+    Line::Refusal(Refusal {
+        seat,
+        refused: answer.into(),
+        reason: reason.into(),
+        garbage,
+    })
+    .text()
 }
 
 /// The record's last line: the outcome, the steps played and, for a forfeit, the seat and what
 /// it did.
 pub fn result_line(o: &Outcome, steps: usize, forfeit: Option<(usize, &str)>) -> String {
-    let mut kv = vec![
-        ("result".into(), Json::Str(o.result.clone())),
-        (
-            "scores".into(),
-            Json::Arr(o.scores.iter().map(|&s| Json::Num(s)).collect()),
-        ),
-        ("reason".into(), Json::Str(o.reason.clone())),
-        ("steps".into(), Json::Num(steps as f64)),
-    ];
-    if let Some((s, why)) = forfeit {
-        kv.push(("forfeit".into(), Json::Num(s as f64)));
-        kv.push(("why".into(), Json::Str(why.into())));
-    }
-    Json::Obj(kv).text()
+    Line::Finish(Finish {
+        result: o.result.clone(),
+        scores: o.scores.clone(),
+        reason: o.reason.clone(),
+        steps,
+        forfeit: forfeit.map(|f| f.0),
+        why: forfeit.map(|f| f.1.to_string()),
+    })
+    .text()
 }
 
 /// The forfeit reason the referee gives a seat that answered badly too often.
