@@ -8,7 +8,7 @@
 
 use menagerie::kit::{names, new_table};
 use menagerie::table::mcts::TextBelief;
-use menagerie::table::{Actor, Table};
+use menagerie::table::{ActionError, Actor, Table};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -118,6 +118,13 @@ fn every_table_game_conforms_along_random_games() {
                             .find(|b| !actions.iter().any(|a| a == b))
                             .expect("a bogus action");
                         let e = t.act(bogus).expect_err(bogus);
+                        // The text or the rules refused it, never the game in the middle of
+                        // applying it.
+                        assert!(
+                            matches!(e, ActionError::Syntax(_) | ActionError::Illegal(_)),
+                            "{name}: {e:?}"
+                        );
+                        let e = e.to_string();
                         assert!(!e.is_empty() && !e.contains('\n'), "{name}: '{e}'");
                         assert_eq!(t.state_text(), before, "{name} seed {seed}: {bogus}");
                         let a = &actions[rng.random_range(0..actions.len())];

@@ -161,12 +161,12 @@ fn bad_input_changes_nothing() {
         ("fly", "not a Parade action"),
         ("deal K", "the deal is over"),
     ] {
-        let e = t.act(a).unwrap_err();
+        let e = t.act(a).unwrap_err().to_string();
         assert!(e.contains(why), "{a}: {e}");
         assert_eq!(t.state_text(), before, "{a}");
     }
     let mut t = at(&format!("{NEAR} - 8"));
-    let e = t.act("add").unwrap_err();
+    let e = t.act("add").unwrap_err().to_string();
     assert!(e.contains("pile B is empty"), "{e}");
     for bad in [
         // Nine pieces need one add, which takes a card: not with nothing spent.

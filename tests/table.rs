@@ -8,7 +8,7 @@ use menagerie::table::{record, referee};
 #[path = "common/spy.rs"]
 mod spy;
 use menagerie::table::seats::{Answer, RandomSeat, Seat, make_seats};
-use menagerie::table::{Actor, Chance, GameInfo, Outcome, Settings, Table, Utility};
+use menagerie::table::{ActionError, Actor, Chance, GameInfo, Outcome, Settings, Table, Utility};
 use spy::spied_game;
 
 fn game(name: &str, settings: &[(&str, &str)]) -> Box<dyn Table> {
@@ -278,9 +278,18 @@ fn telepathy_overflow_makes_the_team_on_that_side_remove_a_piece() {
     let mut t = at("telepathy", &format!("{START} 1 P,P NBRQKC,NBRQKC 0,2 - predict"));
     act(&mut t, "card Q");
     // The mover is told why a move is refused, from the board it sees.
-    assert_eq!(t.act("e2e5").unwrap_err(), "the pawn on e2 may go to e3, e4 only");
-    assert_eq!(t.act("e7e5").unwrap_err(), "e7 holds a black pawn: not yours to move");
-    assert_eq!(t.act("f1c4").unwrap_err(), "the bishop on f1 has no legal move now");
+    assert_eq!(
+        t.act("e2e5"),
+        Err(ActionError::Illegal("the pawn on e2 may go to e3, e4 only".into()))
+    );
+    assert_eq!(
+        t.act("e7e5"),
+        Err(ActionError::Illegal("e7 holds a black pawn: not yours to move".into()))
+    );
+    assert_eq!(
+        t.act("f1c4"),
+        Err(ActionError::Illegal("the bishop on f1 has no legal move now".into()))
+    );
     assert_eq!(act(&mut t, "g1f3"), "move g1f3 N card Q miss marker 0 overflow white");
     // Seat 0 predicted; seat 1 moved and now predicts; the removal falls to seat 0.
     assert_eq!(t.actor(), Actor::Seat(0, "remove"));
@@ -290,13 +299,18 @@ fn telepathy_overflow_makes_the_team_on_that_side_remove_a_piece() {
     // A refusal says why, and changes nothing.
     let before = t.state_text();
     assert_eq!(
-        t.act("remove e1").unwrap_err(),
-        "e1 holds the king; other white pieces remain"
+        t.act("remove e1"),
+        Err(ActionError::Illegal(
+            "e1 holds the king; other white pieces remain".into()
+        ))
     );
-    assert_eq!(t.act("remove e7").unwrap_err(), "e7 holds no white piece");
     assert_eq!(
-        t.act("card Q").unwrap_err(),
-        "the question now is 'remove': remove a1, remove a2, remove b1, remove b2, remove c1, remove c2, remove d1, remove d2 (and 7 more)"
+        t.act("remove e7"),
+        Err(ActionError::Illegal("e7 holds no white piece".into()))
+    );
+    assert_eq!(
+        t.act("card Q"),
+        Err(ActionError::Illegal("the question now is 'remove': remove a1, remove a2, remove b1, remove b2, remove c1, remove c2, remove d1, remove d2 (and 7 more)".into()))
     );
     assert_eq!(t.state_text(), before);
     assert_eq!(act(&mut t, "remove a1"), "removed a1 by white");

@@ -33,12 +33,12 @@ pub fn reply(table: &mut dyn Table, rng: &mut StdRng, line: &str) -> Option<Stri
             };
             match r {
                 Ok(event) => format!("ok {event}"),
-                Err(e) => err(&e),
+                Err(e) => err(&e.to_string()),
             }
         }
         "chance" => match table.draw_chance(rng) {
             Ok((a, e)) => format!("ok {a} {e}"),
-            Err(e) => err(&e),
+            Err(e) => err(&e.to_string()),
         },
         "observe" => match arg.parse::<usize>() {
             Ok(s) if s < table.seats() => table.observe(s),

@@ -227,6 +227,49 @@ pub fn default_refusal<G: TableGame>(game: &G, action: &G::Action) -> String {
     explain::refusal(&action.to_string(), &legal, asked, &seen)
 }
 
+/// Why a table refused an action (its state untouched). `Display` is the reason in the words
+/// that seats, the console, the page and the records are given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionError {
+    /// The game is over.
+    Over,
+    /// Chance acts now, not a seat.
+    ChanceActs,
+    /// A chance outcome was given where a seat acts.
+    NoChanceStep,
+    /// Chance has no outcome with a positive probability (a rules bug).
+    NoOutcome,
+    /// The text is not an action of this game (the game's words: what it expected).
+    Syntax(String),
+    /// A well-formed action that is not legal now, and why, from what the actor knows.
+    Illegal(String),
+    /// Not one of the chance outcomes now.
+    NotAnOutcome,
+    /// The rules refused it while applying it (the game's words).
+    Rules(String),
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionError::Over => f.write_str("the game is over"),
+            ActionError::ChanceActs => f.write_str("chance acts now"),
+            ActionError::NoChanceStep => f.write_str("no chance step now"),
+            ActionError::NoOutcome => f.write_str("no chance outcome"),
+            ActionError::NotAnOutcome => f.write_str("not a chance outcome here"),
+            ActionError::Syntax(why) | ActionError::Illegal(why) | ActionError::Rules(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for ActionError {}
+
+impl From<ActionError> for String {
+    fn from(e: ActionError) -> String {
+        e.to_string()
+    }
+}
+
 /// A table game behind a trait object that speaks text: what the referee, the console and the
 /// seats use.
 pub trait Table: Send {
@@ -240,14 +283,14 @@ pub trait Table: Send {
     fn actor(&self) -> Actor;
     /// The actor's legal actions as text, sorted.
     fn actions(&self) -> Vec<String>;
-    /// Applies an action given as text; `Err(reason)` leaves the state untouched.
-    fn act(&mut self, text: &str) -> Result<String, String>;
+    /// Applies an action given as text; an error leaves the state untouched.
+    fn act(&mut self, text: &str) -> Result<String, ActionError>;
     /// Draws a chance outcome with `rng` and applies it; returns (action text, event).
-    fn draw_chance(&mut self, rng: &mut StdRng) -> Result<(String, String), String>;
+    fn draw_chance(&mut self, rng: &mut StdRng) -> Result<(String, String), ActionError>;
     /// The chance outcomes as text with their probabilities.
     fn chances(&self) -> Vec<(String, f64)>;
     /// Applies the chance outcome written `text` (a record being replayed, the console).
-    fn act_chance(&mut self, text: &str) -> Result<String, String>;
+    fn act_chance(&mut self, text: &str) -> Result<String, ActionError>;
     /// The best score of this game's deal with every order known.
     fn deal_optimum(&self, budget: u64) -> Option<Optimum>;
     /// What `seat` may know now.
@@ -295,24 +338,24 @@ impl<G: TableGame> Table for G {
         v.dedup();
         v
     }
-    fn act(&mut self, text: &str) -> Result<String, String> {
+    fn act(&mut self, text: &str) -> Result<String, ActionError> {
         match TableGame::actor(self) {
-            Actor::Over => return Err("the game is over".into()),
-            Actor::Chance => return Err("chance acts now".into()),
+            Actor::Over => return Err(ActionError::Over),
+            Actor::Chance => return Err(ActionError::ChanceActs),
             Actor::Seat(..) => {}
         }
-        let a = self.parse_action(text.trim())?;
+        let a = self.parse_action(text.trim()).map_err(ActionError::Syntax)?;
         if !self.legal_actions().contains(&a) {
-            return Err(self.why_illegal(&a));
+            return Err(ActionError::Illegal(self.why_illegal(&a)));
         }
-        self.apply(&a)
+        self.apply(&a).map_err(ActionError::Rules)
     }
-    fn draw_chance(&mut self, rng: &mut StdRng) -> Result<(String, String), String> {
+    fn draw_chance(&mut self, rng: &mut StdRng) -> Result<(String, String), ActionError> {
         use rand::RngExt;
         let outcomes = self.chance_outcomes();
         let total: f64 = outcomes.iter().map(|o| o.1).sum();
         if outcomes.is_empty() || total <= 0.0 {
-            return Err("no chance outcome".into());
+            return Err(ActionError::NoOutcome);
         }
         let mut x = rng.random_range(0.0..total);
         let mut pick = &outcomes[outcomes.len() - 1].0;
@@ -324,7 +367,7 @@ impl<G: TableGame> Table for G {
             x -= p;
         }
         let pick = pick.clone();
-        let event = self.apply(&pick)?;
+        let event = self.apply(&pick).map_err(ActionError::Rules)?;
         Ok((pick.to_string(), event))
     }
     fn chances(&self) -> Vec<(String, f64)> {
@@ -333,15 +376,15 @@ impl<G: TableGame> Table for G {
             .map(|(a, p)| (a.to_string(), p))
             .collect()
     }
-    fn act_chance(&mut self, text: &str) -> Result<String, String> {
+    fn act_chance(&mut self, text: &str) -> Result<String, ActionError> {
         if TableGame::actor(self) != Actor::Chance {
-            return Err("no chance step now".into());
+            return Err(ActionError::NoChanceStep);
         }
-        let a = self.parse_action(text.trim())?;
+        let a = self.parse_action(text.trim()).map_err(ActionError::Syntax)?;
         if !self.chance_outcomes().iter().any(|(o, _)| *o == a) {
-            return Err("not a chance outcome here".into());
+            return Err(ActionError::NotAnOutcome);
         }
-        self.apply(&a)
+        self.apply(&a).map_err(ActionError::Rules)
     }
     fn deal_optimum(&self, budget: u64) -> Option<Optimum> {
         TableGame::deal_optimum(self, budget)

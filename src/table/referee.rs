@@ -236,7 +236,7 @@ pub fn play_recorded(
                     let (answer, reason, garbage) = match answer {
                         Answer::Action(a) => match table.act(&a) {
                             Ok(event) => break (Some(seat), a, event),
-                            Err(reason) => (a, reason, false),
+                            Err(reason) => (a, reason.to_string(), false),
                         },
                         Answer::Garbage { line, why } => (line, why, true),
                     };
