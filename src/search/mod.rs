@@ -294,19 +294,8 @@ impl Searcher {
             depth: 0,
             nodes: 0,
         };
-        {
-            let root = &mut frames[0];
-            root.moves.clear();
-            pos.legal_moves(&mut root.moves);
-            if !self.root_only.is_empty() && root.moves.iter().any(|m| self.root_only.contains(m)) {
-                let only = &self.root_only;
-                root.moves.retain(|m| only.contains(m));
-            } else {
-                self.root_only.clear();
-            }
-            if let Some(&m) = root.moves.first() {
-                result.best = m;
-            }
+        if let Some(&m) = self.root_moves(pos, &mut frames[0]).first() {
+            result.best = m;
         }
         let root_moves = frames[0].moves.len();
         if root_moves == 0 {
@@ -330,51 +319,12 @@ impl Searcher {
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 4).clamp(1, MAX_PLY as u32 - 4);
         for depth in 1..=max_depth {
             for pv_index in 0..lines {
-                self.pv_index = pv_index;
-                self.restricted = pv_index > 0 || !self.root_only.is_empty();
-                let prev = self.lines[pv_index].score;
-                let mut delta = 30;
-                let (mut alpha, mut beta) = if depth >= 5 {
-                    (prev - delta, prev + delta)
-                } else {
-                    (-INF, INF)
-                };
-                let score = loop {
-                    let s = self.negamax(pos, &mut frames, depth as i32, 0, alpha, beta, true);
-                    if self.aborted {
-                        break s;
-                    }
-                    if s <= alpha {
-                        alpha = (alpha - delta).max(-INF);
-                        beta = (alpha + beta) / 2;
-                    } else if s >= beta {
-                        beta = (beta + delta).min(INF);
-                    } else {
-                        break s;
-                    }
-                    delta += delta;
-                };
-                // A partial iteration still counts: its first PV move was searched to the end.
-                if self.pv_len[0] > 0 && !(self.aborted && pv_index > 0) {
-                    let line = &mut self.lines[pv_index];
-                    line.len = self.pv_len[0];
-                    line.moves[..line.len].copy_from_slice(&self.pv[0][..line.len]);
-                    if !self.aborted {
-                        line.score = score;
-                    }
-                }
+                self.search_line(pos, &mut frames, depth, pv_index);
                 if self.aborted {
                     break;
                 }
             }
-            // Best first (the later lines were searched without the earlier lines' moves).
-            for i in 1..lines {
-                let mut j = i;
-                while j > 0 && self.lines[j].score > self.lines[j - 1].score {
-                    self.lines.swap(j, j - 1);
-                    j -= 1;
-                }
-            }
+            self.sort_lines(lines);
             let best = &self.lines[0];
             if best.len > 0 {
                 result.best = best.moves[0];
@@ -386,42 +336,8 @@ impl Searcher {
             }
             let score = best.score;
             result.depth = depth;
-            let clock = self.clock.expect("set above");
-            for (i, line) in self.lines[..shown].iter().enumerate() {
-                let info = Iteration {
-                    depth,
-                    seldepth: self.seldepth as u32,
-                    score: line.score,
-                    nodes: self.nodes,
-                    millis: clock.wall().as_millis() as u64,
-                    hashfull: self.tt.hashfull(),
-                    multipv: i as u32 + 1,
-                };
-                report.iteration(pos, &info, &line.moves[..line.len]);
-            }
-            if let Some(n) = limits.mate
-                && score >= MATE - (2 * n as i32 - 1)
-            {
-                break;
-            }
-            // A ponder search goes on until `ponderhit` (or its depth or node limit).
-            if self.pondering() {
-                continue;
-            }
-            // A mate found ends a search on the clock early; a search for nodes or depth
-            // spends what it was given (a shorter mate may still turn up).
-            if score.abs() > MATE_BOUND && clock.soft.is_some() && limits.depth.is_none() {
-                let mate_plies = (MATE - score.abs()) as u32;
-                if depth > mate_plies + 2 {
-                    break;
-                }
-            }
-            if let Some(soft) = clock.soft
-                && clock.elapsed(self.nodes) >= soft
-            {
-                break;
-            }
-            if root_moves == 1 && !limits.infinite && limits.depth.is_none() && depth >= 4 {
+            self.report_lines(pos, depth, shown, report);
+            if self.iteration_ends(depth, score, root_moves, &limits) {
                 break;
             }
         }
@@ -434,6 +350,118 @@ impl Searcher {
         result.nodes = self.nodes;
         self.frames = frames;
         result
+    }
+
+    /// The root's legal moves in `root`: only those of `root_only` when it names any (else
+    /// `root_only` is cleared).
+    fn root_moves<'f, R: Rules>(&mut self, pos: &mut Position<R>, root: &'f mut Frame) -> &'f [Move] {
+        root.moves.clear();
+        pos.legal_moves(&mut root.moves);
+        if !self.root_only.is_empty() && root.moves.iter().any(|m| self.root_only.contains(m)) {
+            let only = &self.root_only;
+            root.moves.retain(|m| only.contains(m));
+        } else {
+            self.root_only.clear();
+        }
+        &root.moves
+    }
+
+    /// One line of an iteration (the `pv_index`-th of a MultiPV search): searched in an
+    /// aspiration window around its last score, widened on each fail; its moves and score are
+    /// kept. A stopped search keeps its first line's moves: its first move was searched to
+    /// the end.
+    fn search_line<R: Rules>(&mut self, pos: &mut Position<R>, frames: &mut [Frame], depth: u32, pv_index: usize) {
+        self.pv_index = pv_index;
+        self.restricted = pv_index > 0 || !self.root_only.is_empty();
+        let prev = self.lines[pv_index].score;
+        let mut delta = 30;
+        let (mut alpha, mut beta) = if depth >= 5 {
+            (prev - delta, prev + delta)
+        } else {
+            (-INF, INF)
+        };
+        let score = loop {
+            let s = self.negamax(pos, frames, depth as i32, 0, alpha, beta, true);
+            if self.aborted {
+                break s;
+            }
+            if s <= alpha {
+                alpha = (alpha - delta).max(-INF);
+                beta = (alpha + beta) / 2;
+            } else if s >= beta {
+                beta = (beta + delta).min(INF);
+            } else {
+                break s;
+            }
+            delta += delta;
+        };
+        if self.pv_len[0] > 0 && !(self.aborted && pv_index > 0) {
+            let line = &mut self.lines[pv_index];
+            line.len = self.pv_len[0];
+            line.moves[..line.len].copy_from_slice(&self.pv[0][..line.len]);
+            if !self.aborted {
+                line.score = score;
+            }
+        }
+    }
+
+    /// Reports the first `shown` lines of the iteration of `depth`.
+    fn report_lines<R: Rules>(&self, pos: &Position<R>, depth: u32, shown: usize, report: &mut dyn Report<R>) {
+        let clock = self.clock.expect("set by go");
+        for (i, line) in self.lines[..shown].iter().enumerate() {
+            let info = Iteration {
+                depth,
+                seldepth: self.seldepth as u32,
+                score: line.score,
+                nodes: self.nodes,
+                millis: clock.wall().as_millis() as u64,
+                hashfull: self.tt.hashfull(),
+                multipv: i as u32 + 1,
+            };
+            report.iteration(pos, &info, &line.moves[..line.len]);
+        }
+    }
+
+    /// The first `lines` lines best first (the later lines were searched without the earlier
+    /// lines' moves).
+    fn sort_lines(&mut self, lines: usize) {
+        for i in 1..lines {
+            let mut j = i;
+            while j > 0 && self.lines[j].score > self.lines[j - 1].score {
+                self.lines.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+    }
+
+    /// True when the iteration of `depth`, whose best score is `score`, is the last: the mate
+    /// asked for is found, a mate ends a search on the clock, the soft time limit is spent,
+    /// or a single legal move has been searched deep enough. A ponder search goes on until
+    /// `ponderhit` (or its depth or node limit).
+    fn iteration_ends(&self, depth: u32, score: i32, root_moves: usize, limits: &Limits) -> bool {
+        if let Some(n) = limits.mate
+            && score >= MATE - (2 * n as i32 - 1)
+        {
+            return true;
+        }
+        if self.pondering() {
+            return false;
+        }
+        let clock = self.clock.expect("set by go");
+        // A mate found ends a search on the clock early; a search for nodes or depth spends
+        // what it was given (a shorter mate may still turn up).
+        if score.abs() > MATE_BOUND && clock.soft.is_some() && limits.depth.is_none() {
+            let mate_plies = (MATE - score.abs()) as u32;
+            if depth > mate_plies + 2 {
+                return true;
+            }
+        }
+        if let Some(soft) = clock.soft
+            && clock.elapsed(self.nodes) >= soft
+        {
+            return true;
+        }
+        root_moves == 1 && !limits.infinite && limits.depth.is_none() && depth >= 4
     }
 
     /// A strength level's choice: one of the searched lines, by [`Strength::pick`] over those
@@ -765,13 +793,7 @@ impl Searcher {
             }
             best = best.max(s);
         }
-        let bound = if best >= beta {
-            BOUND_LOWER
-        } else if best > orig_alpha {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
+        let bound = bound_of(best, orig_alpha, beta, true);
         // A root that skipped moves knows only the best of the rest.
         if ply > 0 || !self.restricted {
             self.tt
@@ -1058,8 +1080,46 @@ impl Searcher {
             pos.legal_captures(&mut frame.moves);
         }
         alpha = alpha.max(stand);
+        let kept = Self::keep_noisy(pos, frame, in_check, stand, alpha);
+        frame.moves.truncate(kept);
+        let mut best = stand;
+        let mut best_move = Move::NONE;
+        for i in 0..kept {
+            let m = frame.pick(i);
+            pos.make_move(m);
+            self.tt.prefetch(pos.key());
+            let score = -self.qsearch(pos, rest, ply + 1, -beta, -alpha);
+            pos.unmake_move();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            return Self::terminal_score(pos, ply);
+        }
+        // Standing pat is not an exact score of this node.
+        let bound = bound_of(best, orig_alpha, beta, best_move != Move::NONE);
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply), stand.max(-MATE), 0, bound);
+        best
+    }
+
+    /// Quiescence's moves: of the generated ones, captures and promotions only (all moves when
+    /// in check), without those that delta pruning or a lost exchange drop, scored MVV-LVA in
+    /// `frame`. Returns how many are kept.
+    #[inline]
+    fn keep_noisy<R: Rules>(pos: &Position<R>, frame: &mut Frame, in_check: bool, stand: i32, alpha: i32) -> usize {
         let eval = &pos.game().eval;
-        // Keep captures and promotions only (all moves when in check), scored MVV-LVA.
         let mut kept = 0;
         for i in 0..frame.moves.len() {
             let m = frame.moves[i];
@@ -1103,42 +1163,7 @@ impl Searcher {
                 };
             kept += 1;
         }
-        frame.moves.truncate(kept);
-        let mut best = stand;
-        let mut best_move = Move::NONE;
-        for i in 0..kept {
-            let m = frame.pick(i);
-            pos.make_move(m);
-            self.tt.prefetch(pos.key());
-            let score = -self.qsearch(pos, rest, ply + 1, -beta, -alpha);
-            pos.unmake_move();
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = m;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if best == -INF {
-            return Self::terminal_score(pos, ply);
-        }
-        let bound = if best >= beta {
-            BOUND_LOWER
-        } else if best > orig_alpha && best_move != Move::NONE {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
-        self.tt
-            .store(key, best_move, score_to_tt(best, ply), stand.max(-MATE), 0, bound);
-        best
+        kept
     }
 }
 
@@ -1152,6 +1177,19 @@ fn has_pieces<R: Rules>(pos: &Position<R>) -> bool {
         }
     }
     own.is_nonempty()
+}
+
+/// The table's bound for a node's best score: a lower bound at or above beta, exact above
+/// the node's first alpha when `exact_ok` (a move made it), else an upper bound.
+#[inline]
+fn bound_of(best: i32, orig_alpha: i32, beta: i32, exact_ok: bool) -> u8 {
+    if best >= beta {
+        BOUND_LOWER
+    } else if best > orig_alpha && exact_ok {
+        BOUND_EXACT
+    } else {
+        BOUND_UPPER
+    }
 }
 
 /// A cutoff, for [`Searcher::reward_cutoff`]: who moved, where in the tree, the move, its
