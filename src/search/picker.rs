@@ -37,6 +37,31 @@ pub(super) struct Picked {
     pub unverified: bool,
 }
 
+impl Picked {
+    /// A move from a generated (legal) list.
+    fn generated(mv: Move) -> Picked {
+        Picked::losing(mv, false)
+    }
+
+    /// A generated move, `losing` when it is a capture that loses the exchange.
+    fn losing(mv: Move, losing: bool) -> Picked {
+        Picked {
+            mv,
+            losing,
+            unverified: false,
+        }
+    }
+
+    /// A move tried before generation (the TT move, a killer): only pseudo-legal.
+    fn unverified(mv: Move) -> Picked {
+        Picked {
+            mv,
+            losing: false,
+            unverified: true,
+        }
+    }
+}
+
 /// One ply's move list, scores, killers and picking state.
 pub(super) struct Frame {
     pub moves: MoveList,
@@ -133,7 +158,7 @@ impl Searcher {
     /// The next move to try at this node, or `None` when every move has been handed out.
     pub(super) fn next_move<R: Rules>(&self, pos: &mut Position<R>, f: &mut Frame, ply: usize) -> Option<Picked> {
         loop {
-            match f.stage {
+            let picked = match f.stage {
                 Stage::Tt => {
                     f.stage = if f.all_at_once {
                         Stage::AllInit
@@ -141,81 +166,17 @@ impl Searcher {
                         Stage::CapturesInit
                     };
                     let m = f.tt_candidate;
-                    if pos.is_plain_pseudo_legal(m) {
+                    pos.is_plain_pseudo_legal(m).then(|| {
                         f.tt = m;
-                        return Some(Picked {
-                            mv: m,
-                            losing: false,
-                            unverified: true,
-                        });
-                    }
+                        Picked::unverified(m)
+                    })
                 }
                 Stage::CapturesInit => {
-                    f.cheap_halves = pos.halves_are_cheap();
-                    if f.cheap_halves {
-                        pos.legal_captures(&mut f.moves);
-                        f.captures_end = f.moves.len();
-                    } else {
-                        // One generation, split: captures and promotions first.
-                        pos.legal_moves(&mut f.moves);
-                        let mut split = 0;
-                        for i in 0..f.moves.len() {
-                            let m = f.moves[i];
-                            if pos.victim(m).is_some() || m.kind() == MoveKind::Promotion {
-                                f.moves.swap(split, i);
-                                split += 1;
-                            }
-                        }
-                        f.captures_end = split;
-                    }
-                    self.score_captures(pos, f);
-                    f.stage = Stage::GoodCaptures;
+                    self.init_captures(pos, f);
+                    None
                 }
-                Stage::GoodCaptures => {
-                    while f.cur < f.captures_end {
-                        f.select(f.captures_end);
-                        let m = f.moves[f.cur];
-                        if m == f.tt {
-                            f.cur += 1;
-                            continue;
-                        }
-                        if pos.victim(m).is_some() && see::loses(pos, m) == Some(true) {
-                            f.moves.swap(f.bad, f.cur);
-                            f.scores.swap(f.bad, f.cur);
-                            f.bad += 1;
-                            f.cur += 1;
-                            continue;
-                        }
-                        f.cur += 1;
-                        return Some(Picked {
-                            mv: m,
-                            losing: false,
-                            unverified: false,
-                        });
-                    }
-                    f.stage = Stage::Refutations;
-                }
-                Stage::Refutations => {
-                    while f.refutation < 3 {
-                        let m = f.refutations[f.refutation];
-                        f.refutation += 1;
-                        if m == Move::NONE
-                            || f.done_before(m)
-                            || m.kind() == MoveKind::Promotion
-                            || pos.victim(m).is_some()
-                            || !pos.is_plain_pseudo_legal(m)
-                        {
-                            continue;
-                        }
-                        f.tried[f.refutation - 1] = m;
-                        return Some(Picked {
-                            mv: m,
-                            losing: false,
-                            unverified: true,
-                        });
-                    }
-                    f.stage = Stage::QuietsInit;
-                }
+                Stage::GoodCaptures => Self::good_capture(pos, f),
+                Stage::Refutations => Self::refutation(pos, f),
                 Stage::QuietsInit => {
                     f.cur = f.captures_end;
                     if !f.skip_quiets {
@@ -225,62 +186,133 @@ impl Searcher {
                         self.score_quiets(pos, f, ply, f.cur);
                     }
                     f.stage = Stage::Quiets;
+                    None
                 }
-                Stage::Quiets => {
-                    if !f.skip_quiets {
-                        while f.cur < f.moves.len() {
-                            f.select(f.moves.len());
-                            let m = f.moves[f.cur];
-                            f.cur += 1;
-                            if f.done_before(m) {
-                                continue;
-                            }
-                            return Some(Picked {
-                                mv: m,
-                                losing: false,
-                                unverified: false,
-                            });
-                        }
-                    }
-                    f.cur = 0;
-                    f.stage = Stage::BadCaptures;
-                }
+                Stage::Quiets => Self::quiet(f),
                 Stage::BadCaptures => {
                     if f.cur < f.bad {
                         f.cur += 1;
-                        return Some(Picked {
-                            mv: f.moves[f.cur - 1],
-                            losing: true,
-                            unverified: false,
-                        });
+                        return Some(Picked::losing(f.moves[f.cur - 1], true));
                     }
                     f.stage = Stage::Done;
+                    None
                 }
                 Stage::AllInit => {
                     pos.legal_moves(&mut f.moves);
                     self.score_all(pos, f, ply);
                     f.cur = 0;
                     f.stage = Stage::All;
+                    None
                 }
-                Stage::All => {
-                    while f.cur < f.moves.len() {
-                        f.select(f.moves.len());
-                        let (m, s) = (f.moves[f.cur], f.scores[f.cur]);
-                        f.cur += 1;
-                        if m == f.tt {
-                            continue;
-                        }
-                        return Some(Picked {
-                            mv: m,
-                            losing: s < LOSING / 2,
-                            unverified: false,
-                        });
-                    }
-                    f.stage = Stage::Done;
-                }
+                Stage::All => Self::any_move(f),
                 Stage::Done => return None,
+            };
+            if picked.is_some() {
+                return picked;
             }
         }
+    }
+
+    /// The capture stage's list: captures and promotions generated apart where that is cheap,
+    /// else every move generated once and split, captures and promotions first; then scored.
+    fn init_captures<R: Rules>(&self, pos: &mut Position<R>, f: &mut Frame) {
+        f.cheap_halves = pos.halves_are_cheap();
+        if f.cheap_halves {
+            pos.legal_captures(&mut f.moves);
+            f.captures_end = f.moves.len();
+        } else {
+            pos.legal_moves(&mut f.moves);
+            let mut split = 0;
+            for i in 0..f.moves.len() {
+                let m = f.moves[i];
+                if pos.victim(m).is_some() || m.kind() == MoveKind::Promotion {
+                    f.moves.swap(split, i);
+                    split += 1;
+                }
+            }
+            f.captures_end = split;
+        }
+        self.score_captures(pos, f);
+        f.stage = Stage::GoodCaptures;
+    }
+
+    /// The best capture left that does not lose the exchange (those that do wait at the front
+    /// of the list for the last stage); `None` moves on to the refutations.
+    fn good_capture<R: Rules>(pos: &Position<R>, f: &mut Frame) -> Option<Picked> {
+        while f.cur < f.captures_end {
+            f.select(f.captures_end);
+            let m = f.moves[f.cur];
+            if m == f.tt {
+                f.cur += 1;
+                continue;
+            }
+            if pos.victim(m).is_some() && see::loses(pos, m) == Some(true) {
+                f.moves.swap(f.bad, f.cur);
+                f.scores.swap(f.bad, f.cur);
+                f.bad += 1;
+                f.cur += 1;
+                continue;
+            }
+            f.cur += 1;
+            return Some(Picked::generated(m));
+        }
+        f.stage = Stage::Refutations;
+        None
+    }
+
+    /// The next killer or countermove that is a quiet pseudo-legal move not tried yet; `None`
+    /// moves on to the quiet moves.
+    fn refutation<R: Rules>(pos: &Position<R>, f: &mut Frame) -> Option<Picked> {
+        while f.refutation < 3 {
+            let m = f.refutations[f.refutation];
+            f.refutation += 1;
+            if m == Move::NONE
+                || f.done_before(m)
+                || m.kind() == MoveKind::Promotion
+                || pos.victim(m).is_some()
+                || !pos.is_plain_pseudo_legal(m)
+            {
+                continue;
+            }
+            f.tried[f.refutation - 1] = m;
+            return Some(Picked::unverified(m));
+        }
+        f.stage = Stage::QuietsInit;
+        None
+    }
+
+    /// The best quiet move left (none once late-move pruning ends the stage); `None` moves on
+    /// to the losing captures.
+    fn quiet(f: &mut Frame) -> Option<Picked> {
+        if !f.skip_quiets {
+            while f.cur < f.moves.len() {
+                f.select(f.moves.len());
+                let m = f.moves[f.cur];
+                f.cur += 1;
+                if f.done_before(m) {
+                    continue;
+                }
+                return Some(Picked::generated(m));
+            }
+        }
+        f.cur = 0;
+        f.stage = Stage::BadCaptures;
+        None
+    }
+
+    /// With every move in one list (the side to move must answer a threat): the best left.
+    fn any_move(f: &mut Frame) -> Option<Picked> {
+        while f.cur < f.moves.len() {
+            f.select(f.moves.len());
+            let (m, s) = (f.moves[f.cur], f.scores[f.cur]);
+            f.cur += 1;
+            if m == f.tt {
+                continue;
+            }
+            return Some(Picked::losing(m, s < LOSING / 2));
+        }
+        f.stage = Stage::Done;
+        None
     }
 
     /// Captures by the victim's value, the capturer's and the capture history; promotions after.
