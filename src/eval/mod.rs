@@ -271,6 +271,23 @@ impl<W: Word> EvalTables<W> {
     }
 }
 
+/// What one evaluation's parts share: the phase, the pawns of both sides, each side's royal
+/// zone and which costlier terms are counted.
+struct EvalContext<W: Word> {
+    phase: i32,
+    pawns: Bitboard<W>,
+    zone: [Bitboard<W>; 2],
+    counted: Counted,
+}
+
+/// Each side's attacks, as the evaluation's first pass finds them: all, by pawns, by kind
+/// (only where lesser threats count).
+struct Attacks<W: Word> {
+    all: [Bitboard<W>; 2],
+    pawn: [Bitboard<W>; 2],
+    by_kind: [[Bitboard<W>; MAX_KINDS]; 2],
+}
+
 impl<R: Rules> Position<R> {
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate(&self) -> i32 {
@@ -334,12 +351,7 @@ impl<R: Rules> Position<R> {
     /// counted there too, per side and kind (the tuner's mobility features), and every term is
     /// counted whatever its weight.
     fn eval_parts<S: TermSink>(&self, n: &mut S, mut trace: Option<&mut MobilityTrace>) -> [i32; 2] {
-        let game = &*self.game;
-        let e = &game.eval;
-        let tt = &e.terms;
-        let t: &Tables<R::Word> = &game.tables;
-        let occ = self.occupied();
-        let phase = self.phase.clamp(0, e.phase_total);
+        let e = &self.game.eval;
         let mut pawns = Bitboard::EMPTY;
         let mut m = e.pawn_kinds;
         while m != 0 {
@@ -350,175 +362,222 @@ impl<R: Rules> Position<R> {
         let zone = Color::ALL.map(|c| {
             let royals = self.royals(c);
             match royals.first() {
-                Some(k) if e.royal_kinds != 0 && !royals.more_than_one() => tt.zone[k],
+                Some(k) if e.royal_kinds != 0 && !royals.more_than_one() => e.terms.zone[k],
                 _ => Bitboard::EMPTY,
             }
         });
-        let counted = if trace.is_some() { Counted::ALL } else { e.counted };
+        let ctx = EvalContext {
+            phase: self.phase.clamp(0, e.phase_total),
+            pawns,
+            zone,
+            counted: if trace.is_some() { Counted::ALL } else { e.counted },
+        };
+        let mut at = Attacks {
+            all: [Bitboard::EMPTY; 2],
+            pawn: [Bitboard::EMPTY; 2],
+            by_kind: [[Bitboard::EMPTY; MAX_KINDS]; 2],
+        };
         let mut score = [0i32; 2];
-        let mut attacks = [Bitboard::EMPTY; 2];
-        let mut pawn_attacks = [Bitboard::EMPTY; 2];
-        let mut kind_attacks = [[Bitboard::<R::Word>::EMPTY; MAX_KINDS]; 2];
         for c in Color::ALL {
-            let ci = c.index();
-            let them = (!c).index();
-            let own = self.by_color[ci];
-            let not_own = !own;
-            let mut mk = e.pawn_kinds;
-            while mk != 0 {
-                let k = mk.trailing_zeros() as usize;
-                mk &= mk - 1;
-                for sq in self.by_kind[k] & own {
-                    pawn_attacks[ci] |= t.kinds[k].leap_capt[ci][sq];
-                }
-            }
-            attacks[ci] = pawn_attacks[ci];
-            let [mg, eg] = self.psq[ci];
-            let mut s = (mg * phase + eg * (e.phase_total - phase)) / e.phase_total;
-            let reached = e.mobility_kinds | if trace.is_some() { e.piece_kinds } else { 0 };
-            let mut mobility = [0i32; 2];
-            for sq in own & !pawns {
-                let k = self.board[sq.index()].kind();
-                let a = self.attack_set(t, sq, k, c, occ);
-                attacks[ci] |= a;
-                if counted.lesser_threat {
-                    kind_attacks[ci][k] |= a;
-                }
-                if reached >> k & 1 != 0 {
-                    let reach = ((a | t.kinds[k].leap_quiet[ci][sq]) & not_own).count() as usize;
-                    let [mg, eg] = e.mob_score[k * e.mob_stride + reach];
-                    mobility[0] += mg;
-                    mobility[1] += eg;
-                    if let Some(tr) = trace.as_deref_mut() {
-                        tr.reach[ci][k] += reach as i32;
-                        tr.buckets[ci][k][reach.min(REACH_BUCKETS - 1)] += 1;
-                    }
-                }
-                let hit = a & zone[them];
-                if hit.is_nonempty() && e.royal_kinds >> k & 1 == 0 {
-                    let hits = hit.count() as i32;
-                    n.zone_attack(them, hits, hits * tt.attack_unit[k]);
-                }
-            }
-            s += (mobility[0] * phase + mobility[1] * (e.phase_total - phase)) / e.phase_total;
-            if e.royal_kinds != 0 {
-                let royals = self.royals(c);
-                if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
-                    let shield = (e.shield[ci][k] & pawns & own).count() as i32;
-                    let [wm, we] = e.shield_weight;
-                    s += (shield * wm * phase + shield * we * (e.phase_total - phase)) / e.phase_total;
-                    n.add(ci, term::SHIELD, shield);
-                    if counted.storm {
-                        n.add(ci, term::STORM, (tt.storm[ci][k] & pawns & !own).count() as i32);
-                    }
-                }
-            }
-            score[ci] = s;
+            score[c.index()] = self.activity(c, &ctx, &mut at, n, trace.as_deref_mut());
         }
         for c in Color::ALL {
-            let ci = c.index();
-            let them = (!c).index();
-            let own = self.by_color[ci];
-            let own_pawns = pawns & own;
-            let their_pawns = pawns & !own;
-            for sq in own_pawns {
-                if (tt.passed_span[ci][sq] & their_pawns).is_empty() {
-                    n.add(ci, term::PASSED + tt.passed_bucket[ci][sq] as usize, 1);
-                }
-                if (tt.front[ci][sq] & own_pawns).is_nonempty() {
-                    n.add(ci, term::DOUBLED, 1);
-                }
-                if (tt.adjacent_files[sq] & own_pawns).is_empty() {
-                    n.add(ci, term::ISOLATED, 1);
-                }
-            }
-            if counted.backward {
-                for sq in own_pawns {
-                    if (tt.adjacent_files[sq] & own_pawns).is_nonempty()
-                        && (tt.support[ci][sq] & own_pawns).is_empty()
-                        && (tt.stop[ci][sq] & pawn_attacks[them]).is_nonempty()
-                    {
-                        n.add(ci, term::BACKWARD, 1);
-                    }
-                }
-            }
-            if counted.connected {
-                for sq in own_pawns {
-                    if pawn_attacks[ci].contains(sq) || (tt.beside[sq] & own_pawns).is_nonempty() {
-                        n.add(ci, term::CONNECTED, 1);
-                    }
-                }
-            }
-            if counted.outpost {
-                let safe = tt.enemy_half[ci] & pawn_attacks[ci];
-                let mut mk = tt.leapers;
-                while mk != 0 {
-                    let k = mk.trailing_zeros() as usize;
-                    mk &= mk - 1;
-                    for sq in self.by_kind[k] & own & safe {
-                        if (tt.passed_span[ci][sq] & tt.adjacent_files[sq] & their_pawns).is_empty() {
-                            n.add(ci, term::OUTPOST, 1);
-                        }
-                    }
-                }
-            }
-            if counted.lesser_threat {
-                let mut mk = e.piece_kinds;
-                while mk != 0 {
-                    let k = mk.trailing_zeros() as usize;
-                    mk &= mk - 1;
-                    let targets = self.by_kind[k] & own;
-                    if targets.is_empty() {
-                        continue;
-                    }
-                    let mut by_lesser = Bitboard::EMPTY;
-                    let mut lk = tt.lesser[k];
-                    while lk != 0 {
-                        by_lesser |= kind_attacks[them][lk.trailing_zeros() as usize];
-                        lk &= lk - 1;
-                    }
-                    n.add(ci, term::LESSER_THREAT, (targets & by_lesser).count() as i32);
-                }
-            }
-            let mut mk = tt.file_riders;
-            while mk != 0 {
-                let k = mk.trailing_zeros() as usize;
-                mk &= mk - 1;
-                for sq in self.by_kind[k] & own {
-                    if (tt.file[sq] & own_pawns).is_empty() {
-                        if (tt.file[sq] & their_pawns).is_empty() {
-                            n.add(ci, term::OPEN_FILE, 1);
-                        } else {
-                            n.add(ci, term::HALF_OPEN_FILE, 1);
-                        }
-                    }
-                }
-            }
-            let mut mk = tt.bound_kinds;
-            while mk != 0 {
-                let k = mk.trailing_zeros() as usize;
-                mk &= mk - 1;
-                let b = self.by_kind[k] & own;
-                if (b & tt.dark).is_nonempty() && (b & !tt.dark).is_nonempty() {
-                    n.add(ci, term::BOUND_PAIR, 1);
-                }
-            }
-            let pieces = own & !pawns & !self.royals(c);
-            n.add(ci, term::PAWN_THREAT, (pieces & pawn_attacks[them]).count() as i32);
-            n.add(
-                ci,
-                term::HANGING,
-                (pieces & attacks[them] & !attacks[ci]).count() as i32,
-            );
-            if !R::EVAL_FEATURES.is_empty() && counted.rules {
-                let mut own = [0; MAX_RULE_FEATURES];
-                game.rules.eval_features(self, c, &mut own);
-                for (i, &x) in own.iter().enumerate().take(R::EVAL_FEATURES.len()) {
-                    n.add_rule(ci, i, x);
-                }
-            }
+            self.pawn_terms(c, &ctx, &at, n);
+            self.piece_terms(c, &ctx, &at, n);
         }
         score
+    }
+
+    /// One side's tapered piece-square, mobility and shield score; its attacks go to `at`
+    /// (pawns', every piece's and, where lesser threats count, each kind's), its attacks on
+    /// the other royal zone and its storm to `n`, its squares reached to `trace`.
+    #[inline(always)]
+    fn activity<S: TermSink>(
+        &self,
+        c: Color,
+        ctx: &EvalContext<R::Word>,
+        at: &mut Attacks<R::Word>,
+        n: &mut S,
+        mut trace: Option<&mut MobilityTrace>,
+    ) -> i32 {
+        let game = &*self.game;
+        let (e, t) = (&game.eval, &game.tables);
+        let tt = &e.terms;
+        let (phase, pawns) = (ctx.phase, ctx.pawns);
+        let occ = self.occupied();
+        let ci = c.index();
+        let them = (!c).index();
+        let own = self.by_color[ci];
+        let not_own = !own;
+        let mut mk = e.pawn_kinds;
+        while mk != 0 {
+            let k = mk.trailing_zeros() as usize;
+            mk &= mk - 1;
+            for sq in self.by_kind[k] & own {
+                at.pawn[ci] |= t.kinds[k].leap_capt[ci][sq];
+            }
+        }
+        at.all[ci] = at.pawn[ci];
+        let [mg, eg] = self.psq[ci];
+        let mut s = (mg * phase + eg * (e.phase_total - phase)) / e.phase_total;
+        let reached = e.mobility_kinds | if trace.is_some() { e.piece_kinds } else { 0 };
+        let mut mobility = [0i32; 2];
+        for sq in own & !pawns {
+            let k = self.board[sq.index()].kind();
+            let a = self.attack_set(t, sq, k, c, occ);
+            at.all[ci] |= a;
+            if ctx.counted.lesser_threat {
+                at.by_kind[ci][k] |= a;
+            }
+            if reached >> k & 1 != 0 {
+                let reach = ((a | t.kinds[k].leap_quiet[ci][sq]) & not_own).count() as usize;
+                let [mg, eg] = e.mob_score[k * e.mob_stride + reach];
+                mobility[0] += mg;
+                mobility[1] += eg;
+                if let Some(tr) = trace.as_deref_mut() {
+                    tr.reach[ci][k] += reach as i32;
+                    tr.buckets[ci][k][reach.min(REACH_BUCKETS - 1)] += 1;
+                }
+            }
+            let hit = a & ctx.zone[them];
+            if hit.is_nonempty() && e.royal_kinds >> k & 1 == 0 {
+                let hits = hit.count() as i32;
+                n.zone_attack(them, hits, hits * tt.attack_unit[k]);
+            }
+        }
+        s += (mobility[0] * phase + mobility[1] * (e.phase_total - phase)) / e.phase_total;
+        if e.royal_kinds != 0 {
+            let royals = self.royals(c);
+            if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
+                let shield = (e.shield[ci][k] & pawns & own).count() as i32;
+                let [wm, we] = e.shield_weight;
+                s += (shield * wm * phase + shield * we * (e.phase_total - phase)) / e.phase_total;
+                n.add(ci, term::SHIELD, shield);
+                if ctx.counted.storm {
+                    n.add(ci, term::STORM, (tt.storm[ci][k] & pawns & !own).count() as i32);
+                }
+            }
+        }
+        s
+    }
+
+    /// One side's pawn structure to `n`: passed (by bucket), doubled, isolated and, where they
+    /// count, backward and connected pawns.
+    #[inline(always)]
+    fn pawn_terms<S: TermSink>(&self, c: Color, ctx: &EvalContext<R::Word>, at: &Attacks<R::Word>, n: &mut S) {
+        let tt = &self.game.eval.terms;
+        let ci = c.index();
+        let them = (!c).index();
+        let own = self.by_color[ci];
+        let own_pawns = ctx.pawns & own;
+        let their_pawns = ctx.pawns & !own;
+        for sq in own_pawns {
+            if (tt.passed_span[ci][sq] & their_pawns).is_empty() {
+                n.add(ci, term::PASSED + tt.passed_bucket[ci][sq] as usize, 1);
+            }
+            if (tt.front[ci][sq] & own_pawns).is_nonempty() {
+                n.add(ci, term::DOUBLED, 1);
+            }
+            if (tt.adjacent_files[sq] & own_pawns).is_empty() {
+                n.add(ci, term::ISOLATED, 1);
+            }
+        }
+        if ctx.counted.backward {
+            for sq in own_pawns {
+                if (tt.adjacent_files[sq] & own_pawns).is_nonempty()
+                    && (tt.support[ci][sq] & own_pawns).is_empty()
+                    && (tt.stop[ci][sq] & at.pawn[them]).is_nonempty()
+                {
+                    n.add(ci, term::BACKWARD, 1);
+                }
+            }
+        }
+        if ctx.counted.connected {
+            for sq in own_pawns {
+                if at.pawn[ci].contains(sq) || (tt.beside[sq] & own_pawns).is_nonempty() {
+                    n.add(ci, term::CONNECTED, 1);
+                }
+            }
+        }
+    }
+
+    /// One side's piece terms to `n`: outposts and lesser threats where they count, file
+    /// riders on open and half-open files, colour-bound pairs, pieces attacked by pawns or
+    /// hanging, and the rules module's features.
+    #[inline(always)]
+    fn piece_terms<S: TermSink>(&self, c: Color, ctx: &EvalContext<R::Word>, at: &Attacks<R::Word>, n: &mut S) {
+        let game = &*self.game;
+        let e = &game.eval;
+        let tt = &e.terms;
+        let ci = c.index();
+        let them = (!c).index();
+        let own = self.by_color[ci];
+        let own_pawns = ctx.pawns & own;
+        let their_pawns = ctx.pawns & !own;
+        if ctx.counted.outpost {
+            let safe = tt.enemy_half[ci] & at.pawn[ci];
+            let mut mk = tt.leapers;
+            while mk != 0 {
+                let k = mk.trailing_zeros() as usize;
+                mk &= mk - 1;
+                for sq in self.by_kind[k] & own & safe {
+                    if (tt.passed_span[ci][sq] & tt.adjacent_files[sq] & their_pawns).is_empty() {
+                        n.add(ci, term::OUTPOST, 1);
+                    }
+                }
+            }
+        }
+        if ctx.counted.lesser_threat {
+            let mut mk = e.piece_kinds;
+            while mk != 0 {
+                let k = mk.trailing_zeros() as usize;
+                mk &= mk - 1;
+                let targets = self.by_kind[k] & own;
+                if targets.is_empty() {
+                    continue;
+                }
+                let mut by_lesser = Bitboard::EMPTY;
+                let mut lk = tt.lesser[k];
+                while lk != 0 {
+                    by_lesser |= at.by_kind[them][lk.trailing_zeros() as usize];
+                    lk &= lk - 1;
+                }
+                n.add(ci, term::LESSER_THREAT, (targets & by_lesser).count() as i32);
+            }
+        }
+        let mut mk = tt.file_riders;
+        while mk != 0 {
+            let k = mk.trailing_zeros() as usize;
+            mk &= mk - 1;
+            for sq in self.by_kind[k] & own {
+                if (tt.file[sq] & own_pawns).is_empty() {
+                    if (tt.file[sq] & their_pawns).is_empty() {
+                        n.add(ci, term::OPEN_FILE, 1);
+                    } else {
+                        n.add(ci, term::HALF_OPEN_FILE, 1);
+                    }
+                }
+            }
+        }
+        let mut mk = tt.bound_kinds;
+        while mk != 0 {
+            let k = mk.trailing_zeros() as usize;
+            mk &= mk - 1;
+            let b = self.by_kind[k] & own;
+            if (b & tt.dark).is_nonempty() && (b & !tt.dark).is_nonempty() {
+                n.add(ci, term::BOUND_PAIR, 1);
+            }
+        }
+        let pieces = own & !ctx.pawns & !self.royals(c);
+        n.add(ci, term::PAWN_THREAT, (pieces & at.pawn[them]).count() as i32);
+        n.add(ci, term::HANGING, (pieces & at.all[them] & !at.all[ci]).count() as i32);
+        if !R::EVAL_FEATURES.is_empty() && ctx.counted.rules {
+            let mut own = [0; MAX_RULE_FEATURES];
+            game.rules.eval_features(self, c, &mut own);
+            for (i, &x) in own.iter().enumerate().take(R::EVAL_FEATURES.len()) {
+                n.add_rule(ci, i, x);
+            }
+        }
     }
 
     /// Material and piece-square sums recomputed from the board: ([opening, endgame] per
