@@ -200,8 +200,9 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-fn run_inner(args: &[String]) -> Result<(), CliError> {
-    // The global options come before the command; after it, every word is the command's.
+/// The global options (`--ini FILE`, `--random`), which come before the command, and the
+/// command's words (after it, every word is the command's).
+fn global_options(args: &[String]) -> Result<(Option<Catalog>, bool, Vec<String>), CliError> {
     let mut words = lexopt::Parser::from_args(args.iter().cloned());
     let (mut set, mut random) = (None, false);
     let mut command = Vec::new();
@@ -233,6 +234,11 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
         );
         break;
     }
+    Ok((set, random, command))
+}
+
+fn run_inner(args: &[String]) -> Result<(), CliError> {
+    let (set, random, command) = global_options(args)?;
     let args = command.as_slice();
     let set = set.unwrap_or_else(|| default_variants().clone());
     if random && !args.is_empty() {

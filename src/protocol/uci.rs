@@ -139,6 +139,49 @@ impl<'a> Uci<'a> {
         true
     }
 
+    /// `UCI_Variant`: a new game of the variant, announced with its board and start.
+    fn set_variant(&mut self, value: &str) {
+        match self.st.set_variant(value) {
+            Ok(()) => {
+                let v = self.st.session.variant();
+                let g = &v.geometry;
+                send(&format!(
+                    "info string variant {} files {} ranks {} startpos {}",
+                    v.name,
+                    g.files(),
+                    g.ranks(),
+                    self.st.session.fen()
+                ));
+            }
+            Err(e) => send(&format!("info string {e}")),
+        }
+    }
+
+    /// `IniFile`: the variants of another ini file (the current variant kept when the file
+    /// has it, else its first); empty or `<empty>` changes nothing.
+    fn load_ini(&mut self, value: &str) {
+        if value.is_empty() || value == "<empty>" {
+            return;
+        }
+        match Catalog::load(value) {
+            Ok(set) => {
+                let current = &self.st.session.variant().name;
+                match set.get(current).or_else(|| set.variants.first()).map(new_session) {
+                    Some(s) => {
+                        self.st.set = set;
+                        self.st.session = s;
+                        send(&format!(
+                            "info string loaded {value}: {}",
+                            self.st.set.names().join(" ")
+                        ));
+                    }
+                    None => send("info string the ini file has no variants"),
+                }
+            }
+            Err(e) => send(&format!("info string {e}")),
+        }
+    }
+
     fn setoption(&mut self, rest: &[&str]) {
         // setoption name NAME... [value VALUE...]
         if rest.first() != Some(&"name") {
@@ -149,20 +192,7 @@ impl<'a> Uci<'a> {
         let name = rest[1..vpos.unwrap_or(rest.len())].join(" ");
         let value = vpos.map(|p| rest[p + 1..].join(" ")).unwrap_or_default();
         match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => match self.st.set_variant(&value) {
-                Ok(()) => {
-                    let v = self.st.session.variant();
-                    let g = &v.geometry;
-                    send(&format!(
-                        "info string variant {} files {} ranks {} startpos {}",
-                        v.name,
-                        g.files(),
-                        g.ranks(),
-                        self.st.session.fen()
-                    ));
-                }
-                Err(e) => send(&format!("info string {e}")),
-            },
+            "uci_variant" => self.set_variant(&value),
             "uci_chess960" => {
                 let on = match value.as_str() {
                     "true" => true,
@@ -213,28 +243,7 @@ impl<'a> Uci<'a> {
                 Ok(ms) if ms <= 5000 => self.overhead = ms,
                 _ => send(&format!("info string Move Overhead: '{value}' is not 0..5000 ms")),
             },
-            "inifile" => {
-                if value.is_empty() || value == "<empty>" {
-                    return;
-                }
-                match Catalog::load(&value) {
-                    Ok(set) => {
-                        let current = &self.st.session.variant().name;
-                        match set.get(current).or_else(|| set.variants.first()).map(new_session) {
-                            Some(s) => {
-                                self.st.set = set;
-                                self.st.session = s;
-                                send(&format!(
-                                    "info string loaded {value}: {}",
-                                    self.st.set.names().join(" ")
-                                ));
-                            }
-                            None => send("info string the ini file has no variants"),
-                        }
-                    }
-                    Err(e) => send(&format!("info string {e}")),
-                }
-            }
+            "inifile" => self.load_ini(&value),
             _ => send(&format!("info string unknown option: {name}")),
         }
     }
