@@ -5,11 +5,12 @@
 //! board edge. Because a ray's square indices move monotonically, the first blocker is the
 //! lowest or highest set bit of `ray & occupied`.
 
+use crate::betza::Motion;
 use crate::bitboard::{Bitboard, Word};
 use crate::color::Color;
 use crate::geometry::Geometry;
 use crate::square::{MAX_SQUARES, Square};
-use crate::variant::Variant;
+use crate::variant::{PieceDef, Variant};
 use arrayvec::ArrayVec;
 
 /// A value per square index, indexed by [`Square`] without bounds checks (the index is
@@ -337,11 +338,95 @@ fn walk<W: Word>(g: &Geometry, sq: Square, dx: i8, dy: i8, range: u8) -> Bitboar
     bb
 }
 
+/// A leap `d` (owner's side) for colour `c` from every square: plain leaps into the leap
+/// tables (en passant apart), lame and first-move leaps as special leaps with their paths.
+fn add_leaps<W: Word>(
+    v: &Variant,
+    kt: &mut KindTables<W>,
+    c: Color,
+    m: &Motion,
+    (dx, dy): (i8, i8),
+    p: &PieceDef,
+) -> Result<(), String> {
+    let g = &v.geometry;
+    let landable = g.landable();
+    for from in g.board {
+        let Some(to) = g.offset(from, dx as i32, dy as i32) else {
+            continue;
+        };
+        if !landable.contains(to) || !landable.contains(from) {
+            continue;
+        }
+        if m.initial && !v.pawn_initial_ranks.contains(&g.relative_rank(c, from)) {
+            continue;
+        }
+        if m.lame || m.initial {
+            let mut path = Bitboard::EMPTY;
+            if m.lame {
+                let (ux, uy) = (dx.signum(), dy.signum());
+                let steps = dx.abs().max(dy.abs());
+                let mut ok = true;
+                for s in 1..steps {
+                    match g.offset(from, (ux * s) as i32, (uy * s) as i32) {
+                        Some(q) if g.exists(q) => path.set(q),
+                        _ => ok = false,
+                    }
+                }
+                if !ok {
+                    continue;
+                }
+            }
+            let list = &mut kt.specials[c.index()][from];
+            if list.is_full() {
+                return Err(format!("piece {} has more than 8 lame or initial leaps", p.letter));
+            }
+            list.push(SpecialLeap {
+                to,
+                path,
+                quiet: m.quiet,
+                capture: m.capture,
+            });
+            kt.lame_capture |= m.capture;
+            continue;
+        }
+        if m.quiet {
+            kt.leap_quiet[c.index()][from].set(to);
+        }
+        if m.capture {
+            kt.leap_capt[c.index()][from].set(to);
+            kt.leap_capt_inv[c.index()][to].set(from);
+        }
+        if m.en_passant {
+            kt.ep_capt[c.index()][from].set(to);
+            kt.ep_capt_inv[c.index()][to].set(from);
+        }
+    }
+    Ok(())
+}
+
+impl<W: Word> KindTables<W> {
+    /// A kind with no move yet.
+    fn empty() -> KindTables<W> {
+        KindTables {
+            leap_quiet: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
+            leap_capt: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
+            leap_capt_inv: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
+            ep_capt: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
+            ep_capt_inv: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
+            specials: [SqTable::filled(ArrayVec::new()), SqTable::filled(ArrayVec::new())],
+            rides: [ArrayVec::new(), ArrayVec::new()],
+            lame_capture: false,
+            slides: [ArrayVec::new(), ArrayVec::new()],
+            loose_rides: [ArrayVec::new(), ArrayVec::new()],
+            shifts: [None, None],
+        }
+    }
+}
+
 impl<W: Word> Tables<W> {
     /// Builds all tables for a variant.
     pub fn new(v: &Variant) -> Result<Tables<W>, String> {
         let g = &v.geometry;
-        let landable = g.landable();
         let mut t = Tables {
             ray_dirs: Vec::new(),
             rays: Vec::new(),
@@ -358,103 +443,17 @@ impl<W: Word> Tables<W> {
             magic_attacks: Vec::new(),
         };
         for (k, p) in v.pieces.iter().enumerate() {
-            let mut kt = KindTables {
-                leap_quiet: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
-                leap_capt: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
-                leap_capt_inv: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
-                ep_capt: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
-                ep_capt_inv: [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)],
-                specials: [SqTable::filled(ArrayVec::new()), SqTable::filled(ArrayVec::new())],
-                rides: [ArrayVec::new(), ArrayVec::new()],
-                lame_capture: false,
-                slides: [ArrayVec::new(), ArrayVec::new()],
-                loose_rides: [ArrayVec::new(), ArrayVec::new()],
-                shifts: [None, None],
-            };
+            let mut kt = KindTables::empty();
             for c in Color::ALL {
                 // Black's moves are White's turned by 180 degrees, so 'l' and 'r' are the
                 // owner's left and right.
                 let sign: i8 = if c == Color::White { 1 } else { -1 };
                 for m in &p.motions {
-                    let (dx, dy) = (m.dx * sign, m.dy * sign);
+                    let d = (m.dx * sign, m.dy * sign);
                     if m.range != 1 {
-                        let ray = t.ray_id(g, dx, dy, m.range);
-                        if !kt.rides[c.index()].iter().any(|r| r.ray == ray) {
-                            if kt.rides[c.index()].is_full() {
-                                return Err(format!("piece {} has more than 32 rider directions", p.letter));
-                            }
-                            kt.rides[c.index()].push(Ride {
-                                ray,
-                                quiet: m.quiet,
-                                capture: m.capture,
-                            });
-                        } else if let Some(r) = kt.rides[c.index()].iter_mut().find(|r| r.ray == ray) {
-                            r.quiet |= m.quiet;
-                            r.capture |= m.capture;
-                        }
-                        if m.capture {
-                            let inv = t.ray_id(g, -dx, -dy, m.range);
-                            let list = &mut t.inverse_rides[c.index()];
-                            match list.iter_mut().find(|r| r.ray == inv) {
-                                Some(r) => r.kinds |= 1 << k,
-                                None => list.push(InverseRide {
-                                    ray: inv,
-                                    kinds: 1 << k,
-                                }),
-                            }
-                        }
-                        continue;
-                    }
-                    for from in g.board {
-                        let Some(to) = g.offset(from, dx as i32, dy as i32) else {
-                            continue;
-                        };
-                        if !landable.contains(to) || !landable.contains(from) {
-                            continue;
-                        }
-                        if m.initial && !v.pawn_initial_ranks.contains(&g.relative_rank(c, from)) {
-                            continue;
-                        }
-                        if m.lame || m.initial {
-                            let mut path = Bitboard::EMPTY;
-                            if m.lame {
-                                let (ux, uy) = (dx.signum(), dy.signum());
-                                let steps = dx.abs().max(dy.abs());
-                                let mut ok = true;
-                                for s in 1..steps {
-                                    match g.offset(from, (ux * s) as i32, (uy * s) as i32) {
-                                        Some(q) if g.exists(q) => path.set(q),
-                                        _ => ok = false,
-                                    }
-                                }
-                                if !ok {
-                                    continue;
-                                }
-                            }
-                            let list = &mut kt.specials[c.index()][from];
-                            if list.is_full() {
-                                return Err(format!("piece {} has more than 8 lame or initial leaps", p.letter));
-                            }
-                            list.push(SpecialLeap {
-                                to,
-                                path,
-                                quiet: m.quiet,
-                                capture: m.capture,
-                            });
-                            kt.lame_capture |= m.capture;
-                            continue;
-                        }
-                        if m.quiet {
-                            kt.leap_quiet[c.index()][from].set(to);
-                        }
-                        if m.capture {
-                            kt.leap_capt[c.index()][from].set(to);
-                            kt.leap_capt_inv[c.index()][to].set(from);
-                        }
-                        if m.en_passant {
-                            kt.ep_capt[c.index()][from].set(to);
-                            kt.ep_capt_inv[c.index()][to].set(from);
-                        }
+                        t.add_ride(g, &mut kt, (k, c), m, d, p)?;
+                    } else {
+                        add_leaps(v, &mut kt, c, m, d, p)?;
                     }
                 }
                 if kt.leap_capt[c.index()].iter().any(|b| b.is_nonempty()) {
@@ -474,6 +473,46 @@ impl<W: Word> Tables<W> {
             t.build_slider_sets(g);
         }
         Ok(t)
+    }
+
+    /// A rider's direction `d` (owner's side) of kind `k` for colour `c`: its ride, and, for a
+    /// capture, the inverse ride that finds attackers.
+    fn add_ride(
+        &mut self,
+        g: &Geometry,
+        kt: &mut KindTables<W>,
+        (k, c): (usize, Color),
+        m: &Motion,
+        (dx, dy): (i8, i8),
+        p: &PieceDef,
+    ) -> Result<(), String> {
+        let ray = self.ray_id(g, dx, dy, m.range);
+        let rides = &mut kt.rides[c.index()];
+        if let Some(r) = rides.iter_mut().find(|r| r.ray == ray) {
+            r.quiet |= m.quiet;
+            r.capture |= m.capture;
+        } else {
+            if rides.is_full() {
+                return Err(format!("piece {} has more than 32 rider directions", p.letter));
+            }
+            rides.push(Ride {
+                ray,
+                quiet: m.quiet,
+                capture: m.capture,
+            });
+        }
+        if m.capture {
+            let inv = self.ray_id(g, -dx, -dy, m.range);
+            let list = &mut self.inverse_rides[c.index()];
+            match list.iter_mut().find(|r| r.ray == inv) {
+                Some(r) => r.kinds |= 1 << k,
+                None => list.push(InverseRide {
+                    ray: inv,
+                    kinds: 1 << k,
+                }),
+            }
+        }
+        Ok(())
     }
 
     fn ray_id(&mut self, g: &Geometry, dx: i8, dy: i8, range: u8) -> usize {
@@ -634,43 +673,7 @@ impl<W: Word> Tables<W> {
             }
             let (bits, magic) = match cached.as_ref().and_then(|c| c.get(found.len())) {
                 Some(&(bits, magic)) => (bits, magic),
-                None => {
-                    // Each table size gets a bounded number of tries: a square whose magic is
-                    // slow to find gets a table one bit larger instead (start-up stays short).
-                    let mut bits = mask.count_ones().max(1);
-                    let mut attempt = 0u32;
-                    let mut tries = 0u32;
-                    slots.clear();
-                    slots.resize(1 << bits, (0, 0));
-                    let magic = loop {
-                        if tries == MAGIC_TRIES {
-                            tries = 0;
-                            bits += 1;
-                            slots.clear();
-                            slots.resize(1 << bits, (0, 0));
-                        }
-                        tries += 1;
-                        attempt += 1;
-                        let magic = next() & next() & next();
-                        if bits >= 8 && (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
-                            continue;
-                        }
-                        let shift = 64 - bits;
-                        let ok = occs.iter().zip(&reached).all(|(&o, &a)| {
-                            let slot = &mut slots[(o.wrapping_mul(magic) >> shift) as usize];
-                            if slot.0 != attempt {
-                                *slot = (attempt, a);
-                                true
-                            } else {
-                                slot.1 == a
-                            }
-                        });
-                        if ok {
-                            break magic;
-                        }
-                    };
-                    (bits, magic)
-                }
+                None => find_magic(mask, &occs, &reached, &mut slots, &mut next),
             };
             found.push((bits, magic));
             let (shift, size) = (64 - bits, 1usize << bits);
@@ -693,5 +696,50 @@ impl<W: Word> Tables<W> {
         }
         self.sets.push(SliderSet { rays, entries });
         self.sets.len() - 1
+    }
+}
+
+/// A magic number for one square's `mask`: it maps every subset in `occs` to a slot of a
+/// table of `bits` bits so that subsets sharing a slot reach the same squares (`reached`).
+/// Each table size gets a bounded number of tries: a square whose magic is slow to find gets
+/// a table one bit larger instead (start-up stays short). Returns (bits, magic).
+fn find_magic(
+    mask: u64,
+    occs: &[u64],
+    reached: &[u64],
+    slots: &mut Vec<(u32, u64)>,
+    next: &mut impl FnMut() -> u64,
+) -> (u32, u64) {
+    let mut bits = mask.count_ones().max(1);
+    let mut attempt = 0u32;
+    let mut tries = 0u32;
+    slots.clear();
+    slots.resize(1 << bits, (0, 0));
+    loop {
+        if tries == MAGIC_TRIES {
+            tries = 0;
+            bits += 1;
+            slots.clear();
+            slots.resize(1 << bits, (0, 0));
+        }
+        tries += 1;
+        attempt += 1;
+        let magic = next() & next() & next();
+        if bits >= 8 && (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
+            continue;
+        }
+        let shift = 64 - bits;
+        let ok = occs.iter().zip(reached).all(|(&o, &a)| {
+            let slot = &mut slots[(o.wrapping_mul(magic) >> shift) as usize];
+            if slot.0 != attempt {
+                *slot = (attempt, a);
+                true
+            } else {
+                slot.1 == a
+            }
+        });
+        if ok {
+            return (bits, magic);
+        }
     }
 }
