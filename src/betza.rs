@@ -145,121 +145,155 @@ fn group_selects(g: (char, Option<char>), shape: Shape, dx: i8, dy: i8) -> bool 
 /// Parses a Betza string into the list of motions it allows (duplicates merged).
 pub fn parse(text: &str) -> Result<Vec<Motion>, BetzaError> {
     let chars: Vec<char> = text.chars().collect();
-    let err = |i: usize, m: String| BetzaError {
-        column: i + 1,
-        message: m,
-    };
     if chars.is_empty() {
-        return Err(err(0, "empty move description".into()));
+        return Err(bad(0, "empty move description".into()));
     }
     let mut out: Vec<Motion> = Vec::new();
     let mut i = 0;
     while i < chars.len() {
-        let start = i;
-        let mut mods = Vec::new();
-        while i < chars.len() && chars[i].is_ascii_lowercase() {
-            if !"mcfblrsvine".contains(chars[i]) {
-                return Err(err(i, format!("unsupported modifier '{}'", chars[i])));
+        let token = read_token(&chars, &mut i)?;
+        push_motions(&mut out, &token)?;
+    }
+    Ok(out)
+}
+
+/// An error at 0-based character `i`.
+fn bad(i: usize, message: String) -> BetzaError {
+    BetzaError { column: i + 1, message }
+}
+
+/// One atom of a description with its modifiers, its base atoms (a shorthand's one or two)
+/// and its range (0: unlimited).
+struct Token {
+    start: usize,
+    mods: Vec<char>,
+    bases: Vec<char>,
+    range: u8,
+}
+
+/// Reads the modifiers, atom and range at `*i`, and moves `*i` past them.
+fn read_token(chars: &[char], i: &mut usize) -> Result<Token, BetzaError> {
+    let start = *i;
+    let mut mods = Vec::new();
+    while *i < chars.len() && chars[*i].is_ascii_lowercase() {
+        if !"mcfblrsvine".contains(chars[*i]) {
+            return Err(bad(*i, format!("unsupported modifier '{}'", chars[*i])));
+        }
+        mods.push(chars[*i]);
+        *i += 1;
+    }
+    let Some(&atom) = chars.get(*i) else {
+        return Err(bad(start, "modifiers without an atom".into()));
+    };
+    if !atom.is_ascii_uppercase() {
+        return Err(bad(*i, format!("expected an atom letter, found '{atom}'")));
+    }
+    *i += 1;
+    // Shorthands expand to one or two base atoms with an implied rider flag.
+    let (bases, mut rider): (Vec<char>, bool) = match atom {
+        'K' => (vec!['W', 'F'], false),
+        'Q' => (vec!['W', 'F'], true),
+        'R' => (vec!['W'], true),
+        'B' => (vec!['F'], true),
+        c if atom_vector(c).is_some() => (vec![c], false),
+        c => return Err(bad(*i - 1, format!("unknown atom '{c}'"))),
+    };
+    if !rider && bases.len() == 1 && chars.get(*i) == Some(&atom) {
+        rider = true;
+        *i += 1;
+    }
+    let mut range: u8 = if rider { 0 } else { 1 };
+    let num_start = *i;
+    while *i < chars.len() && chars[*i].is_ascii_digit() {
+        *i += 1;
+    }
+    if *i > num_start {
+        let n: u32 = chars[num_start..*i]
+            .iter()
+            .collect::<String>()
+            .parse()
+            .map_err(|_| bad(num_start, "bad range".into()))?;
+        if n > 16 {
+            return Err(bad(num_start, format!("range {n} is larger than any board")));
+        }
+        // `W0`/`N0` mean an unlimited rider; `R4`/`W4` a rider limited to 4 steps.
+        range = n as u8;
+    }
+    Ok(Token {
+        start,
+        mods,
+        bases,
+        range,
+    })
+}
+
+/// The motions of one token, each direction its modifiers select, merged into `out` (a
+/// motion already there gains the token's quiet and capture flags).
+fn push_motions(out: &mut Vec<Motion>, t: &Token) -> Result<(), BetzaError> {
+    let Token {
+        start,
+        ref mods,
+        ref bases,
+        range,
+    } = *t;
+    let (quiet, capture) = match (mods.contains(&'m'), mods.contains(&'c') || mods.contains(&'e')) {
+        (true, false) => (true, false),
+        (false, true) => (false, true),
+        _ => (true, true),
+    };
+    let initial = mods.contains(&'i');
+    let lame = mods.contains(&'n');
+    let en_passant = mods.contains(&'e');
+    if en_passant && !capture {
+        return Err(bad(start, "'e' (en passant) needs a capturing move".into()));
+    }
+    if (initial || lame || en_passant) && range != 1 {
+        return Err(bad(start, "'i', 'n' and 'e' apply to leaps only, not riders".into()));
+    }
+    let dirs: Vec<char> = mods.iter().copied().filter(|c| "fblrsv".contains(*c)).collect();
+    for &base in bases {
+        let (a, b) = atom_vector(base).expect("base atoms are known");
+        let shape = if b == 0 {
+            Shape::Orthogonal
+        } else if a == b {
+            Shape::Diagonal
+        } else {
+            Shape::Oblique
+        };
+        if lame && shape == Shape::Oblique {
+            return Err(bad(start, "lame ('n') oblique leaps are not supported".into()));
+        }
+        let groups = direction_groups(&dirs, shape);
+        for (dx, dy) in expand(a, b) {
+            if !groups.is_empty() && !groups.iter().any(|g| group_selects(*g, shape, dx, dy)) {
+                continue;
             }
-            mods.push(chars[i]);
-            i += 1;
-        }
-        let Some(&atom) = chars.get(i) else {
-            return Err(err(start, "modifiers without an atom".into()));
-        };
-        if !atom.is_ascii_uppercase() {
-            return Err(err(i, format!("expected an atom letter, found '{atom}'")));
-        }
-        i += 1;
-        // Shorthands expand to one or two base atoms with an implied rider flag.
-        let (bases, mut rider): (Vec<char>, bool) = match atom {
-            'K' => (vec!['W', 'F'], false),
-            'Q' => (vec!['W', 'F'], true),
-            'R' => (vec!['W'], true),
-            'B' => (vec!['F'], true),
-            c if atom_vector(c).is_some() => (vec![c], false),
-            c => return Err(err(i - 1, format!("unknown atom '{c}'"))),
-        };
-        if !rider && bases.len() == 1 && chars.get(i) == Some(&atom) {
-            rider = true;
-            i += 1;
-        }
-        let mut range: u8 = if rider { 0 } else { 1 };
-        let num_start = i;
-        while i < chars.len() && chars[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i > num_start {
-            let n: u32 = chars[num_start..i]
-                .iter()
-                .collect::<String>()
-                .parse()
-                .map_err(|_| err(num_start, "bad range".into()))?;
-            if n > 16 {
-                return Err(err(num_start, format!("range {n} is larger than any board")));
-            }
-            // `W0`/`N0` mean an unlimited rider; `R4`/`W4` a rider limited to 4 steps.
-            range = n as u8;
-        }
-        let (quiet, capture) = match (mods.contains(&'m'), mods.contains(&'c') || mods.contains(&'e')) {
-            (true, false) => (true, false),
-            (false, true) => (false, true),
-            _ => (true, true),
-        };
-        let initial = mods.contains(&'i');
-        let lame = mods.contains(&'n');
-        let en_passant = mods.contains(&'e');
-        if en_passant && !capture {
-            return Err(err(start, "'e' (en passant) needs a capturing move".into()));
-        }
-        if (initial || lame || en_passant) && range != 1 {
-            return Err(err(start, "'i', 'n' and 'e' apply to leaps only, not riders".into()));
-        }
-        let dirs: Vec<char> = mods.iter().copied().filter(|c| "fblrsv".contains(*c)).collect();
-        for base in bases {
-            let (a, b) = atom_vector(base).expect("base atoms are known");
-            let shape = if b == 0 {
-                Shape::Orthogonal
-            } else if a == b {
-                Shape::Diagonal
-            } else {
-                Shape::Oblique
+            let m = Motion {
+                dx,
+                dy,
+                range,
+                quiet,
+                capture,
+                initial,
+                lame,
+                en_passant,
             };
-            if lame && shape == Shape::Oblique {
-                return Err(err(start, "lame ('n') oblique leaps are not supported".into()));
-            }
-            let groups = direction_groups(&dirs, shape);
-            for (dx, dy) in expand(a, b) {
-                if !groups.is_empty() && !groups.iter().any(|g| group_selects(*g, shape, dx, dy)) {
-                    continue;
-                }
-                let m = Motion {
-                    dx,
-                    dy,
-                    range,
-                    quiet,
-                    capture,
-                    initial,
-                    lame,
-                    en_passant,
-                };
-                if let Some(old) = out.iter_mut().find(|o| {
-                    o.dx == dx
-                        && o.dy == dy
-                        && o.range == range
-                        && o.initial == initial
-                        && o.lame == lame
-                        && o.en_passant == en_passant
-                }) {
-                    old.quiet |= quiet;
-                    old.capture |= capture;
-                } else {
-                    out.push(m);
-                }
+            if let Some(old) = out.iter_mut().find(|o| {
+                o.dx == dx
+                    && o.dy == dy
+                    && o.range == range
+                    && o.initial == initial
+                    && o.lame == lame
+                    && o.en_passant == en_passant
+            }) {
+                old.quiet |= quiet;
+                old.capture |= capture;
+            } else {
+                out.push(m);
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
