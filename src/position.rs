@@ -165,50 +165,61 @@ pub fn games_built() -> usize {
     GAMES_BUILT.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Each square's castling rights mask (the rights a move from or to it keeps) and, per
+/// colour and right, the castling options with the squares they need empty and the king's
+/// path.
+type CastleTables<W> = ([CastlingRights; MAX_SQUARES], [[Vec<CastleInfo<W>>; 2]; 2]);
+
+fn castle_tables<W: Word>(variant: &Variant) -> Result<CastleTables<W>, String> {
+    let g = &variant.geometry;
+    let mut castle_mask = [CastlingRights::all(); MAX_SQUARES];
+    let mut castles: [[Vec<CastleInfo<W>>; 2]; 2] = Default::default();
+    for c in Color::ALL {
+        for (right, list) in castles[c.index()].iter_mut().enumerate() {
+            let bit = CastlingRights::of(c, right);
+            let options: Vec<CastleOption> = if variant.chess960 {
+                chess960_options(variant, c, right)
+            } else {
+                variant.castle_options(c, right).collect()
+            };
+            for o in options {
+                if !variant.chess960 {
+                    castle_mask[o.king_from.index()] &= !bit;
+                    castle_mask[o.rook_from.index()] &= !bit;
+                }
+                let rank = g.rank_of(o.king_from);
+                let span = crate::castling::castle_span(
+                    g.file_of(o.king_from),
+                    g.file_of(o.king_to),
+                    g.file_of(o.rook_from),
+                    g.file_of(o.rook_to),
+                );
+                let on_rank = |files: u32| {
+                    (0..g.files())
+                        .filter(|f| files >> f & 1 != 0)
+                        .filter_map(|f| g.square(f, rank))
+                        .fold(Bitboard::EMPTY, |b, s| b | Bitboard::from(s))
+                };
+                list.push(CastleInfo {
+                    sq: o,
+                    empty: on_rank(span.empty),
+                    king_path: on_rank(span.king_path),
+                });
+            }
+            if list.len() > 64 {
+                return Err(format!("{} castling options for one right; at most 64", list.len()));
+            }
+        }
+    }
+    Ok((castle_mask, castles))
+}
+
 impl<R: Rules> Game<R> {
     /// Builds the shared data of a variant; fails when the rules module rejects it.
     pub fn new(variant: &Variant) -> Result<Arc<Game<R>>, String> {
         let rules = R::new(variant)?;
         let g = &variant.geometry;
-        let mut castle_mask = [CastlingRights::all(); MAX_SQUARES];
-        let mut castles: [[Vec<CastleInfo<R::Word>>; 2]; 2] = Default::default();
-        for c in Color::ALL {
-            for (right, list) in castles[c.index()].iter_mut().enumerate() {
-                let bit = CastlingRights::of(c, right);
-                let options: Vec<CastleOption> = if variant.chess960 {
-                    chess960_options(variant, c, right)
-                } else {
-                    variant.castle_options(c, right).collect()
-                };
-                for o in options {
-                    if !variant.chess960 {
-                        castle_mask[o.king_from.index()] &= !bit;
-                        castle_mask[o.rook_from.index()] &= !bit;
-                    }
-                    let rank = g.rank_of(o.king_from);
-                    let span = crate::castling::castle_span(
-                        g.file_of(o.king_from),
-                        g.file_of(o.king_to),
-                        g.file_of(o.rook_from),
-                        g.file_of(o.rook_to),
-                    );
-                    let on_rank = |files: u32| {
-                        (0..g.files())
-                            .filter(|f| files >> f & 1 != 0)
-                            .filter_map(|f| g.square(f, rank))
-                            .fold(Bitboard::EMPTY, |b, s| b | Bitboard::from(s))
-                    };
-                    list.push(CastleInfo {
-                        sq: o,
-                        empty: on_rank(span.empty),
-                        king_path: on_rank(span.king_path),
-                    });
-                }
-                if list.len() > 64 {
-                    return Err(format!("{} castling options for one right; at most 64", list.len()));
-                }
-            }
-        }
+        let (castle_mask, castles) = castle_tables(variant)?;
         let castle_rook_kind = if variant.chess960 {
             let o = variant
                 .castle_options(Color::White, 0)
