@@ -278,6 +278,62 @@ const KNOWN_KEYS: &[&str] = &[
     "chess960",
 ];
 
+/// A `[name]` or `[name:parent]` header (`rest` after its `[`) at line `ln`: a new section,
+/// with the parent's keys (but its aliases) and pieces when it names one defined above.
+fn section_header(rest: &str, line: &str, ln: usize, sections: &[Section]) -> Result<Section, String> {
+    let Some(inner) = rest.strip_suffix(']') else {
+        return Err(format!("section header without ']': {line}"));
+    };
+    let (name, parent) = match inner.split_once(':') {
+        Some((n, p)) => (n.trim(), Some(p.trim())),
+        None => (inner.trim(), None),
+    };
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(format!("bad variant name '{name}' (letters, digits, - and _ only)"));
+    }
+    let name = name.to_ascii_lowercase();
+    if sections.iter().any(|s| s.name == name) {
+        return Err(format!("variant '{name}' is defined twice"));
+    }
+    let mut sec = Section {
+        name,
+        line: ln,
+        ..Default::default()
+    };
+    if let Some(p) = parent {
+        let p = p.to_ascii_lowercase();
+        let Some(parent) = sections.iter().find(|s| s.name == p) else {
+            return Err(format!("parent variant '{p}' is not defined above"));
+        };
+        sec.keys = parent.keys.clone();
+        sec.keys.remove("aliases");
+        sec.pieces = parent.pieces.clone();
+    }
+    Ok(sec)
+}
+
+/// A `key = value` line of a section: a piece (a later one with the same letter replaces it)
+/// or a known key, `rules.*` or `eval.*`.
+fn add_key(sec: &mut Section, key: String, value: String, ln: usize) -> Result<(), String> {
+    if key == "piece" {
+        let letter = value.chars().next().filter(|c| c.is_ascii_alphabetic());
+        let Some(letter) = letter.map(|c| c.to_ascii_uppercase()) else {
+            return Err("piece needs a letter first: 'piece = N knight N'".into());
+        };
+        let rest = value[1..].trim().to_string();
+        if let Some(e) = sec.pieces.iter_mut().find(|p| p.0 == letter) {
+            *e = (letter, rest, ln);
+        } else {
+            sec.pieces.push((letter, rest, ln));
+        }
+    } else if KNOWN_KEYS.contains(&key.as_str()) || key.starts_with("rules.") || key.starts_with("eval.") {
+        sec.keys.insert(key, (value, ln));
+    } else {
+        return Err(format!("unknown key '{key}'"));
+    }
+    Ok(())
+}
+
 /// Parses ini text. `file` is only used in error messages.
 pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
     let err = |line: usize, message: String| IniError {
@@ -297,37 +353,7 @@ pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
             continue;
         }
         if let Some(rest) = line.strip_prefix('[') {
-            let Some(inner) = rest.strip_suffix(']') else {
-                return Err(err(ln, format!("section header without ']': {line}")));
-            };
-            let (name, parent) = match inner.split_once(':') {
-                Some((n, p)) => (n.trim(), Some(p.trim())),
-                None => (inner.trim(), None),
-            };
-            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-                return Err(err(
-                    ln,
-                    format!("bad variant name '{name}' (letters, digits, - and _ only)"),
-                ));
-            }
-            let name = name.to_ascii_lowercase();
-            if sections.iter().any(|s| s.name == name) {
-                return Err(err(ln, format!("variant '{name}' is defined twice")));
-            }
-            let mut sec = Section {
-                name,
-                line: ln,
-                ..Default::default()
-            };
-            if let Some(p) = parent {
-                let p = p.to_ascii_lowercase();
-                let Some(parent) = sections.iter().find(|s| s.name == p) else {
-                    return Err(err(ln, format!("parent variant '{p}' is not defined above")));
-                };
-                sec.keys = parent.keys.clone();
-                sec.keys.remove("aliases");
-                sec.pieces = parent.pieces.clone();
-            }
+            let sec = section_header(rest, line, ln, &sections).map_err(|m| err(ln, m))?;
             sections.push(sec);
             continue;
         }
@@ -342,22 +368,7 @@ pub fn parse_ini(text: &str, file: &str) -> Result<VariantSet, IniError> {
         let Some(sec) = sections.last_mut() else {
             return Err(err(ln, "key before the first [variant] header".into()));
         };
-        if key == "piece" {
-            let letter = value.chars().next().filter(|c| c.is_ascii_alphabetic());
-            let Some(letter) = letter.map(|c| c.to_ascii_uppercase()) else {
-                return Err(err(ln, "piece needs a letter first: 'piece = N knight N'".into()));
-            };
-            let rest = value[1..].trim().to_string();
-            if let Some(e) = sec.pieces.iter_mut().find(|p| p.0 == letter) {
-                *e = (letter, rest, ln);
-            } else {
-                sec.pieces.push((letter, rest, ln));
-            }
-        } else if KNOWN_KEYS.contains(&key.as_str()) || key.starts_with("rules.") || key.starts_with("eval.") {
-            sec.keys.insert(key, (value, ln));
-        } else {
-            return Err(err(ln, format!("unknown key '{key}'")));
-        }
+        add_key(sec, key, value, ln).map_err(|m| err(ln, m))?;
     }
     if sections.is_empty() {
         return Err(err(0, "no [variant] section".into()));
