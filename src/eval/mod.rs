@@ -171,6 +171,41 @@ fn weights_from(
     Weights::for_variant(v, value, avg_mob, rule_names).with_settings(&v.eval_settings)
 }
 
+/// Each side's pawn-shield squares in front of each square: the three files around it, one
+/// and two ranks ahead.
+fn shield_squares<W: Word>(g: &crate::geometry::Geometry) -> [SqTable<Bitboard<W>>; 2] {
+    let mut shield = [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)];
+    for c in Color::ALL {
+        let dir = if c == Color::White { 1 } else { -1 };
+        for sq in g.board {
+            let mut bb = Bitboard::<u128>::EMPTY;
+            for df in -1..=1 {
+                for dr in 1..=2 {
+                    if let Some(s) = g.offset(sq, df, dr * dir) {
+                        bb.set(s);
+                    }
+                }
+            }
+            shield[c.index()][sq] = (bb & g.board).convert();
+        }
+    }
+    shield
+}
+
+/// The game phase of the start position: the value of its pieces that are neither pawns nor
+/// royal.
+fn start_phase(v: &Variant, value: &[i32; MAX_KINDS]) -> i32 {
+    let first = v.start_fen.split_whitespace().next().unwrap_or("");
+    let board_part = first.split('[').next().unwrap_or("");
+    board_part
+        .chars()
+        .filter(|c| c.is_ascii_alphabetic())
+        .filter_map(|ch| v.kind_of_letter(ch))
+        .filter(|&k| !v.pieces[k].is_pawn() && !v.pieces[k].is_royal())
+        .map(|k| value[k])
+        .sum()
+}
+
 impl<W: Word> EvalTables<W> {
     /// Builds the tables for a variant whose rules module names `rule_names` as its own
     /// features.
@@ -211,33 +246,8 @@ impl<W: Word> EvalTables<W> {
                 }
             }
         }
-        let mut shield = [SqTable::filled(Bitboard::EMPTY), SqTable::filled(Bitboard::EMPTY)];
-        for c in Color::ALL {
-            let dir = if c == Color::White { 1 } else { -1 };
-            for sq in g.board {
-                let mut bb = Bitboard::<u128>::EMPTY;
-                for df in -1..=1 {
-                    for dr in 1..=2 {
-                        if let Some(s) = g.offset(sq, df, dr * dir) {
-                            bb.set(s);
-                        }
-                    }
-                }
-                shield[c.index()][sq] = (bb & g.board).convert();
-            }
-        }
-        // Phase from the start position's material.
-        let mut phase_total = 0;
-        let first = v.start_fen.split_whitespace().next().unwrap_or("");
-        let board_part = first.split('[').next().unwrap_or("");
-        for ch in board_part.chars().filter(|c| c.is_ascii_alphabetic()) {
-            if let Some(k) = v.kind_of_letter(ch)
-                && !v.pieces[k].is_pawn()
-                && !v.pieces[k].is_royal()
-            {
-                phase_total += value[k];
-            }
-        }
+        let shield = shield_squares(g);
+        let phase_total = start_phase(v, &value);
         EvalTables {
             terms: TermTables::new(v, &value),
             counted: Counted::from_weights(&weights),
