@@ -243,6 +243,17 @@ impl<W: Word> TermTables<W> {
             bound_kinds: 0,
             attack_unit: [0; MAX_KINDS],
         };
+        t.add_square_masks(v);
+        t.add_kinds(v, value);
+        t
+    }
+
+    /// The square masks: files, neighbours, the royal zone, and per side the squares ahead,
+    /// the passed-pawn span, support, stop and storm squares, the enemy half and the
+    /// passed-pawn bucket.
+    fn add_square_masks(&mut self, v: &Variant) {
+        let g = &v.geometry;
+        let t = self;
         let promo = v.promotion_rank.unwrap_or(g.ranks() - 1) as f64;
         let start = v.pawn_initial_ranks.first().map_or(1.0, |&r| r as f64);
         for sq in g.board {
@@ -291,6 +302,12 @@ impl<W: Word> TermTables<W> {
                 }
             }
         }
+    }
+
+    /// The kinds' classes: file riders, colour-bound kinds, leapers, each kind's attack unit
+    /// and the kinds worth less.
+    fn add_kinds(&mut self, v: &Variant, value: &[i32; MAX_KINDS]) {
+        let t = self;
         for (k, p) in v.pieces.iter().enumerate() {
             if p.is_pawn() {
                 continue;
@@ -314,6 +331,5 @@ impl<W: Word> TermTables<W> {
                 }
             }
         }
-        t
     }
 }
