@@ -491,16 +491,12 @@ impl<R: Rules> Position<R> {
         }
     }
 
-    pub(crate) fn legal_fast<S: MoveSink>(&mut self, out: &mut S, ksq: Square, half: Half) {
+    /// The royal piece's moves of `half` (on `ksq`), each to a square no enemy attacks once
+    /// the royal piece has left its own: in place in a list, counted for a counter.
+    #[inline(always)]
+    fn royal_moves<S: MoveSink>(&self, out: &mut S, ksq: Square, half: Half) {
         let g = &*self.game;
-        let t = &g.tables;
-        let us = self.side;
-        let them = !us;
-        let occ = self.occupied();
-        let checkers = self.attackers_to(ksq, them, occ);
-        let forbidden_here = g.royal_forbidden.contains(ksq);
-
-        // Royal moves: the destination must be safe with the royal piece lifted.
+        let them = !self.side;
         let kkind = self.board[ksq.index()].kind();
         let theirs = self.by_color[them.index()];
         let king_allowed = match half {
@@ -508,7 +504,6 @@ impl<R: Rules> Position<R> {
             Half::Captures => theirs,
             Half::Quiets => !theirs,
         };
-        // A list gets the royal moves in place; a counter counts them from a scratch list.
         let mut scratch = MoveList::new();
         let counting = out.as_list().is_none();
         let list = match out.as_list() {
@@ -517,7 +512,7 @@ impl<R: Rules> Position<R> {
         };
         let start = list.len();
         self.piece_moves(ksq, kkind, !g.royal_forbidden & king_allowed, list);
-        let occ_nk = occ & !Bitboard::from(ksq);
+        let occ_nk = self.occupied() & !Bitboard::from(ksq);
         let mut i = start;
         while i < list.len() {
             let to = list[i].to();
@@ -530,24 +525,47 @@ impl<R: Rules> Position<R> {
         if counting {
             out.add_count(scratch.len() as u64);
         }
+    }
+
+    /// Where the other pieces may move with the royal piece on `ksq` attacked by `checkers`
+    /// (at most one): anywhere when none; else the checker's square and, for a rider, the
+    /// squares between.
+    #[inline(always)]
+    fn check_block(&self, ksq: Square, checkers: Bitboard<R::Word>) -> Bitboard<R::Word> {
+        let Some(c) = checkers.first() else {
+            return !Bitboard::EMPTY;
+        };
+        let t = &self.game.tables;
+        let them = !self.side;
+        let mut allowed = Bitboard::from(c);
+        let ck = self.board[c.index()].kind();
+        let leaps = t.kinds[ck].leap_capt_inv[them.index()][ksq].contains(c);
+        if !leaps {
+            for inv in &t.inverse_rides[them.index()] {
+                let ray = t.ray(inv.ray, ksq);
+                if inv.kinds >> ck & 1 != 0 && ray.contains(c) {
+                    allowed |= ray & !t.full_ray(inv.ray, c);
+                }
+            }
+        }
+        allowed
+    }
+
+    pub(crate) fn legal_fast<S: MoveSink>(&mut self, out: &mut S, ksq: Square, half: Half) {
+        let g = &*self.game;
+        let us = self.side;
+        let them = !us;
+        let occ = self.occupied();
+        let checkers = self.attackers_to(ksq, them, occ);
+        let forbidden_here = g.royal_forbidden.contains(ksq);
+
+        let theirs = self.by_color[them.index()];
+        self.royal_moves(out, ksq, half);
         if checkers.more_than_one() || forbidden_here {
             return;
         }
 
-        let mut allowed = !Bitboard::EMPTY;
-        if let Some(c) = checkers.first() {
-            allowed = Bitboard::from(c);
-            let ck = self.board[c.index()].kind();
-            let leaps = t.kinds[ck].leap_capt_inv[them.index()][ksq].contains(c);
-            if !leaps {
-                for inv in &t.inverse_rides[them.index()] {
-                    let ray = t.ray(inv.ray, ksq);
-                    if inv.kinds >> ck & 1 != 0 && ray.contains(c) {
-                        allowed |= ray & !t.full_ray(inv.ray, c);
-                    }
-                }
-            }
-        }
+        let allowed = self.check_block(ksq, checkers);
         let mut pins = Pins {
             pinned: Bitboard::EMPTY,
             masks: ArrayVec::new(),
