@@ -203,6 +203,70 @@ impl RemoteSensing {
 /// What an idle sensor is worth: it may detect something later.
 const SENSOR_BASE: i32 = 60;
 
+/// The setting `rules.KEY`, trimmed.
+fn setting<'v>(v: &'v Variant, key: &str) -> Result<&'v str, String> {
+    v.rule_settings
+        .get(key)
+        .map(|s| s.trim())
+        .ok_or_else(|| format!("remotesensing needs rules.{key}"))
+}
+
+/// The kind named by the one piece letter of `rules.KEY`.
+fn piece_setting(v: &Variant, key: &str) -> Result<usize, String> {
+    let text = setting(v, key)?;
+    let mut ch = text.chars();
+    match (ch.next(), ch.next()) {
+        (Some(c), None) => v
+            .kind_of_letter(c)
+            .ok_or_else(|| format!("rules.{key}: no piece '{c}' in the variant")),
+        _ => Err(format!("rules.{key}: expected one piece letter, found '{text}'")),
+    }
+}
+
+/// The six sensors of `SLOT_KEYS`: each kind's sensor (dynamic pieces only, each once), and
+/// the kind in each class (board, bins) and slot (own, enemy, mega).
+type Sensors = ([Option<Sensor>; MAX_KINDS], [[usize; 3]; 2]);
+
+fn read_sensors(v: &Variant) -> Result<Sensors, String> {
+    let mut sensor = [None; MAX_KINDS];
+    let mut class_kinds = [[0usize; 3]; 2];
+    for (class, keys) in SLOT_KEYS.iter().enumerate() {
+        for (slot, key) in keys.iter().enumerate() {
+            let k = piece_setting(v, key)?;
+            if !v.pieces[k].is_dynamic() {
+                return Err(format!(
+                    "rules.{key}: piece {} must be written 'dynamic' (a sensor has no fixed moves)",
+                    v.pieces[k].letter
+                ));
+            }
+            if sensor[k].is_some() {
+                return Err(format!("rules.{key}: piece {} is already a sensor", v.pieces[k].letter));
+            }
+            sensor[k] = Some(Sensor {
+                bins: class == 1,
+                own: slot != 1,
+                enemy: slot != 0,
+            });
+            class_kinds[class][slot] = k;
+        }
+    }
+    Ok((sensor, class_kinds))
+}
+
+/// The material value of moving as each type, for the evaluation of sensors: the piece's set
+/// value, a pawn's, or one from its mobility (a royal piece, or a piece without a value).
+fn mimic_values(v: &Variant) -> [i32; MAX_KINDS] {
+    let mut mimic_value = [0; MAX_KINDS];
+    for (k, p) in v.pieces.iter().enumerate() {
+        mimic_value[k] = match p.value {
+            Some(val) if !p.is_royal() => val,
+            _ if p.is_pawn() => crate::eval::PAWN_VALUE,
+            _ => (62.0 * crate::eval::effective_mobility(v, k)).round() as i32,
+        };
+    }
+    mimic_value
+}
+
 impl Rules for RemoteSensing {
     type State = RsState;
     type Word = u128;
@@ -219,22 +283,7 @@ impl Rules for RemoteSensing {
     ];
 
     fn new(v: &Variant) -> Result<Self, String> {
-        let setting = |k: &str| {
-            v.rule_settings
-                .get(k)
-                .map(|s| s.trim())
-                .ok_or_else(|| format!("remotesensing needs rules.{k}"))
-        };
-        let kind_setting = |k: &str| -> Result<usize, String> {
-            let text = setting(k)?;
-            let mut ch = text.chars();
-            match (ch.next(), ch.next()) {
-                (Some(c), None) => v
-                    .kind_of_letter(c)
-                    .ok_or_else(|| format!("rules.{k}: no piece '{c}' in the variant")),
-                _ => Err(format!("rules.{k}: expected one piece letter, found '{text}'")),
-            }
-        };
+        let kind_setting = |k: &str| piece_setting(v, k);
         let king_board = kind_setting("king_board")?;
         let king_bins = kind_setting("king_bins")?;
         for (k, key) in [(king_board, "king_board"), (king_bins, "king_bins")] {
@@ -248,28 +297,7 @@ impl Rules for RemoteSensing {
         if v.check {
             return Err("remotesensing needs 'check = false'".into());
         }
-        let mut sensor = [None; MAX_KINDS];
-        let mut class_kinds = [[0usize; 3]; 2];
-        for (class, keys) in SLOT_KEYS.iter().enumerate() {
-            for (slot, key) in keys.iter().enumerate() {
-                let k = kind_setting(key)?;
-                if !v.pieces[k].is_dynamic() {
-                    return Err(format!(
-                        "rules.{key}: piece {} must be written 'dynamic' (a sensor has no fixed moves)",
-                        v.pieces[k].letter
-                    ));
-                }
-                if sensor[k].is_some() {
-                    return Err(format!("rules.{key}: piece {} is already a sensor", v.pieces[k].letter));
-                }
-                sensor[k] = Some(Sensor {
-                    bins: class == 1,
-                    own: slot != 1,
-                    enemy: slot != 0,
-                });
-                class_kinds[class][slot] = k;
-            }
-        }
+        let (sensor, class_kinds) = read_sensors(v)?;
         let mut type_of = [None; MAX_KINDS];
         let mut detectable = 0;
         for (k, p) in v.pieces.iter().enumerate() {
@@ -282,7 +310,7 @@ impl Rules for RemoteSensing {
             type_of[k] = Some(if k == king_bins { king_board } else { k });
             detectable |= 1 << k;
         }
-        let literal_enemy_pawn = match setting("enemy_pawn")? {
+        let literal_enemy_pawn = match setting(v, "enemy_pawn")? {
             "literal" => true,
             "own" => false,
             other => {
@@ -300,14 +328,7 @@ impl Rules for RemoteSensing {
             .filter(|&k| type_of[k] == Some(k))
             .map(|k| (v.pieces[k].letter, k))
             .collect();
-        let mut mimic_value = [0; MAX_KINDS];
-        for (k, p) in v.pieces.iter().enumerate() {
-            mimic_value[k] = match p.value {
-                Some(val) if !p.is_royal() => val,
-                _ if p.is_pawn() => crate::eval::PAWN_VALUE,
-                _ => (62.0 * crate::eval::effective_mobility(v, k)).round() as i32,
-            };
-        }
+        let mimic_value = mimic_values(v);
         Ok(RemoteSensing {
             type_of,
             sensor,
