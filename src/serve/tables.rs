@@ -195,48 +195,17 @@ pub fn token() -> String {
 /// engine's), and an invitation code for each other person seat.
 pub type Created = (Arc<Mutex<Room>>, Option<(usize, String)>, Vec<(usize, String)>);
 
-/// Starts a table game from the page's request. The creator gets its own seat's token (the
-/// seat `creator`, or the first person seat) and one invitation per other person seat, never
-/// another seat's token. The deal's seed is secret (64 bits from the system) unless the page
-/// gives one with at most one person seat, or `any_seed` (tests that replay a game). Hints are
-/// on with at most one person, and with several only when `hints` is true.
-pub fn create(req: &Value, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, String> {
-    let name = req.get("game").and_then(Value::as_str).ok_or("no game given")?;
-    let settings = super::settings_of(req.get("settings").and_then(Value::as_str).unwrap_or(""))?;
-    let mut table = kit::new_table(name, &settings)?;
-    let n = table.seats();
-    let specs: Vec<String> = match req.get("seats") {
-        Some(Value::Array(a)) => a.iter().map(|s| s.as_str().unwrap_or("?").to_string()).collect(),
-        _ => return Err("seats: a list of 'person', 'engine' or 'mcts', one per seat".into()),
-    };
-    if specs.len() != n {
-        return Err(format!("{name} has {n} seats here, {} given", specs.len()));
-    }
-    let persons = specs.iter().filter(|s| *s == "person").count();
-    let creator = match req.get("creator") {
-        None | Some(Value::Null) => specs.iter().position(|s| s == "person"),
-        Some(v) => match v.as_f64() {
-            Some(i) if i.fract() == 0.0 && i >= 0.0 && specs.get(i as usize).is_some_and(|s| s == "person") => {
-                Some(i as usize)
-            }
-            _ => return Err("creator: the number of a person seat".into()),
-        },
-    };
-    let hints = match req.get("hints") {
-        None | Some(Value::Null) => persons <= 1,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err("hints: true or false".into()),
-    };
-    let seed = match super::seed_of(req)? {
-        None => rand::random::<u64>(),
-        Some(_) if persons > 1 && !any_seed => {
-            return Err(
-                "a seed is taken only with at most one person seat: with several people it would let each rebuild the others' cards"
-                    .into(),
-            );
-        }
-        Some(s) => s,
-    };
+/// The seats of a new table: each engine seat's player, each person seat's view and answer
+/// channel, the creator's seat and token, and an invitation per other person seat.
+struct Seating {
+    engines: Vec<Option<Box<dyn Seat>>>,
+    seat_views: Vec<Option<SeatView>>,
+    receivers: Vec<Option<Receiver<String>>>,
+    own: Option<(usize, String)>,
+    invitations: Vec<(usize, String)>,
+}
+
+fn seating(table: &dyn Table, specs: &[String], creator: Option<usize>, seed: u64) -> Result<Seating, String> {
     let mut engines = Vec::new();
     let mut seat_views = Vec::new();
     let mut receivers = Vec::new();
@@ -283,6 +252,104 @@ pub fn create(req: &Value, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) ->
             other => return Err(format!("seat {i}: '{other}' is not 'person', 'engine' or 'mcts'")),
         }
     }
+    Ok(Seating {
+        engines,
+        seat_views,
+        receivers,
+        own,
+        invitations,
+    })
+}
+
+/// Plays the table's game on its own thread; a panic (a bug in a game or an engine) ends the
+/// game as a draw and the pages are told.
+fn start_referee(
+    mut table: Box<dyn Table>,
+    mut seats: Vec<Box<dyn Seat>>,
+    (seed, specs, settings): (u64, Vec<String>, Settings),
+    weak: Weak<Mutex<Room>>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+) -> Result<(), String> {
+    let name = table.info().name;
+    let n = table.seats();
+    std::thread::Builder::new()
+        .name(format!("table {name}"))
+        .spawn(move || {
+            let game = std::panic::AssertUnwindSafe(|| {
+                referee::play(
+                    table.as_mut(),
+                    &mut seats,
+                    seed,
+                    &specs,
+                    &settings,
+                    false,
+                    ENGINE_SECONDS,
+                );
+            });
+            if std::panic::catch_unwind(game).is_err()
+                && let Some(room) = weak.upgrade()
+            {
+                lock(&room).finish(Outcome {
+                    scores: vec![0.5; n],
+                    result: "draw".into(),
+                    reason: "referee error: the game stopped on a bug".into(),
+                });
+                wake();
+            }
+        })
+        .map(|_| ())
+        .map_err(|e| format!("cannot start the game: {e}"))
+}
+
+/// Starts a table game from the page's request. The creator gets its own seat's token (the
+/// seat `creator`, or the first person seat) and one invitation per other person seat, never
+/// another seat's token. The deal's seed is secret (64 bits from the system) unless the page
+/// gives one with at most one person seat, or `any_seed` (tests that replay a game). Hints are
+/// on with at most one person, and with several only when `hints` is true.
+pub fn create(req: &Value, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Created, String> {
+    let name = req.get("game").and_then(Value::as_str).ok_or("no game given")?;
+    let settings = super::settings_of(req.get("settings").and_then(Value::as_str).unwrap_or(""))?;
+    let table = kit::new_table(name, &settings)?;
+    let n = table.seats();
+    let specs: Vec<String> = match req.get("seats") {
+        Some(Value::Array(a)) => a.iter().map(|s| s.as_str().unwrap_or("?").to_string()).collect(),
+        _ => return Err("seats: a list of 'person', 'engine' or 'mcts', one per seat".into()),
+    };
+    if specs.len() != n {
+        return Err(format!("{name} has {n} seats here, {} given", specs.len()));
+    }
+    let persons = specs.iter().filter(|s| *s == "person").count();
+    let creator = match req.get("creator") {
+        None | Some(Value::Null) => specs.iter().position(|s| s == "person"),
+        Some(v) => match v.as_f64() {
+            Some(i) if i.fract() == 0.0 && i >= 0.0 && specs.get(i as usize).is_some_and(|s| s == "person") => {
+                Some(i as usize)
+            }
+            _ => return Err("creator: the number of a person seat".into()),
+        },
+    };
+    let hints = match req.get("hints") {
+        None | Some(Value::Null) => persons <= 1,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err("hints: true or false".into()),
+    };
+    let seed = match super::seed_of(req)? {
+        None => rand::random::<u64>(),
+        Some(_) if persons > 1 && !any_seed => {
+            return Err(
+                "a seed is taken only with at most one person seat: with several people it would let each rebuild the others' cards"
+                    .into(),
+            );
+        }
+        Some(s) => s,
+    };
+    let Seating {
+        engines,
+        seat_views,
+        receivers,
+        own,
+        invitations,
+    } = seating(table.as_ref(), &specs, creator, seed)?;
     let room = Arc::new(Mutex::new(Room {
         game: table.info().name,
         settings: settings.clone(),
@@ -305,7 +372,6 @@ pub fn create(req: &Value, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) ->
         outcome: None,
         hints,
     }));
-    let weak = Arc::downgrade(&room);
     let mut seats: Vec<Box<dyn Seat>> = Vec::new();
     for (i, (engine, answers)) in engines.into_iter().zip(receivers).enumerate() {
         seats.push(Box::new(PageSeat {
@@ -316,33 +382,7 @@ pub fn create(req: &Value, any_seed: bool, wake: Arc<dyn Fn() + Send + Sync>) ->
             answers,
         }));
     }
-    std::thread::Builder::new()
-        .name(format!("table {name}"))
-        .spawn(move || {
-            let game = std::panic::AssertUnwindSafe(|| {
-                referee::play(
-                    table.as_mut(),
-                    &mut seats,
-                    seed,
-                    &specs,
-                    &settings,
-                    false,
-                    ENGINE_SECONDS,
-                );
-            });
-            // A panic is a bug in a game or an engine: the game ends and the pages are told.
-            if std::panic::catch_unwind(game).is_err()
-                && let Some(room) = weak.upgrade()
-            {
-                lock(&room).finish(Outcome {
-                    scores: vec![0.5; n],
-                    result: "draw".into(),
-                    reason: "referee error: the game stopped on a bug".into(),
-                });
-                wake();
-            }
-        })
-        .map_err(|e| format!("cannot start the game: {e}"))?;
+    start_referee(table, seats, (seed, specs, settings), Arc::downgrade(&room), wake)?;
     Ok((room, own, invitations))
 }
 
