@@ -41,6 +41,7 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Refusal {
     /// The seat that answered.
+    #[serde(deserialize_with = "seat_number")]
     pub seat: usize,
     /// What it answered.
     pub refused: String,
@@ -179,20 +180,42 @@ mod seat_or_chance {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Seat(usize),
-            Word(String),
-        }
         match Raw::deserialize(d).map_err(|_| D::Error::custom("a seat is a number or \"chance\""))? {
-            Raw::Seat(n) => Ok(Some(n)),
             Raw::Word(w) if w == "chance" => Ok(None),
             Raw::Word(w) => Err(D::Error::custom(format!(
                 "seat '{w}' is neither a number nor \"chance\""
             ))),
+            raw => raw.seat().map(Some).map_err(D::Error::custom),
         }
     }
+}
+
+/// A seat as written: a whole number, another number (refused) or a word.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Raw {
+    Seat(u64),
+    Number(f64),
+    Word(String),
+}
+
+impl Raw {
+    /// The seat number, or why it is none.
+    fn seat(self) -> Result<usize, String> {
+        match self {
+            Raw::Seat(n) => usize::try_from(n).map_err(|_| format!("seat {n} is not a seat")),
+            Raw::Number(x) => Err(format!("seat {x} is not a seat")),
+            Raw::Word(w) => Err(format!("seat '{w}' is not a seat")),
+        }
+    }
+}
+
+/// A seat that must be a number (a refusal's).
+fn seat_number<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    Raw::deserialize(d)
+        .map_err(|_| D::Error::custom("a seat is a number"))?
+        .seat()
+        .map_err(D::Error::custom)
 }
 
 mod settings_object {
@@ -262,7 +285,8 @@ mod tests {
         for (line, says) in [
             (r#"{"game":"gravity","seed":7,"seats":[]}"#, "game header"),
             (r#"{"game":"gravity","seed":"x","seats":[]}"#, "the seed 'x'"),
-            (r#"{"seat":-1,"action":"a","event":"b"}"#, "step line"),
+            (r#"{"seat":-1,"action":"a","event":"b"}"#, "seat -1 is not a seat"),
+            (r#"{"seat":0.5,"refused":"a","reason":"b"}"#, "seat 0.5 is not a seat"),
             (r#"{"seat":"dealer","action":"a","event":"b"}"#, "step line"),
             (r#"{"seat":"chance","refused":"a","reason":"b"}"#, "refusal line"),
             (r#"{"result":"x","scores":"1,0","reason":"b","steps":1}"#, "result line"),
