@@ -154,6 +154,15 @@ impl Args {
         }
     }
 
+    /// The next option, for a command that takes no free word here (one is an error).
+    pub fn next_flag(&mut self) -> Result<Option<String>, CliError> {
+        match self.next_arg()? {
+            None => Ok(None),
+            Some(Arg::Opt(flag)) => Ok(Some(flag)),
+            Some(Arg::Word(w)) => Err(self.unknown(&w)),
+        }
+    }
+
     /// The value of the option `flag` just read.
     pub fn value(&mut self, flag: &str) -> Result<String, CliError> {
         let v = self
@@ -373,11 +382,7 @@ fn cmd_datagen(set: &Catalog, args: &[String]) -> Result<(), CliError> {
     let v = find_variant(set, variant)?;
     let (mut games, mut nodes, mut seed, mut out, mut shard) = (None, None, None, None, (1, 1));
     let mut words = Args::new("datagen", &args[1..]);
-    while let Some(arg) = words.next_arg()? {
-        let flag = match arg {
-            Arg::Opt(flag) => flag,
-            Arg::Word(w) => return Err(words.unknown(&w)),
-        };
+    while let Some(flag) = words.next_flag()? {
         match flag.as_str() {
             "--games" => games = Some(words.number(&flag)?),
             "--nodes" => nodes = Some(words.number(&flag)?),
@@ -436,11 +441,7 @@ fn cmd_tune(set: &Catalog, args: &[String]) -> Result<(), CliError> {
         l2: 1e-4,
     };
     let mut words = Args::new("tune", args);
-    while let Some(arg) = words.next_arg()? {
-        let flag = match arg {
-            Arg::Opt(flag) => flag,
-            Arg::Word(w) => return Err(words.unknown(&w)),
-        };
+    while let Some(flag) = words.next_flag()? {
         match flag.as_str() {
             "--variant" => variant = Some(words.value(&flag)?),
             "--out" => out = Some(words.value(&flag)?),
