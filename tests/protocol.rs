@@ -150,6 +150,13 @@ fn cecp_transcript() {
     run_transcript("cecp_basic.txt");
 }
 
+/// Every kind of refused command, in each protocol's own words.
+#[test]
+fn refusal_transcripts() {
+    run_transcript("uci_refusals.txt");
+    run_transcript("cecp_refusals.txt");
+}
+
 const UCI_WORDS: &[&str] = &[
     "uci",
     "isready",

@@ -1,6 +1,7 @@
 //! CECP (XBoard/WinBoard protocol version 2), with engine-defined variants (`setup` and
 //! `piece` lines generated from `engine.ini`), legality highlighting and analysis.
 
+use super::refusal::{Refusal, Why};
 use super::{EngineState, Input, begin_search, end_search, send};
 use crate::Color;
 use crate::engine::{Notation, Session};
@@ -265,8 +266,16 @@ impl<'a> Cecp<'a> {
         send("feature done=1");
     }
 
-    /// Runs one command; false on `quit`.
+    /// Runs one command, answering a refused one with its `Error` line; false on `quit`.
     fn command(&mut self, line: &str, input: &mut Input) -> bool {
+        self.dispatch(line, input).unwrap_or_else(|r| {
+            send(&r.cecp());
+            true
+        })
+    }
+
+    /// Runs one command; false on `quit`.
+    fn dispatch(&mut self, line: &str, input: &mut Input) -> Result<bool, Refusal> {
         let (cmd, arg) = match line.split_once(char::is_whitespace) {
             Some((c, a)) => (c, a.trim()),
             None => (line, ""),
@@ -282,11 +291,11 @@ impl<'a> Cecp<'a> {
             self.excluded.clear();
         }
         if cmd.starts_with("rbc-") {
-            self.hidden_command(cmd, line);
-            return true;
+            self.hidden_command(cmd, line)?;
+            return Ok(true);
         }
-        if self.game_command(cmd, arg, input) || self.clock_command(cmd, arg, line) {
-            return true;
+        if self.game_command(cmd, arg, input)? || self.clock_command(cmd, arg, line)? {
+            return Ok(true);
         }
         match cmd {
             "accepted" if arg == "debug" => self.debug = true,
@@ -308,33 +317,29 @@ impl<'a> Cecp<'a> {
             "post" => self.post = true,
             "nopost" => self.post = false,
             "analyze" => self.analyzing = true,
-            "exclude" | "include" => self.exclude(cmd == "exclude", arg),
-            "lift" => self.lift(arg),
-            "option" => self.option(arg),
-            "quit" => return false,
-            "savepgn" => match super::save_pgn(&mut *self.st.session, arg, "menagerie xboard") {
-                Ok(()) => send(&format!("# saved {arg}")),
-                Err(e) => send(&format!("Error ({e}): savepgn {arg}")),
-            },
-            "perft" => self.perft(arg, line),
-            _ => {
-                // Protocol version 1 sends bare moves; accept them when they parse as one.
-                if arg.is_empty() && looks_like_move(cmd) {
-                    self.usermove(cmd, input);
-                } else {
-                    send(&format!("Error (unknown command): {cmd}"));
-                }
+            "exclude" | "include" => self.exclude(cmd == "exclude", arg)?,
+            "lift" => self.lift(arg)?,
+            "option" => self.option(arg)?,
+            "quit" => return Ok(false),
+            "savepgn" => {
+                super::save_pgn(&mut *self.st.session, arg, "menagerie xboard")
+                    .map_err(|e| Refusal::new(Why::Failed(e), format!("savepgn {arg}")))?;
+                send(&format!("# saved {arg}"));
             }
+            "perft" => self.perft(arg, line)?,
+            // Protocol version 1 sends bare moves; accept them when they parse as one.
+            _ if arg.is_empty() && looks_like_move(cmd) => self.usermove(cmd, input)?,
+            _ => return Err(Refusal::new(Why::UnknownCommand, cmd)),
         }
-        true
+        Ok(true)
     }
 
     /// The commands that set up or run the game (`new`, `variant`, `setboard`, `go`, moves,
     /// taking back); false for any other.
-    fn game_command(&mut self, cmd: &str, arg: &str, input: &mut Input) -> bool {
+    fn game_command(&mut self, cmd: &str, arg: &str, input: &mut Input) -> Result<bool, Refusal> {
         match cmd {
             "new" => self.new_game(),
-            "variant" => self.variant(arg),
+            "variant" => self.variant(arg)?,
             "force" => self.force = true,
             "go" => {
                 self.force = false;
@@ -348,70 +353,74 @@ impl<'a> Cecp<'a> {
                 self.engine_side = !self.st.session.side_to_move();
             }
             "white" | "black" => {}
-            "usermove" => self.usermove(arg, input),
+            "usermove" => self.usermove(arg, input)?,
             "result" => self.force = true,
-            "setboard" => match self.st.session.set_fen(arg) {
-                Ok(()) => self.setboard_fen = arg.to_string(),
-                Err(e) => send(&format!("Error ({e}): setboard {arg}")),
-            },
+            "setboard" => {
+                self.st
+                    .session
+                    .set_fen(arg)
+                    .map_err(|e| Refusal::new(Why::Failed(e.to_string()), format!("setboard {arg}")))?;
+                self.setboard_fen = arg.to_string();
+            }
             "undo" => {
                 if !self.st.session.undo() {
-                    send("Error (no move to undo): undo");
+                    return Err(Refusal::new(Why::NoMoveToUndo, "undo"));
                 }
             }
             "remove" => {
                 if self.st.session.moves_played() < 2 {
-                    send("Error (no moves to remove): remove");
-                } else {
-                    self.st.session.undo();
-                    self.st.session.undo();
+                    return Err(Refusal::new(Why::NoMovesToRemove, "remove"));
                 }
+                self.st.session.undo();
+                self.st.session.undo();
             }
-            _ => return false,
+            _ => return Ok(false),
         }
-        true
+        Ok(true)
     }
 
     /// The clock and the search's bounds (`time`, `level`, `st`, `sd`, `nps`, `memory`);
     /// false for any other command.
-    fn clock_command(&mut self, cmd: &str, arg: &str, line: &str) -> bool {
+    fn clock_command(&mut self, cmd: &str, arg: &str, line: &str) -> Result<bool, Refusal> {
+        let refuse = |why| Err(Refusal::new(why, line));
         match cmd {
             "time" => match arg.parse::<i64>() {
                 // XBoard sends a negative time after an overstep: treat it as none left.
                 Ok(cs) => self.time_left = Some(Duration::from_millis((cs.max(0) as u64).saturating_mul(10))),
-                Err(_) => send(&format!("Error (bad time): {line}")),
+                Err(_) => return refuse(Why::BadTime),
             },
             "otim" => {
                 if arg.parse::<i64>().is_err() {
-                    send(&format!("Error (bad time): {line}"));
+                    return refuse(Why::BadTime);
                 }
             }
-            "level" => self.level(arg, line),
+            "level" => self.level(arg, line)?,
             "st" => match arg.parse::<f64>() {
                 Ok(s) if s > 0.0 && s < 1e7 => self.st_time = Some(Duration::from_secs_f64(s)),
-                _ => send(&format!("Error (bad time): {line}")),
+                _ => return refuse(Why::BadTime),
             },
             "sd" => match arg.parse::<u32>() {
                 Ok(d) if d > 0 => self.sd = Some(d),
-                _ => send(&format!("Error (bad depth): {line}")),
+                _ => return refuse(Why::BadDepth),
             },
             "nps" => match arg.parse::<u64>() {
                 Ok(n) => self.nps = (n > 0).then_some(n),
-                Err(_) => send(&format!("Error (bad nps): {line}")),
+                Err(_) => return refuse(Why::BadNps),
             },
             "memory" => match arg.parse::<usize>() {
                 Ok(mb) if (1..=crate::search::MAX_HASH_MB).contains(&mb) => {
-                    if mb != self.st.searcher.hash_mb()
-                        && let Err(e) = self.st.searcher.set_hash(mb)
-                    {
-                        send(&format!("Error ({e}): {line}"));
+                    if mb != self.st.searcher.hash_mb() {
+                        self.st
+                            .searcher
+                            .set_hash(mb)
+                            .map_err(|e| Refusal::new(Why::Failed(e.to_string()), line))?;
                     }
                 }
-                _ => send(&format!("Error (bad memory size): {line}")),
+                _ => return refuse(Why::BadMemory),
             },
-            _ => return false,
+            _ => return Ok(false),
         }
-        true
+        Ok(true)
     }
 
     /// `new`: chess from its start, the engine Black, the clock's per-game bounds cleared.
@@ -431,13 +440,13 @@ impl<'a> Cecp<'a> {
     }
 
     /// `variant NAME`: the variant, its `setup` lines for XBoard when XBoard does not know it.
-    fn variant(&mut self, arg: &str) {
+    fn variant(&mut self, arg: &str) -> Result<(), Refusal> {
         if self
             .st
             .set_variant(if arg == "normal" { "chess" } else { arg })
             .is_err()
         {
-            return send(&format!("Error (unknown variant): {arg}"));
+            return Err(Refusal::new(Why::UnknownVariant, arg));
         }
         if self.st.session.set_special_moves(self.mmn) && !self.mmn && !self.told_specials {
             self.told_specials = true;
@@ -449,42 +458,43 @@ impl<'a> Cecp<'a> {
                 send(&l);
             }
         }
+        Ok(())
     }
 
     /// `lift SQ`: the highlight board of the piece there, or of the second leg when the last
     /// lift's piece captures on the way through SQ.
-    fn lift(&mut self, arg: &str) {
+    fn lift(&mut self, arg: &str) -> Result<(), Refusal> {
         let sq = from_cecp(arg, self.ranks());
         let leg = self
             .last_lift
             .as_ref()
             .and_then(|from| highlight(&mut *self.st.session, from, Some(&sq)));
         if let Some(h) = leg {
-            return send(&format!("highlight {h}"));
+            send(&format!("highlight {h}"));
+            return Ok(());
         }
-        match highlight(&mut *self.st.session, &sq, None) {
-            Some(h) => {
-                send(&format!("highlight {h}"));
-                self.last_lift = Some(sq);
-            }
-            None => send(&format!("Error (no piece to move): lift {arg}")),
-        }
+        let h = highlight(&mut *self.st.session, &sq, None)
+            .ok_or_else(|| Refusal::new(Why::NoPieceToMove, format!("lift {arg}")))?;
+        send(&format!("highlight {h}"));
+        self.last_lift = Some(sq);
+        Ok(())
     }
 
     /// `perft DEPTH` (an extension): move counts per root move and the total.
-    fn perft(&mut self, arg: &str, line: &str) {
-        match arg.parse::<u32>() {
-            Ok(d) if (1..=crate::protocol::MAX_PROTOCOL_PERFT).contains(&d) => {
-                let res = self.st.session.divide(d);
-                let total: u64 = res.iter().map(|r| r.1).sum();
-                for (m, n) in res {
-                    let text = self.st.session.write(m, Notation::Mmn);
-                    send(&format!("{}: {n}", to_cecp(&text, self.ranks())));
-                }
-                send(&format!("Nodes searched: {total}"));
-            }
-            _ => send(&format!("Error (bad depth): {line}")),
+    fn perft(&mut self, arg: &str, line: &str) -> Result<(), Refusal> {
+        let d = arg
+            .parse::<u32>()
+            .ok()
+            .filter(|d| (1..=crate::protocol::MAX_PROTOCOL_PERFT).contains(d))
+            .ok_or_else(|| Refusal::new(Why::BadDepth, line))?;
+        let res = self.st.session.divide(d);
+        let total: u64 = res.iter().map(|r| r.1).sum();
+        for (m, n) in res {
+            let text = self.st.session.write(m, Notation::Mmn);
+            send(&format!("{}: {n}", to_cecp(&text, self.ranks())));
         }
+        send(&format!("Nodes searched: {total}"));
+        Ok(())
     }
 
     /// Turns random mode on or off (as the `random` command toggles it).
@@ -506,7 +516,7 @@ impl<'a> Cecp<'a> {
         self.st.searcher.set_noise(seed);
     }
 
-    fn level(&mut self, arg: &str, line: &str) {
+    fn level(&mut self, arg: &str, line: &str) -> Result<(), Refusal> {
         let parts: Vec<&str> = arg.split_whitespace().collect();
         let parsed = (|| {
             if parts.len() != 3 {
@@ -520,46 +530,42 @@ impl<'a> Cecp<'a> {
             let inc: f64 = parts[2].parse().ok()?;
             (base >= 0.0 && inc >= 0.0 && base < 1e7 && inc < 1e6).then_some((mps, base, inc))
         })();
-        match parsed {
-            Some((mps, base, inc)) => {
-                self.mps = mps;
-                self.time_left = None;
-                self.base = Duration::from_secs_f64(base);
-                self.inc = Duration::from_secs_f64(inc);
-                self.st_time = None;
-            }
-            None => send(&format!("Error (bad time control): {line}")),
-        }
+        let (mps, base, inc) = parsed.ok_or_else(|| Refusal::new(Why::BadTimeControl, line))?;
+        self.mps = mps;
+        self.time_left = None;
+        self.base = Duration::from_secs_f64(base);
+        self.inc = Duration::from_secs_f64(inc);
+        self.st_time = None;
+        Ok(())
     }
 
     /// A line of the hidden-information protocol (RBC, `../shared/protocol.md` §4).
-    fn hidden_command(&mut self, cmd: &str, line: &str) {
+    fn hidden_command(&mut self, cmd: &str, line: &str) -> Result<(), Refusal> {
         if self.hidden.is_none() {
             match self.st.session.hidden(&self.setboard_fen) {
                 Some(Ok(h)) => self.hidden = Some(h),
-                Some(Err(e)) => return send(&format!("Error ({e}): {line}")),
-                None => return send(&format!("Error (not a hidden-information game): {line}")),
+                Some(Err(e)) => return Err(Refusal::new(Why::Failed(e.to_string()), line)),
+                None => return Err(Refusal::new(Why::NotHidden, line)),
             }
         }
-        match self.hidden.as_mut().expect("made above").command(line) {
-            Ok(Some(reply)) => send(&reply),
-            Ok(None) => {}
-            Err(e) => send(&format!("Error ({e}): {cmd}")),
+        let reply = self.hidden.as_mut().expect("made above").command(line);
+        if let Some(reply) = reply.map_err(|e| Refusal::new(Why::Failed(e.to_string()), cmd))? {
+            send(&reply);
         }
+        Ok(())
     }
 
-    fn usermove(&mut self, arg: &str, input: &mut Input) {
+    fn usermove(&mut self, arg: &str, input: &mut Input) -> Result<(), Refusal> {
         let text = from_cecp(arg, self.ranks());
-        if let Err(e) = self.st.session.play_text(&text, Notation::Xboard) {
-            send(&format!("Illegal move ({}): {arg}", e.reason()));
-            return;
-        }
-        if self.analyzing || self.force || self.announce_end() {
-            return;
-        }
-        if self.st.session.side_to_move() == self.engine_side {
+        self.st
+            .session
+            .play_text(&text, Notation::Xboard)
+            .map_err(|e| Refusal::new(Why::IllegalMove(e.reason().to_string()), arg))?;
+        if !(self.analyzing || self.force || self.announce_end()) && self.st.session.side_to_move() == self.engine_side
+        {
             self.think(input);
         }
+        Ok(())
     }
 
     /// When the game is over by rule, says so (`RESULT {reason}`) and stops playing (force
@@ -574,18 +580,20 @@ impl<'a> Cecp<'a> {
     }
 
     /// `option NAME=VALUE` for the options of the `feature option` lines.
-    fn option(&mut self, arg: &str) {
+    fn option(&mut self, arg: &str) -> Result<(), Refusal> {
         let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
+        let out_of = |name, range: String| Err(Refusal::new(Why::OptionIs { name, range }, format!("option {arg}")));
         match (name.trim(), value.trim()) {
             ("UCI_LimitStrength", "1") => self.limit_strength = true,
             ("UCI_LimitStrength", "0") => self.limit_strength = false,
             ("UCI_Elo", v) => match v.parse::<u32>() {
                 Ok(e) if (MIN_ELO..=MAX_ELO).contains(&e) => self.elo = e,
-                _ => send(&format!("Error (UCI_Elo is {MIN_ELO}..{MAX_ELO}): option {arg}")),
+                _ => return out_of("UCI_Elo", format!("{MIN_ELO}..{MAX_ELO}")),
             },
-            ("UCI_LimitStrength", _) => send(&format!("Error (UCI_LimitStrength is 0 or 1): option {arg}")),
-            _ => send(&format!("Error (unknown option): {arg}")),
+            ("UCI_LimitStrength", _) => return out_of("UCI_LimitStrength", "0 or 1".into()),
+            _ => return Err(Refusal::new(Why::UnknownOption, arg)),
         }
+        Ok(())
     }
 
     fn limits(&self) -> Limits {
@@ -630,8 +638,8 @@ impl<'a> Cecp<'a> {
             .session
             .write(best, if self.mmn { Notation::Mmn } else { Notation::Xboard });
         if self.st.session.play(best).is_err() {
-            send(&format!("Error (internal): could not play own move {shown}"));
-            return;
+            let r = Refusal::new(Why::Internal, format!("could not play own move {shown}"));
+            return send(&r.cecp());
         }
         send(&format!("move {}", to_cecp(&shown, self.ranks())));
         self.announce_end();
@@ -696,18 +704,21 @@ impl<'a> Cecp<'a> {
     }
 
     /// `exclude MOVE|all` and `include MOVE|all`: which moves analysis looks at.
-    fn exclude(&mut self, out: bool, arg: &str) {
+    fn exclude(&mut self, out: bool, arg: &str) -> Result<(), Refusal> {
         if arg == "all" {
             self.excluded = if out { self.st.session.legal_moves() } else { Vec::new() };
-            return;
+            return Ok(());
         }
-        let Ok(m) = self.st.session.parse(&from_cecp(arg, self.ranks()), Notation::Xboard) else {
-            return send(&format!("Error (illegal move): {arg}"));
-        };
+        let m = self
+            .st
+            .session
+            .parse(&from_cecp(arg, self.ranks()), Notation::Xboard)
+            .map_err(|_| Refusal::new(Why::Failed("illegal move".into()), arg))?;
         self.excluded.retain(|x| *x != m);
         if out {
             self.excluded.push(m);
         }
+        Ok(())
     }
 
     /// One analysis search; returns false when input ended.

@@ -4,12 +4,14 @@
 //! itself stays single-threaded and knows nothing about protocols.
 
 pub mod cecp;
+pub mod refusal;
 pub mod uci;
 
 use crate::engine::{Session, new_session};
 use crate::games::Catalog;
 use crate::lines;
 use crate::search::Searcher;
+use refusal::{Refusal, Why};
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -159,7 +161,7 @@ pub fn run(set: Catalog, random: bool) -> i32 {
         let first = match first.text(lines::MAX_LINE) {
             Ok(t) => t,
             Err((why, text)) => {
-                send(&format!("Error ({why}): {}", text.trim()));
+                send(&Refusal::new(Why::BadLine(why), text.trim()).cecp());
                 continue;
             }
         };
@@ -168,9 +170,7 @@ pub fn run(set: Catalog, random: bool) -> i32 {
             "uci" => break Protocol::Uci,
             "xboard" => break Protocol::Cecp,
             "quit" => return 0,
-            other => send(&format!(
-                "Error (unknown command): {other} (send 'uci' or 'xboard' first)"
-            )),
+            other => send(&Refusal::new(Why::UnknownCommand, format!("{other} (send 'uci' or 'xboard' first)")).cecp()),
         }
     };
     let reader_shared = Arc::clone(&shared);
@@ -278,12 +278,8 @@ fn reader(tx: mpsc::Sender<String>, shared: Arc<Shared>, uci: bool) {
         let line = match line.text(lines::MAX_LINE) {
             Ok(t) => t,
             Err((why, text)) => {
-                let text = text.trim();
-                send(&if uci {
-                    format!("info string {why}: {text}")
-                } else {
-                    format!("Error ({why}): {text}")
-                });
+                let r = Refusal::new(Why::BadLine(why), text.trim());
+                send(&if uci { r.uci() } else { r.cecp() });
                 continue;
             }
         };

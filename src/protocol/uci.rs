@@ -1,5 +1,6 @@
 //! UCI, with `UCI_Variant`, `IniFile` and `go perft`.
 
+use super::refusal::{Refusal, Why};
 use super::{EngineState, Input, begin_search, end_search, send};
 use crate::engine::{Notation, new_session};
 use crate::games::Catalog;
@@ -104,10 +105,18 @@ impl<'a> Uci<'a> {
         send("uciok");
     }
 
-    /// Runs one command; false on `quit`.
+    /// Runs one command, answering a refused one with its `info string`; false on `quit`.
     fn command(&mut self, line: &str, input: &mut Input) -> bool {
+        self.dispatch(line, input).unwrap_or_else(|r| {
+            send(&r.uci());
+            true
+        })
+    }
+
+    /// Runs one command; false on `quit`.
+    fn dispatch(&mut self, line: &str, input: &mut Input) -> Result<bool, Refusal> {
         let mut words = line.split_whitespace();
-        let Some(cmd) = words.next() else { return true };
+        let Some(cmd) = words.next() else { return Ok(true) };
         let rest: Vec<&str> = words.collect();
         match cmd {
             "uci" => self.identify(),
@@ -116,15 +125,16 @@ impl<'a> Uci<'a> {
                 self.st.searcher.clear();
                 self.st.session.reset();
             }
-            "setoption" => self.setoption(&rest),
-            "position" => self.position(&rest),
-            "go" => self.go(&rest, input),
+            "setoption" => self.setoption(&rest)?,
+            "position" => self.position(&rest)?,
+            "go" => self.go(&rest, input)?,
             "stop" | "ponderhit" => {}
-            "savepgn" => match super::save_pgn(&mut *self.st.session, &rest.join(" "), "menagerie uci") {
-                Ok(()) => send(&format!("info string saved {}", rest.join(" "))),
-                Err(e) => send(&format!("info string savepgn: {e}")),
-            },
-            "quit" => return false,
+            "savepgn" => {
+                super::save_pgn(&mut *self.st.session, &rest.join(" "), "menagerie uci")
+                    .map_err(|e| Refusal::new(Why::Failed(e), "savepgn"))?;
+                send(&format!("info string saved {}", rest.join(" ")));
+            }
+            "quit" => return Ok(false),
             "d" => {
                 // A game over by rule says so (match runners referee with it), before the FEN:
                 // clients that read up to the FEN line see nothing left over after it.
@@ -134,121 +144,125 @@ impl<'a> Uci<'a> {
                 send(&format!("info string fen {}", self.st.session.fen()));
             }
             "eval" => send(&format!("info string eval {}", self.st.session.evaluate())),
-            _ => send(&format!("info string unknown command: {line}")),
+            _ => return Err(Refusal::new(Why::UnknownCommand, line)),
         }
-        true
+        Ok(true)
     }
 
     /// `UCI_Variant`: a new game of the variant, announced with its board and start.
-    fn set_variant(&mut self, value: &str) {
-        match self.st.set_variant(value) {
-            Ok(()) => {
-                let v = self.st.session.variant();
-                let g = &v.geometry;
-                send(&format!(
-                    "info string variant {} files {} ranks {} startpos {}",
-                    v.name,
-                    g.files(),
-                    g.ranks(),
-                    self.st.session.fen()
-                ));
-            }
-            Err(e) => send(&format!("info string {e}")),
-        }
+    fn set_variant(&mut self, value: &str) -> Result<(), Refusal> {
+        self.st
+            .set_variant(value)
+            .map_err(|e| Refusal::bare(Why::Failed(e.to_string())))?;
+        let v = self.st.session.variant();
+        let g = &v.geometry;
+        send(&format!(
+            "info string variant {} files {} ranks {} startpos {}",
+            v.name,
+            g.files(),
+            g.ranks(),
+            self.st.session.fen()
+        ));
+        Ok(())
     }
 
     /// `IniFile`: the variants of another ini file (the current variant kept when the file
     /// has it, else its first); empty or `<empty>` changes nothing.
-    fn load_ini(&mut self, value: &str) {
+    fn load_ini(&mut self, value: &str) -> Result<(), Refusal> {
         if value.is_empty() || value == "<empty>" {
-            return;
+            return Ok(());
         }
-        match Catalog::load(value) {
-            Ok(set) => {
-                let current = &self.st.session.variant().name;
-                match set.get(current).or_else(|| set.variants.first()).map(new_session) {
-                    Some(s) => {
-                        self.st.set = set;
-                        self.st.session = s;
-                        send(&format!(
-                            "info string loaded {value}: {}",
-                            self.st.set.names().join(" ")
-                        ));
-                    }
-                    None => send("info string the ini file has no variants"),
-                }
-            }
-            Err(e) => send(&format!("info string {e}")),
-        }
+        let set = Catalog::load(value).map_err(|e| Refusal::bare(Why::Failed(e.to_string())))?;
+        let current = &self.st.session.variant().name;
+        let session = set
+            .get(current)
+            .or_else(|| set.variants.first())
+            .map(new_session)
+            .ok_or_else(|| Refusal::bare(Why::Failed("the ini file has no variants".into())))?;
+        self.st.set = set;
+        self.st.session = session;
+        send(&format!(
+            "info string loaded {value}: {}",
+            self.st.set.names().join(" ")
+        ));
+        Ok(())
     }
 
-    fn setoption(&mut self, rest: &[&str]) {
+    fn setoption(&mut self, rest: &[&str]) -> Result<(), Refusal> {
         // setoption name NAME... [value VALUE...]
         if rest.first() != Some(&"name") {
-            send("info string setoption: expected 'setoption name NAME [value VALUE]'");
-            return;
+            return Err(Refusal::new(
+                Why::Expected("'setoption name NAME [value VALUE]'"),
+                "setoption",
+            ));
         }
         let vpos = rest.iter().position(|w| *w == "value");
         let name = rest[1..vpos.unwrap_or(rest.len())].join(" ");
         let value = vpos.map(|p| rest[p + 1..].join(" ")).unwrap_or_default();
+        // A value outside what the option takes: `OPTION: 'VALUE' is not RANGE`.
+        let not = |option: &str, range: &str| {
+            Refusal::new(
+                Why::ValueIsNot {
+                    value: value.clone(),
+                    range: range.to_string(),
+                },
+                option,
+            )
+        };
+        let flag = |option: &str| match value.as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(not(option, "true or false")),
+        };
         match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => self.set_variant(&value),
+            "uci_variant" => self.set_variant(&value)?,
             "uci_chess960" => {
-                let on = match value.as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return send(&format!("info string UCI_Chess960: '{value}' is not true or false")),
-                };
-                if let Err(e) = self.st.set_chess960(on) {
-                    send(&format!("info string UCI_Chess960: {e}"));
-                }
+                let on = flag("UCI_Chess960")?;
+                self.st
+                    .set_chess960(on)
+                    .map_err(|e| Refusal::new(Why::Failed(e.to_string()), "UCI_Chess960"))?;
             }
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=crate::search::MAX_HASH_MB).contains(&mb) => {
-                    if let Err(e) = self.st.searcher.set_hash(mb) {
-                        send(&format!("info string Hash: {e}"));
-                    }
+                    self.st
+                        .searcher
+                        .set_hash(mb)
+                        .map_err(|e| Refusal::new(Why::Failed(e.to_string()), "Hash"))?;
                 }
-                _ => send(&format!(
-                    "info string Hash: '{value}' is not a size in MB (1..{})",
-                    crate::search::MAX_HASH_MB
-                )),
+                _ => {
+                    return Err(not(
+                        "Hash",
+                        &format!("a size in MB (1..{})", crate::search::MAX_HASH_MB),
+                    ));
+                }
             },
             "clear hash" => self.st.searcher.clear(),
             // The GUI says whether it will send `go ponder`; the time plan is the same either way.
             "ponder" => {
-                if value != "true" && value != "false" {
-                    send(&format!("info string Ponder: '{value}' is not true or false"));
-                }
+                flag("Ponder")?;
             }
             "multipv" => match value.parse::<usize>() {
                 Ok(n) if (1..=crate::search::MAX_MULTIPV).contains(&n) => self.multipv = n,
-                _ => send(&format!(
-                    "info string MultiPV: '{value}' is not 1..{}",
-                    crate::search::MAX_MULTIPV
-                )),
+                _ => return Err(not("MultiPV", &format!("1..{}", crate::search::MAX_MULTIPV))),
             },
-            "uci_limitstrength" => match value.as_str() {
-                "true" => self.limit_strength = true,
-                "false" => self.limit_strength = false,
-                _ => send(&format!(
-                    "info string UCI_LimitStrength: '{value}' is not true or false"
-                )),
-            },
+            "uci_limitstrength" => self.limit_strength = flag("UCI_LimitStrength")?,
             "uci_elo" => match value.parse::<u32>() {
                 Ok(e) if (MIN_ELO..=MAX_ELO).contains(&e) => self.elo = e,
-                _ => send(&format!("info string UCI_Elo: '{value}' is not {MIN_ELO}..{MAX_ELO}")),
+                _ => return Err(not("UCI_Elo", &format!("{MIN_ELO}..{MAX_ELO}"))),
             },
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) if ms <= 5000 => self.overhead = ms,
-                _ => send(&format!("info string Move Overhead: '{value}' is not 0..5000 ms")),
+                _ => return Err(not("Move Overhead", "0..5000 ms")),
             },
-            "inifile" => self.load_ini(&value),
-            _ => send(&format!("info string unknown option: {name}")),
+            "inifile" => self.load_ini(&value)?,
+            _ => return Err(Refusal::new(Why::UnknownOption, name)),
         }
+        Ok(())
     }
 
-    fn position(&mut self, rest: &[&str]) {
+    fn position(&mut self, rest: &[&str]) -> Result<(), Refusal> {
+        let unchanged = |r: Refusal| r.keeping("position unchanged");
+        let failed = |e: &dyn std::fmt::Display| unchanged(Refusal::bare(Why::Failed(e.to_string())));
         let mpos = rest.iter().position(|w| *w == "moves");
         let (setup, moves) = match mpos {
             Some(p) => (&rest[..p], &rest[p + 1..]),
@@ -261,28 +275,32 @@ impl<'a> Uci<'a> {
             let loaded = std::fs::read_to_string(&file)
                 .map_err(|e| format!("{file}: {e}"))
                 .and_then(|text| crate::engine::session_from_pgn(&self.st.set, &*self.st.session, &text));
+            let pgn_refusal = |e: String| unchanged(Refusal::new(Why::Failed(e), "position pgn"));
             return match loaded {
-                Ok(s) if moves.is_empty() => self.st.session = s,
-                Ok(_) => send("info string position pgn: no moves after the file; position unchanged"),
-                Err(e) => send(&format!("info string position pgn: {e}; position unchanged")),
+                Ok(s) if moves.is_empty() => {
+                    self.st.session = s;
+                    Ok(())
+                }
+                Ok(_) => Err(pgn_refusal("no moves after the file".into())),
+                Err(e) => Err(pgn_refusal(e)),
             };
         }
         let mut s = self.st.session.fresh();
         match setup.first() {
             Some(&"startpos") if setup.len() == 1 => {}
-            Some(&"fen") if setup.len() > 1 => {
-                if let Err(e) = s.set_fen(&setup[1..].join(" ")) {
-                    return send(&format!("info string {e}; position unchanged"));
-                }
+            Some(&"fen") if setup.len() > 1 => s.set_fen(&setup[1..].join(" ")).map_err(|e| failed(&e))?,
+            _ => {
+                return Err(unchanged(Refusal::new(
+                    Why::Expected("'startpos' or 'fen FEN'"),
+                    "position",
+                )));
             }
-            _ => return send("info string position: expected 'startpos' or 'fen FEN'; position unchanged"),
         }
         for m in moves {
-            if let Err(e) = s.play_text(m, Notation::Mmn) {
-                return send(&format!("info string {e}; position unchanged"));
-            }
+            s.play_text(m, Notation::Mmn).map_err(|e| failed(&e))?;
         }
         self.st.session = s;
+        Ok(())
     }
 
     /// The limits of `go`'s parameters and its `searchmoves`; `None` when it was `go perft N`
@@ -339,7 +357,8 @@ impl<'a> Uci<'a> {
                 ("nodes", Some(n)) if n > 0 => l.nodes = Some(n as u64),
                 ("mate", Some(n)) if n > 0 => l.mate = Some(n.min(40) as u32),
                 _ => {
-                    send(&format!("info string go: ignored bad or unknown parameter '{key}'"));
+                    // Said, and the search goes on without it.
+                    send(&Refusal::new(Why::Ignored(key.to_string()), "go").uci());
                     takes_value = false;
                 }
             }
@@ -358,8 +377,10 @@ impl<'a> Uci<'a> {
         Some((l, only))
     }
 
-    fn go(&mut self, rest: &[&str], input: &mut Input) {
-        let Some((l, only)) = self.go_limits(rest) else { return };
+    fn go(&mut self, rest: &[&str], input: &mut Input) -> Result<(), Refusal> {
+        let Some((l, only)) = self.go_limits(rest) else {
+            return Ok(());
+        };
         let ponder = l.ponder;
         let st = &mut *self.st;
         if !only.is_empty() {
@@ -373,10 +394,9 @@ impl<'a> Uci<'a> {
                         .or_else(|e| session.parse(t, Notation::Xboard).map_err(|_| e))
                 })
                 .collect();
-            match parsed {
-                Ok(moves) => super::search_only(&mut st.searcher, &moves),
-                Err(e) => return send(&format!("info string go searchmoves: {e}; no search")),
-            }
+            let moves =
+                parsed.map_err(|e| Refusal::new(Why::Failed(e.to_string()), "go searchmoves").keeping("no search"))?;
+            super::search_only(&mut st.searcher, &moves);
         }
         st.shared.pondering.store(ponder, Ordering::SeqCst);
         begin_search(&st.shared, input, true, false);
@@ -414,5 +434,6 @@ impl<'a> Uci<'a> {
             [b] => send(&format!("bestmove {b}")),
             _ => send("bestmove 0000"),
         }
+        Ok(())
     }
 }
