@@ -18,12 +18,12 @@ macro_rules! fen_then {
     };
 }
 
+pub(crate) mod board;
 pub mod booster;
 mod chess;
 pub mod cloak;
 pub mod coop2;
 pub mod gravity;
-pub(crate) mod grid;
 pub mod neighbour;
 pub mod parade;
 pub mod rbc;

@@ -9,7 +9,7 @@
 //! as `REQUESTED>TAKEN` with `@SQ` when it captured (`pass` for either; `-` none); MOVES the
 //! moves that really happened, `,`-joined (`-` none).
 
-use super::grid;
+use super::board;
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::games::AnyGame;
@@ -119,12 +119,12 @@ impl RbcTable {
         let mut sensed = [None; 64];
         if pos.side_to_move() == me && !self.sensing {
             for (s, l) in self.seen[seat].split(',').filter_map(|w| w.split_once('=')) {
-                if let Some(sq) = grid::parse_sq(s) {
+                if let Some(sq) = board::parse_sq(s) {
                     sensed[sq] = l.chars().next().filter(|&c| c != '.');
                 }
             }
         }
-        grid::placement(|s| {
+        board::placement(|s| {
             let p = pos.piece_at(g.square(s % 8, s / 8).expect("RBC's board is 8x8"));
             if over || (p.is_some() && p.color() == me) {
                 p.is_some().then(|| letter(pos, p))

@@ -3,7 +3,8 @@
 //! for the fewest actions that connect them (with the node budget it may spend and whether it
 //! proved its answer optimal).
 
-use super::grid::{BISHOP, KING, KNIGHT, ROOK, Sq, offset};
+use super::board::{self, Sq};
+use crate::Color;
 use crate::table::{Outcome, TableGame};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -74,40 +75,10 @@ pub fn occupancy(b: &Board) -> u64 {
         .fold(0, |m, (s, _)| m | 1 << s)
 }
 
-/// The squares a piece of type `kind` on `s` attacks when `occ` is occupied: knight and king
-/// steps, and slides up to and including the first occupied square.
+/// The squares a piece of type `kind` (`KQRBN`, either case) on `s` attacks when `occ` is
+/// occupied: knight and king steps, and slides up to and including the first occupied square.
 pub fn reach(kind: u8, s: Sq, occ: u64) -> u64 {
-    let mut out = 0u64;
-    let steps = |d: &[(i32, i32)], out: &mut u64| {
-        for &(df, dr) in d {
-            if let Some(t) = offset(s, df, dr) {
-                *out |= 1 << t;
-            }
-        }
-    };
-    let slides = |d: &[(i32, i32)], out: &mut u64| {
-        for &(df, dr) in d {
-            let mut cur = s;
-            while let Some(t) = offset(cur, df, dr) {
-                *out |= 1 << t;
-                if occ >> t & 1 != 0 {
-                    break;
-                }
-                cur = t;
-            }
-        }
-    };
-    match kind.to_ascii_uppercase() {
-        b'N' => steps(&KNIGHT, &mut out),
-        b'K' => steps(&KING, &mut out),
-        b'R' => slides(&ROOK, &mut out),
-        b'B' => slides(&BISHOP, &mut out),
-        _ => {
-            slides(&ROOK, &mut out);
-            slides(&BISHOP, &mut out);
-        }
-    }
-    out
+    board::reach(kind.to_ascii_uppercase() as char, Color::White, s, occ)
 }
 
 const NOT_A: u64 = !0x0101_0101_0101_0101;
@@ -415,7 +386,7 @@ pub fn draw_some<T: Copy>(mut cards: Vec<T>, n: usize, rng: &mut rand::rngs::Std
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::grid::parse_sq;
+    use crate::kit::board::parse_sq;
 
     fn bits(names: &[&str]) -> u64 {
         names.iter().fold(0, |m, n| m | 1 << parse_sq(n).unwrap())

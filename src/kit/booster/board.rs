@@ -2,8 +2,7 @@
 //! hobbled by the other's), their moves, the booster-aware attack map and the king's safety.
 
 use crate::Color;
-pub(crate) use crate::kit::grid::KING;
-use crate::kit::grid::{BISHOP, KNIGHT, ROOK, Sq, offset};
+use crate::kit::board::{Sq, king_steps, offset, reach, squares};
 
 /// A piece with the checkers under it (after cancelling, at most one colour's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,13 +53,19 @@ pub fn forward(c: Color) -> i32 {
     if c == Color::White { 1 } else { -1 }
 }
 
-/// The ray directions of a slider: a queen's are a king's eight steps.
-fn dirs(kind: char) -> &'static [(i32, i32)] {
-    match kind {
-        'R' => &ROOK,
-        'B' => &BISHOP,
-        _ => &KING,
+/// The squares taken on `board`, and those of colour `c`.
+fn occupancy(board: &Board, c: Color) -> (u64, u64) {
+    let mut occ = 0;
+    let mut own = 0;
+    for (s, p) in board.iter().enumerate() {
+        if let Some(p) = p {
+            occ |= 1 << s;
+            if p.color == c {
+                own |= 1 << s;
+            }
+        }
     }
+    (occ, own)
 }
 
 /// Destinations of the piece on `s` by one normal move (a hobbled piece's pawn-like move
@@ -68,66 +73,31 @@ fn dirs(kind: char) -> &'static [(i32, i32)] {
 pub fn normal_moves(board: &Board, s: Sq) -> Vec<(Sq, bool)> {
     let Some(p) = board[s] else { return Vec::new() };
     let c = p.color;
-    let mut out = Vec::new();
-    let free = |t: Sq| board[t].is_none();
-    let enemy = |t: Sq| board[t].is_some_and(|q| q.color != c);
+    let (occ, own) = occupancy(board, c);
+    let enemy = occ & !own;
+    let free = |t: Sq| occ >> t & 1 == 0;
     let fwd = forward(c);
-    if p.hobble() > 0 {
-        if p.kind == 'P' {
-            return out;
-        }
-        if let Some(t) = offset(s, 0, fwd).filter(|&t| free(t)) {
-            out.push((t, false));
-        }
-        for df in [-1, 1] {
-            if let Some(t) = offset(s, df, fwd).filter(|&t| enemy(t)) {
-                out.push((t, true));
-            }
-        }
+    let mut out = Vec::new();
+    let hobbled = p.hobble() > 0;
+    if hobbled && p.kind == 'P' {
         return out;
     }
-    match p.kind {
-        'P' => {
-            if let Some(t) = offset(s, 0, fwd).filter(|&t| free(t)) {
-                out.push((t, false));
-                let start = if c == Color::White { 1 } else { 6 };
-                if s / 8 == start
-                    && let Some(t2) = offset(s, 0, 2 * fwd).filter(|&t| free(t))
-                {
-                    out.push((t2, false));
-                }
-            }
-            for df in [-1, 1] {
-                if let Some(t) = offset(s, df, fwd).filter(|&t| enemy(t)) {
-                    out.push((t, true));
-                }
+    if hobbled || p.kind == 'P' {
+        // A pawn's move, or a hobbled piece's (one step forward, never two).
+        if let Some(t) = offset(s, 0, fwd).filter(|&t| free(t)) {
+            out.push((t, false));
+            let start = if c == Color::White { 1 } else { 6 };
+            if !hobbled
+                && s / 8 == start
+                && let Some(t2) = offset(s, 0, 2 * fwd).filter(|&t| free(t))
+            {
+                out.push((t2, false));
             }
         }
-        'N' | 'K' => {
-            let steps: &[(i32, i32)] = if p.kind == 'N' { &KNIGHT } else { &KING };
-            for d in steps {
-                if let Some(t) = offset(s, d.0, d.1).filter(|&t| free(t) || enemy(t)) {
-                    out.push((t, !free(t)));
-                }
-            }
-        }
-        _ => {
-            for &d in dirs(p.kind) {
-                let mut cur = s;
-                while let Some(t) = offset(cur, d.0, d.1) {
-                    if free(t) {
-                        out.push((t, false));
-                    } else {
-                        if enemy(t) {
-                            out.push((t, true));
-                        }
-                        break;
-                    }
-                    cur = t;
-                }
-            }
-        }
+        out.extend(squares(reach('P', c, s, occ) & enemy).map(|t| (t, true)));
+        return out;
     }
+    out.extend(squares(reach(p.kind, c, s, occ) & !own).map(|t| (t, enemy >> t & 1 != 0)));
     out
 }
 
@@ -138,48 +108,13 @@ pub fn normal_moves(board: &Board, s: Sq) -> Vec<(Sq, bool)> {
 /// victim's checkers and opposite colours cancel, as in a move.
 pub fn attacks_from(board: &Board, s: Sq) -> u64 {
     let Some(p) = board[s] else { return 0 };
-    let bit = |t: Sq| 1u64 << t;
-    let fwd = forward(p.color);
-    let mut att = 0u64;
-    if p.hobble() > 0 {
-        if p.kind == 'P' {
-            return 0;
-        }
-        att = [-1, 1]
-            .iter()
-            .filter_map(|&df| offset(s, df, fwd))
-            .fold(0, |m, t| m | bit(t));
-    } else {
-        match p.kind {
-            'P' => {
-                for df in [-1, 1] {
-                    if let Some(t) = offset(s, df, fwd) {
-                        att |= bit(t);
-                    }
-                }
-            }
-            'N' | 'K' => {
-                let steps: &[(i32, i32)] = if p.kind == 'N' { &KNIGHT } else { &KING };
-                for d in steps {
-                    if let Some(t) = offset(s, d.0, d.1) {
-                        att |= bit(t);
-                    }
-                }
-            }
-            _ => {
-                for &d in dirs(p.kind) {
-                    let mut cur = s;
-                    while let Some(t) = offset(cur, d.0, d.1) {
-                        att |= bit(t);
-                        if board[t].is_some() {
-                            break;
-                        }
-                        cur = t;
-                    }
-                }
-            }
-        }
-    }
+    let (occ, _) = occupancy(board, p.color);
+    let mut att = match (p.hobble() > 0, p.kind) {
+        (true, 'P') => return 0,
+        // A hobbled piece attacks as a pawn of its colour.
+        (true, _) => reach('P', p.color, s, occ),
+        (false, kind) => reach(kind, p.color, s, occ),
+    };
     // Booster steps left at each place the piece may stand (-1: not reached). A capture, by
     // the normal move or by a step, first takes over the victim's checkers, then cancels. A
     // victim that gives steps (it carries more of the mover's checkers than the other's) gives
@@ -226,9 +161,8 @@ pub fn attacks_from(board: &Board, s: Sq) -> u64 {
             continue;
         }
         let steps = (r - 1) as u32;
-        for d in KING {
-            let Some(t) = offset(from, d.0, d.1) else { continue };
-            att |= bit(t);
+        for t in squares(king_steps(from)) {
+            att |= 1 << t;
             let (k, m) = match empty_board[t] {
                 None => (r - 1, mask),
                 // Kings are mated, never taken; own pieces block.

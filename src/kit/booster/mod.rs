@@ -10,8 +10,8 @@ mod state;
 pub use board::{Board, Piece, attacked, attacks_from, in_check, king, normal_moves};
 pub use engine::Engine;
 
+use super::board::{Sq, king_steps, name, offset, parse_sq, placement, squares};
 use super::chess;
-use super::grid::{Sq, name, offset, parse_sq, placement};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::moves::{MoveKind, MoveList};
@@ -21,7 +21,7 @@ use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
-use board::{KING, forward};
+use board::forward;
 use std::fmt;
 
 /// The 32 chess cards (upper case White's).
@@ -435,8 +435,7 @@ impl Booster {
         }
         let last = if p.color == Color::White { 7 } else { 0 };
         let mut out = Vec::new();
-        for d in KING {
-            let Some(t) = offset(s, d.0, d.1) else { continue };
+        for t in squares(king_steps(s)) {
             // Kings are mated, never taken: a step cannot land on one (a piece that took
             // over checkers in its move could otherwise reach a king no map foresaw).
             if self.board[t].is_some_and(|q| q.color == p.color || q.kind == 'K') {

@@ -4,7 +4,7 @@
 
 use super::{Booster, CHESS_CARDS, Phase, Piece};
 use crate::Color;
-use crate::kit::grid::{name, parse_sq, read_placement};
+use crate::kit::board::{name, parse_sq, read_placement};
 use crate::table::Outcome;
 
 const FIELDS: &str =

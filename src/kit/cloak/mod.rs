@@ -8,8 +8,8 @@
 mod engine;
 mod moves;
 
-use super::grid::placement;
-pub(crate) use super::grid::{Sq, name, parse_sq};
+use super::board::placement;
+pub(crate) use super::board::{Sq, name, parse_sq};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::table::seats::{Player, PlayerSeat, Seat};

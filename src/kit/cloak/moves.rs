@@ -4,46 +4,22 @@
 use super::{Action, Board, Cloak, Piece, Sq};
 use crate::Color;
 use crate::castling::{castle_span, chess960_targets};
-use crate::kit::grid::{BISHOP, KING, KNIGHT, ROOK, offset};
+use crate::kit::board::{offset, reach, squares};
+
+/// The squares taken on `board`.
+fn occupied(board: &Board) -> u64 {
+    (0..64).filter(|&s| board[s].is_some()).fold(0, |m, s| m | 1 << s)
+}
 
 /// True when `by` attacks `sq` on `board` by the true types.
 pub fn attacked(board: &Board, sq: Sq, by: Color) -> bool {
-    for (s, cell) in board.iter().enumerate() {
-        let Some(p) = *cell else { continue };
-        if p.color == by && attacks(board, p, s, sq) {
-            return true;
-        }
-    }
-    false
+    let occ = occupied(board);
+    (0..64).any(|s| board[s].is_some_and(|p| p.color == by && reach(p.kind, p.color, s, occ) >> sq & 1 != 0))
 }
 
 /// Whether a piece of type `p.kind` on `from` attacks `to` (blocking included).
 pub fn attacks(board: &Board, p: Piece, from: Sq, to: Sq) -> bool {
-    let (df, dr) = ((to % 8) as i32 - (from % 8) as i32, (to / 8) as i32 - (from / 8) as i32);
-    let slide = |dirs: &[(i32, i32)]| {
-        dirs.iter().any(|d| {
-            let mut cur = from;
-            while let Some(t) = offset(cur, d.0, d.1) {
-                if t == to {
-                    return true;
-                }
-                if board[t].is_some() {
-                    return false;
-                }
-                cur = t;
-            }
-            false
-        })
-    };
-    match p.kind {
-        'P' => dr == if p.color == Color::White { 1 } else { -1 } && df.abs() == 1,
-        'N' => KNIGHT.contains(&(df, dr)),
-        'K' => KING.contains(&(df, dr)),
-        'R' => slide(&ROOK),
-        'B' => slide(&BISHOP),
-        'Q' => slide(&ROOK) || slide(&BISHOP),
-        _ => false,
-    }
+    reach(p.kind, p.color, from, occupied(board)) >> to & 1 != 0
 }
 
 impl Cloak {
@@ -52,6 +28,10 @@ impl Cloak {
     pub fn pseudo_moves(&self, c: Color, pawns_only: bool) -> Vec<Action> {
         let mut out = Vec::new();
         let fwd = if c == Color::White { 1 } else { -1 };
+        let occ = occupied(&self.board);
+        let own = (0..64)
+            .filter(|&s| self.board[s].is_some_and(|p| p.color == c))
+            .fold(0u64, |m, s| m | 1 << s);
         for (s, cell) in self.board.iter().enumerate() {
             let Some(p) = *cell else { continue };
             if p.color != c || (pawns_only && p.kind != 'P') {
@@ -83,44 +63,13 @@ impl Cloak {
                             to(t2, &mut out);
                         }
                     }
-                    for df in [-1, 1] {
-                        if let Some(t) = offset(s, df, fwd)
-                            && (enemy(t) || self.ep_capture(c, t))
-                        {
-                            to(t, &mut out);
-                        }
+                    for t in squares(reach('P', c, s, occ)).filter(|&t| enemy(t) || self.ep_capture(c, t)) {
+                        to(t, &mut out);
                     }
                 }
-                'N' | 'K' => {
-                    let steps: &[(i32, i32)] = if p.kind == 'N' { &KNIGHT } else { &KING };
-                    for d in steps {
-                        if let Some(t) = offset(s, d.0, d.1)
-                            && (free(t) || enemy(t))
-                        {
-                            to(t, &mut out);
-                        }
-                    }
-                }
-                '?' => {}
                 _ => {
-                    let dirs: Vec<(i32, i32)> = match p.kind {
-                        'R' => ROOK.to_vec(),
-                        'B' => BISHOP.to_vec(),
-                        _ => ROOK.iter().chain(&BISHOP).copied().collect(),
-                    };
-                    for d in dirs {
-                        let mut cur = s;
-                        while let Some(t) = offset(cur, d.0, d.1) {
-                            if free(t) {
-                                to(t, &mut out);
-                            } else {
-                                if enemy(t) {
-                                    to(t, &mut out);
-                                }
-                                break;
-                            }
-                            cur = t;
-                        }
+                    for t in squares(reach(p.kind, c, s, occ) & !own) {
+                        to(t, &mut out);
                     }
                 }
             }

@@ -3,7 +3,7 @@
 
 use super::{Cloak, Fact, Phase, Piece, name, parse_sq};
 use crate::Color;
-use crate::kit::grid::read_placement;
+use crate::kit::board::read_placement;
 use crate::table::Outcome;
 
 const FIELDS: &str = "PLACEMENT SIDE PHASE CLOAKS UNMOVED EP HALFMOVE PLIES TAKENW,TAKENB GUESS FACTS LAST REFUSED";

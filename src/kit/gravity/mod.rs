@@ -6,7 +6,7 @@
 
 mod engine;
 
-use super::grid::{BISHOP, KING, KNIGHT, ROOK, Sq, name, offset, parse_sq, placement, read_placement};
+use super::board::{Sq, name, offset, parse_sq, placement, reach, read_placement, squares};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::table::seats::{Player, PlayerSeat, Seat};
@@ -62,17 +62,11 @@ pub fn stacked(board: &Board) -> u64 {
     let mut st = 0u64;
     for (s, cell) in board.iter().enumerate() {
         let Some(p) = *cell else { continue };
-        let rests = |t: Option<Sq>| t.is_none_or(|t| st >> t & 1 != 0);
-        let on = match p.kind {
-            _ if s < 8 => true,
-            'P' => rests(offset(s, 0, -1)),
-            'N' => KNIGHT.iter().filter(|d| d.1 < 0).all(|d| rests(offset(s, d.0, d.1))),
-            'K' => KING.iter().filter(|d| d.1 < 0).all(|d| rests(offset(s, d.0, d.1))),
-            'R' => rests(offset(s, 0, -1)),
-            'B' => rests(offset(s, -1, -1)) && rests(offset(s, 1, -1)),
-            _ => rests(offset(s, -1, -1)) && rests(offset(s, 0, -1)) && rests(offset(s, 1, -1)),
-        };
-        if on {
+        // On a full board a piece reaches only its nearest squares: below it, for a slider
+        // the first square of each downward ray, for a leaper each destination.
+        let kind = if p.kind == 'P' { 'R' } else { p.kind };
+        let under = reach(kind, Color::White, s, u64::MAX) & below(s);
+        if s < 8 || under & !st == 0 {
             st |= 1 << s;
         }
     }
@@ -86,23 +80,8 @@ pub fn piece_moves(board: &Board, st: u64, s: Sq) -> Vec<Sq> {
     let Some(p) = board[s] else { return Vec::new() };
     let mut out = Vec::new();
     let rank = s / 8;
-    let target = |t: Sq, out: &mut Vec<Sq>| -> bool {
-        // Returns whether a slide continues past t.
-        match board[t] {
-            None => {
-                if t / 8 < rank {
-                    out.push(t);
-                }
-                true
-            }
-            Some(q) => {
-                if q.color != p.color && st >> t & 1 == 0 && t / 8 <= rank {
-                    out.push(t);
-                }
-                false
-            }
-        }
-    };
+    let occ = (0..64).filter(|&t| board[t].is_some()).fold(0u64, |m, t| m | 1 << t);
+    let takes = |t: Sq| board[t].is_some_and(|q| q.color != p.color) && st >> t & 1 == 0;
     match p.kind {
         'P' => {
             if let Some(t) = offset(s, 0, -1)
@@ -116,41 +95,26 @@ pub fn piece_moves(board: &Board, st: u64, s: Sq) -> Vec<Sq> {
                     out.push(t2);
                 }
             }
-            for df in [-1, 1] {
-                if let Some(t) = offset(s, df, -1)
-                    && board[t].is_some_and(|q| q.color != p.color)
-                    && st >> t & 1 == 0
-                {
-                    out.push(t);
-                }
-            }
+            // Every pawn captures downwards, as Black's do.
+            out.extend(squares(reach('P', Color::Black, s, occ)).filter(|&t| takes(t)));
         }
-        'N' | 'K' => {
-            let steps: &[(i32, i32)] = if p.kind == 'N' { &KNIGHT } else { &KING };
-            for d in steps.iter().filter(|d| d.1 <= 0) {
-                if let Some(t) = offset(s, d.0, d.1) {
-                    target(t, &mut out);
-                }
-            }
-        }
-        _ => {
-            let dirs: Vec<(i32, i32)> = match p.kind {
-                'R' => ROOK.to_vec(),
-                'B' => BISHOP.to_vec(),
-                _ => ROOK.iter().chain(&BISHOP).copied().collect(),
-            };
-            for d in dirs.into_iter().filter(|d| d.1 <= 0) {
-                let mut cur = s;
-                while let Some(t) = offset(cur, d.0, d.1) {
-                    if !target(t, &mut out) {
-                        break;
-                    }
-                    cur = t;
-                }
-            }
-        }
+        // Along the rank or down: a move to an empty square below, a capture on the rank too.
+        kind => out.extend(
+            squares(reach(kind, p.color, s, occ) & (below(s) | rank_of(s)))
+                .filter(|&t| if board[t].is_none() { t / 8 < rank } else { takes(t) }),
+        ),
     }
     out
+}
+
+/// The squares of the ranks below `s`'s.
+fn below(s: Sq) -> u64 {
+    (1u64 << (s / 8 * 8)) - 1
+}
+
+/// The squares of `s`'s rank.
+fn rank_of(s: Sq) -> u64 {
+    0xff << (s / 8 * 8)
 }
 
 /// Points of `c`: a point per capture plus each stacked piece's rank number.

@@ -8,7 +8,7 @@
 mod engine;
 pub mod solver;
 
-use super::grid::{Sq, name, offset, parse_sq, placement, read_placement};
+use super::board::{Sq, name, offset, parse_sq, placement, read_placement};
 use super::solitaire::{Board, PIECES, groups, grow, is_piece, is_white, occupancy, reach, refusal, solo_outcome};
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{

@@ -5,7 +5,7 @@
 //! beat the best score so far.
 
 use super::{Action, Neighbour, Phase, connected, moves};
-use crate::kit::grid::Sq;
+use crate::kit::board::Sq;
 use crate::kit::solitaire::{
     Board, Puzzle, Solution, beam, board_key, groups_of, grow, ida, is_white, most_touched, occupancy,
 };

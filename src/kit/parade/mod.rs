@@ -6,7 +6,7 @@
 mod engine;
 pub mod solver;
 
-use super::grid::{Sq, name, parse_sq, placement, read_placement};
+use super::board::{Sq, name, parse_sq, placement, read_placement};
 use super::solitaire::{Board, PIECES, gap, groups, is_piece, is_white, occupancy, reach, refusal, solo_outcome};
 use crate::table::seats::{PlayerSeat, Seat};
 use crate::table::{
