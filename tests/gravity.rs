@@ -2,7 +2,7 @@
 //! its scoring example, the move-order example, the turn flow, the tie-break and bad input.
 
 use menagerie::Color;
-use menagerie::kit::gravity::{Gravity, piece_moves, points, stacked, tie_break};
+use menagerie::kit::gravity::{Gravity, occupancy, piece_moves, points, stacked, tie_break};
 use menagerie::kit::new_table;
 use menagerie::table::referee;
 use menagerie::table::seats::{RandomSeat, Seat};
@@ -37,7 +37,7 @@ fn names(set: u64) -> Vec<String> {
 
 fn dests(g: &Gravity, from: &str) -> Vec<String> {
     let b = g.board();
-    let mut v: Vec<String> = piece_moves(b, stacked(b), sq(from))
+    let mut v: Vec<String> = piece_moves(b, occupancy(b), stacked(b), sq(from))
         .into_iter()
         .map(|s| format!("{}{}", (b'a' + (s % 8) as u8) as char, s / 8 + 1))
         .collect();

@@ -14,15 +14,24 @@ use std::sync::{Arc, LazyLock};
 /// A square 0..64 of the core's 8x8 board, `rank * 8 + file` (rank 0 is rank 1).
 pub type Sq = usize;
 
-/// Chess's game data: the board's geometry and the pieces' move tables.
-fn chess() -> &'static Game<Plain> {
-    static CHESS: LazyLock<Arc<Game<Plain>>> =
-        LazyLock::new(|| super::chess::plain_game("chess").expect("the built-in engine.ini has chess"));
+/// Chess's game data (the board's geometry, the pieces' move tables) and its piece kinds by
+/// letter.
+struct Chess {
+    game: Arc<Game<Plain>>,
+    kind_of: [Option<usize>; 128],
+}
+
+fn chess() -> &'static Chess {
+    static CHESS: LazyLock<Chess> = LazyLock::new(|| {
+        let game = super::chess::plain_game("chess").expect("the built-in engine.ini has chess");
+        let kind_of = std::array::from_fn(|c| game.variant.kind_of_letter(c as u8 as char));
+        Chess { game, kind_of }
+    });
     &CHESS
 }
 
 fn geometry() -> &'static Geometry {
-    &chess().variant.geometry
+    &chess().game.variant.geometry
 }
 
 /// The square's name (`e4`).
@@ -44,15 +53,18 @@ pub fn offset(s: Sq, df: i32, dr: i32) -> Option<Sq> {
 /// squares of `occupied` are taken: a slider's rays end on (and include) the first piece met;
 /// a pawn attacks its two forward diagonals. None for any other letter (an unknown piece).
 pub fn reach(kind: char, color: Color, from: Sq, occupied: u64) -> u64 {
-    let game = chess();
-    let Some(k) = game.variant.kind_of_letter(kind) else {
+    let chess = chess();
+    let Some(k) = chess.kind_of.get(kind as usize).copied().flatten() else {
         return 0;
     };
-    let (tables, c, sq) = (&game.tables, color.index(), Square::new(from));
+    let (tables, c, sq, occ) = (&chess.game.tables, color.index(), Square::new(from), Bitboard(occupied));
     let kinds = &tables.kinds[k];
     let mut out = kinds.leap_capt[c][sq];
-    for ride in kinds.rides[c].iter().filter(|r| r.capture) {
-        out |= tables.ray_attacks(ride.ray, sq, Bitboard(occupied));
+    for slide in kinds.slides[c].iter().filter(|s| s.capture) {
+        out |= tables.set_attacks(slide.set, sq, occ);
+    }
+    for ride in kinds.loose_rides[c].iter().filter(|r| r.capture) {
+        out |= tables.ray_attacks(ride.ray, sq, occ);
     }
     out.0
 }
@@ -60,6 +72,14 @@ pub fn reach(kind: char, color: Color, from: Sq, occupied: u64) -> u64 {
 /// A king's one-step reach from `s` (the booster steps of Booster, Gravity's neighbours).
 pub fn king_steps(s: Sq) -> u64 {
     reach('K', Color::White, s, 0)
+}
+
+/// The squares of a board that hold a piece.
+pub fn occupancy<T>(board: &[Option<T>; 64]) -> u64 {
+    board
+        .iter()
+        .enumerate()
+        .fold(0, |m, (s, p)| m | u64::from(p.is_some()) << s)
 }
 
 /// The squares of a set, lowest first.

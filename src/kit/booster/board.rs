@@ -2,7 +2,7 @@
 //! hobbled by the other's), their moves, the booster-aware attack map and the king's safety.
 
 use crate::Color;
-use crate::kit::board::{Sq, king_steps, offset, reach, squares};
+use crate::kit::board::{Sq, king_steps, occupancy, offset, reach, squares};
 
 /// A piece with the checkers under it (after cancelling, at most one colour's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,28 +53,17 @@ pub fn forward(c: Color) -> i32 {
     if c == Color::White { 1 } else { -1 }
 }
 
-/// The squares taken on `board`, and those of colour `c`.
-fn occupancy(board: &Board, c: Color) -> (u64, u64) {
-    let mut occ = 0;
-    let mut own = 0;
-    for (s, p) in board.iter().enumerate() {
-        if let Some(p) = p {
-            occ |= 1 << s;
-            if p.color == c {
-                own |= 1 << s;
-            }
-        }
-    }
-    (occ, own)
-}
-
 /// Destinations of the piece on `s` by one normal move (a hobbled piece's pawn-like move
 /// included; castling and en passant are not): `(square, is_capture)`.
 pub fn normal_moves(board: &Board, s: Sq) -> Vec<(Sq, bool)> {
+    normal_moves_in(board, occupancy(board), s)
+}
+
+/// [`normal_moves`] on a board whose [`occupancy`] is `occ`.
+fn normal_moves_in(board: &Board, occ: u64, s: Sq) -> Vec<(Sq, bool)> {
     let Some(p) = board[s] else { return Vec::new() };
     let c = p.color;
-    let (occ, own) = occupancy(board, c);
-    let enemy = occ & !own;
+    let enemy = |t: Sq| board[t].is_some_and(|q| q.color != c);
     let free = |t: Sq| occ >> t & 1 == 0;
     let fwd = forward(c);
     let mut out = Vec::new();
@@ -94,10 +83,11 @@ pub fn normal_moves(board: &Board, s: Sq) -> Vec<(Sq, bool)> {
                 out.push((t2, false));
             }
         }
-        out.extend(squares(reach('P', c, s, occ) & enemy).map(|t| (t, true)));
+        out.extend(squares(reach('P', c, s, occ)).filter(|&t| enemy(t)).map(|t| (t, true)));
         return out;
     }
-    out.extend(squares(reach(p.kind, c, s, occ) & !own).map(|t| (t, enemy >> t & 1 != 0)));
+    let targets = squares(reach(p.kind, c, s, occ)).filter(|&t| free(t) || enemy(t));
+    out.extend(targets.map(|t| (t, !free(t))));
     out
 }
 
@@ -107,8 +97,12 @@ pub fn normal_moves(board: &Board, s: Sq) -> Vec<(Sq, bool)> {
 /// checkers, one spent per step: a capture, by the move or by a step, first takes over the
 /// victim's checkers and opposite colours cancel, as in a move.
 pub fn attacks_from(board: &Board, s: Sq) -> u64 {
+    attacks_from_in(board, occupancy(board), s)
+}
+
+/// [`attacks_from`] on a board whose [`occupancy`] is `occ`.
+fn attacks_from_in(board: &Board, occ: u64, s: Sq) -> u64 {
     let Some(p) = board[s] else { return 0 };
-    let (occ, _) = occupancy(board, p.color);
     let mut att = match (p.hobble() > 0, p.kind) {
         (true, 'P') => return 0,
         // A hobbled piece attacks as a pawn of its colour.
@@ -148,7 +142,7 @@ pub fn attacks_from(board: &Board, s: Sq) -> u64 {
             todo.push((t, mask));
         }
     };
-    for (t, _) in normal_moves(board, s) {
+    for (t, _) in normal_moves_in(board, occ, s) {
         let k = after(u32::from(p.checkers[own]), u32::from(p.checkers[1 - own]), board[t]);
         let mask = index(t).map_or(0, |i| 1 << i);
         reach(t, mask, k, &mut left, &mut todo);
@@ -182,7 +176,8 @@ pub fn attacks_from(board: &Board, s: Sq) -> u64 {
 
 /// True when a piece of `by` attacks `sq`, boosters counted.
 pub fn attacked(board: &Board, sq: Sq, by: Color) -> bool {
-    (0..64).any(|s| board[s].is_some_and(|p| p.color == by) && attacks_from(board, s) >> sq & 1 != 0)
+    let occ = occupancy(board);
+    (0..64).any(|s| board[s].is_some_and(|p| p.color == by) && attacks_from_in(board, occ, s) >> sq & 1 != 0)
 }
 
 /// The square of `c`'s king.

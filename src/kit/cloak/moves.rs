@@ -4,22 +4,17 @@
 use super::{Action, Board, Cloak, Piece, Sq};
 use crate::Color;
 use crate::castling::{castle_span, chess960_targets};
-use crate::kit::board::{offset, reach, squares};
-
-/// The squares taken on `board`.
-fn occupied(board: &Board) -> u64 {
-    (0..64).filter(|&s| board[s].is_some()).fold(0, |m, s| m | 1 << s)
-}
+use crate::kit::board::{occupancy, offset, reach, squares};
 
 /// True when `by` attacks `sq` on `board` by the true types.
 pub fn attacked(board: &Board, sq: Sq, by: Color) -> bool {
-    let occ = occupied(board);
+    let occ = occupancy(board);
     (0..64).any(|s| board[s].is_some_and(|p| p.color == by && reach(p.kind, p.color, s, occ) >> sq & 1 != 0))
 }
 
 /// Whether a piece of type `p.kind` on `from` attacks `to` (blocking included).
 pub fn attacks(board: &Board, p: Piece, from: Sq, to: Sq) -> bool {
-    reach(p.kind, p.color, from, occupied(board)) >> to & 1 != 0
+    reach(p.kind, p.color, from, occupancy(board)) >> to & 1 != 0
 }
 
 impl Cloak {
@@ -28,7 +23,7 @@ impl Cloak {
     pub fn pseudo_moves(&self, c: Color, pawns_only: bool) -> Vec<Action> {
         let mut out = Vec::new();
         let fwd = if c == Color::White { 1 } else { -1 };
-        let occ = occupied(&self.board);
+        let occ = occupancy(&self.board);
         let own = (0..64)
             .filter(|&s| self.board[s].is_some_and(|p| p.color == c))
             .fold(0u64, |m, s| m | 1 << s);

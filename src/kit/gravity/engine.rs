@@ -1,6 +1,6 @@
 //! Menagerie's own Gravity player (`engine:player=turns`): a search over whole turns.
 
-use super::{Action, Board, Gravity, Phase, piece_moves, points, stacked};
+use super::{Action, Board, Gravity, Phase, occupancy, piece_moves, points, stacked};
 use crate::Color;
 use crate::table::seats::{Player, number_options};
 use crate::table::{Settings, TableGame};
@@ -114,6 +114,14 @@ impl Engine {
             return if me == Color::White { w - b } else { b - w } + tb;
         }
         let st = stacked(&g.board);
+        let occ = occupancy(&g.board);
+        // The squares each side's active (unstacked) pieces can move to.
+        let mut hits = [0u64; 2];
+        for e in (0..64).filter(|&e| st >> e & 1 == 0) {
+            if let Some(q) = g.board[e] {
+                hits[q.color.index()] |= piece_moves(&g.board, occ, st, e).iter().fold(0, |m, t| m | 1 << t);
+            }
+        }
         let mut v = [0.0f64; 2];
         for c in [Color::White, Color::Black] {
             v[c.index()] = points(&g.board, g.captures, c) as f64;
@@ -144,11 +152,7 @@ impl Engine {
             // With `end=fall` it will land there at the latest, and score.
             v[p.color.index()] += if g.fall { 1.0 } else { 0.6 } * (land + 1) as f64;
             // Enemy active pieces that could take it.
-            let threatened = (0..64).any(|e| {
-                g.board[e].is_some_and(|q| q.color != p.color)
-                    && st >> e & 1 == 0
-                    && piece_moves(&g.board, st, e).contains(&s)
-            });
+            let threatened = hits[(!p.color).index()] >> s & 1 != 0;
             if threatened {
                 v[p.color.index()] -= 0.4 * (land + 1) as f64;
                 v[(!p.color).index()] += 0.5;

@@ -6,6 +6,7 @@
 
 mod engine;
 
+pub use super::board::occupancy;
 use super::board::{Sq, name, offset, parse_sq, placement, reach, read_placement, squares};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
@@ -15,6 +16,7 @@ use crate::table::{
 };
 pub use engine::Engine;
 use std::fmt;
+use std::sync::LazyLock;
 
 /// The twelve pieces of each army, as White's letters.
 const ARMY: &str = "KQRRBBNNPPPP";
@@ -62,11 +64,7 @@ pub fn stacked(board: &Board) -> u64 {
     let mut st = 0u64;
     for (s, cell) in board.iter().enumerate() {
         let Some(p) = *cell else { continue };
-        // On a full board a piece reaches only its nearest squares: below it, for a slider
-        // the first square of each downward ray, for a leaper each destination.
-        let kind = if p.kind == 'P' { 'R' } else { p.kind };
-        let under = reach(kind, Color::White, s, u64::MAX) & below(s);
-        if s < 8 || under & !st == 0 {
+        if s < 8 || rests_on(p.kind, s) & !st == 0 {
             st |= 1 << s;
         }
     }
@@ -76,11 +74,11 @@ pub fn stacked(board: &Board) -> u64 {
 /// The single moves of the piece on `s`: a non-capture ends strictly lower, a capture (of an
 /// enemy piece that is not stacked) on the same rank or lower; pawns go one square down (two
 /// from rank 8, where every pawn enters and which none returns to) and capture diagonally down.
-pub fn piece_moves(board: &Board, st: u64, s: Sq) -> Vec<Sq> {
+/// `occ`: the board's [`occupancy`].
+pub fn piece_moves(board: &Board, occ: u64, st: u64, s: Sq) -> Vec<Sq> {
     let Some(p) = board[s] else { return Vec::new() };
     let mut out = Vec::new();
     let rank = s / 8;
-    let occ = (0..64).filter(|&t| board[t].is_some()).fold(0u64, |m, t| m | 1 << t);
     let takes = |t: Sq| board[t].is_some_and(|q| q.color != p.color) && st >> t & 1 == 0;
     match p.kind {
         'P' => {
@@ -105,6 +103,27 @@ pub fn piece_moves(board: &Board, st: u64, s: Sq) -> Vec<Sq> {
         ),
     }
     out
+}
+
+/// The squares a piece of type `kind` on `s` rests on: its nearest destinations below it (on a
+/// full board a slider reaches the first square of each ray, a leaper each destination; a pawn
+/// rests on the square under it, as a rook does).
+fn rests_on(kind: char, s: Sq) -> u64 {
+    static UNDER: LazyLock<[[u64; 64]; 6]> = LazyLock::new(|| {
+        std::array::from_fn(|k| {
+            let kind = ['R', 'N', 'B', 'R', 'Q', 'K'][k];
+            std::array::from_fn(|s| reach(kind, Color::White, s, u64::MAX) & below(s))
+        })
+    });
+    let k = match kind {
+        'P' => 0,
+        'N' => 1,
+        'B' => 2,
+        'R' => 3,
+        'K' => 5,
+        _ => 4,
+    };
+    UNDER[k][s]
 }
 
 /// The squares of the ranks below `s`'s.
@@ -278,8 +297,9 @@ impl Gravity {
 
     fn moves_now(&self) -> Vec<Action> {
         let st = stacked(&self.board);
+        let occ = occupancy(&self.board);
         if self.bottom_up {
-            return self.lowest_moves(st);
+            return self.lowest_moves(occ, st);
         }
         let mut out = Vec::new();
         let mut stuck = Vec::new();
@@ -289,7 +309,7 @@ impl Gravity {
             let m = if st >> s & 1 != 0 {
                 Vec::new()
             } else {
-                piece_moves(&self.board, st, s)
+                piece_moves(&self.board, occ, st, s)
             };
             if m.is_empty() {
                 stuck.push(Action::Stay(s));
@@ -306,12 +326,12 @@ impl Gravity {
     /// `order=bottom-up`: the moves of the lowest piece still to be considered; if it has none,
     /// its `stay` (forced, played by [`Gravity::settle`]) while a later piece could move, else
     /// nothing (the phase ends).
-    fn lowest_moves(&self, st: u64) -> Vec<Action> {
+    fn lowest_moves(&self, occ: u64, st: u64) -> Vec<Action> {
         let moves = |s: usize| {
             if st >> s & 1 != 0 {
                 Vec::new()
             } else {
-                piece_moves(&self.board, st, s)
+                piece_moves(&self.board, occ, st, s)
             }
         };
         let mut left = (0..64).filter(|s| self.remaining >> s & 1 != 0);
