@@ -18,8 +18,45 @@ pub fn parse(base: &Booster, text: &str, view: bool, end: Option<&Outcome>) -> R
         return Err(format!("expected 13 fields: {FIELDS}"));
     }
     let mut g = base.clone();
+    read_pieces(&mut g, w[0])?;
+    g.side = match w[1] {
+        "w" => Color::White,
+        "b" => Color::Black,
+        s => return Err(format!("side '{s}': w or b")),
+    };
+    if w[2] != "-" && !w[2].chars().all(|c| "KQkq".contains(c)) {
+        return Err(format!("castling '{}': KQkq or -", w[2]));
+    }
+    g.castling = ['K', 'Q', 'k', 'q'].map(|c| w[2].contains(c));
+    g.ep = match w[3] {
+        "-" => None,
+        t => Some(
+            parse_sq(t)
+                .filter(|s| s / 8 == 2 || s / 8 == 5)
+                .ok_or(format!("en passant '{t}'"))?,
+        ),
+    };
+    let on_board = read_checkers(&mut g, w[4])?;
+    read_reserves(&mut g, w[5], on_board)?;
+    read_cards(&mut g, base, [w[6], w[7], w[8]], view)?;
+    g.halfmove = w[9].parse().map_err(|_| format!("halfmove '{}'", w[9]))?;
+    g.plies = w[10].parse().map_err(|_| format!("plies '{}'", w[10]))?;
+    read_phase(&mut g, w[11], w[12], end)?;
+    g.stats = Default::default();
+    if g.phase == Phase::Move && g.moves().is_empty() {
+        if super::in_check(&g.board, g.side) {
+            g.finish(Some(!g.side), "checkmate");
+        } else {
+            g.finish(None, "stalemate");
+        }
+    }
+    Ok(g)
+}
+
+/// The placement field: pieces without checkers, one king a side.
+fn read_pieces(g: &mut Booster, field: &str) -> Result<(), String> {
     g.board = [None; 64];
-    read_placement(w[0], |s, c| {
+    read_placement(field, |s, c| {
         let kind = c.to_ascii_uppercase();
         if !"KQRBNP".contains(kind) {
             return Err(format!("{}: '{c}' is not a piece letter", name(s)));
@@ -45,26 +82,15 @@ pub fn parse(base: &Booster, text: &str, view: bool, end: Option<&Outcome>) -> R
             return Err("each side has one king".into());
         }
     }
-    g.side = match w[1] {
-        "w" => Color::White,
-        "b" => Color::Black,
-        s => return Err(format!("side '{s}': w or b")),
-    };
-    if w[2] != "-" && !w[2].chars().all(|c| "KQkq".contains(c)) {
-        return Err(format!("castling '{}': KQkq or -", w[2]));
-    }
-    g.castling = ['K', 'Q', 'k', 'q'].map(|c| w[2].contains(c));
-    g.ep = match w[3] {
-        "-" => None,
-        t => Some(
-            parse_sq(t)
-                .filter(|s| s / 8 == 2 || s / 8 == 5)
-                .ok_or(format!("en passant '{t}'"))?,
-        ),
-    };
+    Ok(())
+}
+
+/// The checkers field (`SQUARE=wN` or `bN`, comma-separated, or `-`): each colour's checkers
+/// on the board.
+fn read_checkers(g: &mut Booster, field: &str) -> Result<[u32; 2], String> {
     let mut on_board = [0u32; 2];
-    if w[4] != "-" {
-        for item in w[4].split(',') {
+    if field != "-" {
+        for item in field.split(',') {
             let (sq, n) = item
                 .split_once('=')
                 .ok_or(format!("checkers '{item}': SQUARE=wN or bN"))?;
@@ -89,7 +115,12 @@ pub fn parse(base: &Booster, text: &str, view: bool, end: Option<&Outcome>) -> R
             on_board[col] += count as u32;
         }
     }
-    let (rw, rb) = w[5].split_once(',').ok_or("reserves: WHITE,BLACK")?;
+    Ok(on_board)
+}
+
+/// The reserves field, each colour's checkers adding up with those on the board.
+fn read_reserves(g: &mut Booster, field: &str, on_board: [u32; 2]) -> Result<(), String> {
+    let (rw, rb) = field.split_once(',').ok_or("reserves: WHITE,BLACK")?;
     let num = |t: &str| t.parse::<u8>().map_err(|_| format!("reserve '{t}'"));
     g.reserve = [num(rw)?, num(rb)?];
     for (board, reserve) in on_board.iter().zip(g.reserve) {
@@ -101,6 +132,11 @@ pub fn parse(base: &Booster, text: &str, view: bool, end: Option<&Outcome>) -> R
             ));
         }
     }
+    Ok(())
+}
+
+/// The hands, pile and discard fields: cards of the deck (`?` and `#N` only in a `view`).
+fn read_cards(g: &mut Booster, base: &Booster, [hands, pile, discard]: [&str; 3], view: bool) -> Result<(), String> {
     let cards = |t: &str, what: &str| -> Result<Vec<char>, String> {
         if t == "-" {
             return Ok(Vec::new());
@@ -115,13 +151,13 @@ pub fn parse(base: &Booster, text: &str, view: bool, end: Option<&Outcome>) -> R
             })
             .collect()
     };
-    let (hw, hb) = w[6].split_once(',').ok_or("hands: WHITE,BLACK")?;
+    let (hw, hb) = hands.split_once(',').ok_or("hands: WHITE,BLACK")?;
     g.hands = [cards(hw, "hand")?, cards(hb, "hand")?];
-    g.deck = match w[7].strip_prefix('#') {
-        Some(n) => vec!['?'; n.parse::<usize>().map_err(|_| format!("pile '{}'", w[7]))?],
-        None => cards(w[7], "pile")?,
+    g.deck = match pile.strip_prefix('#') {
+        Some(n) => vec!['?'; n.parse::<usize>().map_err(|_| format!("pile '{}'", pile))?],
+        None => cards(pile, "pile")?,
     };
-    g.discard = cards(w[8], "discard")?;
+    g.discard = cards(discard, "discard")?;
     if g.discard.contains(&'?') {
         return Err("the discard is face up".into());
     }
@@ -158,9 +194,12 @@ pub fn parse(base: &Booster, text: &str, view: bool, end: Option<&Outcome>) -> R
             }
         }
     }
-    g.halfmove = w[9].parse().map_err(|_| format!("halfmove '{}'", w[9]))?;
-    g.plies = w[10].parse().map_err(|_| format!("plies '{}'", w[10]))?;
-    g.phase = match w[11] {
+    Ok(())
+}
+
+/// The phase and returned-pawns fields, and a finished game's outcome.
+fn read_phase(g: &mut Booster, phase: &str, returned: &str, end: Option<&Outcome>) -> Result<(), String> {
+    g.phase = match phase {
         "deal-0" => Phase::Deal(0),
         "deal-1" => Phase::Deal(1),
         "move" => Phase::Move,
@@ -174,8 +213,8 @@ pub fn parse(base: &Booster, text: &str, view: bool, end: Option<&Outcome>) -> R
         },
     };
     g.returned = 0;
-    if w[12] != "-" {
-        for t in w[12].split(',') {
+    if returned != "-" {
+        for t in returned.split(',') {
             let s = parse_sq(t).ok_or(format!("returned pawn '{t}'"))?;
             let start = |p: &Piece| s / 8 == if p.color == Color::White { 1 } else { 6 };
             if !g.board[s].is_some_and(|p| p.kind == 'P' && start(&p)) {
@@ -192,13 +231,5 @@ pub fn parse(base: &Booster, text: &str, view: bool, end: Option<&Outcome>) -> R
         }
         g.end = Some(end.clone());
     }
-    g.stats = Default::default();
-    if g.phase == Phase::Move && g.moves().is_empty() {
-        if super::in_check(&g.board, g.side) {
-            g.finish(Some(!g.side), "checkmate");
-        } else {
-            g.finish(None, "stalemate");
-        }
-    }
-    Ok(g)
+    Ok(())
 }
