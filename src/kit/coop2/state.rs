@@ -20,10 +20,42 @@ pub fn parse(base: &Coop2, text: &str, view: bool, end: Option<&Outcome>) -> Res
     let mut g = base.clone();
     let fen = format!("{} {} {} - {} {}", w[0], w[1], w[2], w[4], w[5]);
     g.pos = Position::from_fen_exposed(Arc::clone(&g.game), &fen).map_err(|e| e.to_string())?;
+    read_ep(&mut g, w[3])?;
+    read_cards(&mut g, [w[6], w[7], w[8], w[9]], view)?;
+    g.captures = w[10].parse().map_err(|_| format!("captures '{}'", w[10]))?;
+    g.turns = w[11].parse().map_err(|_| format!("turns '{}'", w[11]))?;
+    g.phase = match w[12] {
+        "deal-0" => Phase::Deal(0),
+        "deal-1" => Phase::Deal(1),
+        "refill-0" => Phase::Refill(0),
+        "refill-1" => Phase::Refill(1),
+        "draw-line" => Phase::DrawLine,
+        "play" => Phase::Play,
+        "quiet" => Phase::Quiet,
+        "capture" => Phase::Capture,
+        "over" if end.is_some() => Phase::Over,
+        p => return Err(format!("phase '{p}'")),
+    };
+    check_hands(&g)?;
+    // A king is taken only as the game ends.
+    crate::kit::chess::check_kings(&g.pos, [1, 1], g.phase == Phase::Over)?;
+    g.end = None;
+    g.ending = "";
+    if let Some(end) = end {
+        if g.phase != Phase::Over || end.scores.len() != crate::table::TableGame::seats(&g) {
+            return Err("a finished game's state has phase over and a score a seat".into());
+        }
+        g.end = Some(end.clone());
+    }
+    Ok(g)
+}
+
+/// The en-passant field: `-`, or the squares a pawn of each colour just passed.
+fn read_ep(g: &mut Coop2, field: &str) -> Result<(), String> {
     let geo = g.pos.variant().geometry.clone();
     g.ep = [None, None];
-    if w[3] != "-" {
-        for t in w[3].split(',') {
+    if field != "-" {
+        for t in field.split(',') {
             let s = geo.parse(t).ok_or(format!("en passant '{t}'"))?;
             let pawn = match geo.rank_of(s) {
                 2 => Color::White,
@@ -33,6 +65,12 @@ pub fn parse(base: &Coop2, text: &str, view: bool, end: Option<&Outcome>) -> Res
             g.ep[pawn.index()] = Some(s);
         }
     }
+    Ok(())
+}
+
+/// The line, discard, hands and draw pile fields: every card of the deck somewhere, once
+/// (`?` and `#N` only in a `view`).
+fn read_cards(g: &mut Coop2, [line, discard, hands, pile]: [&str; 4], view: bool) -> Result<(), String> {
     let cards = |t: &str, what: &str| -> Result<Vec<char>, String> {
         if t == "-" {
             return Ok(Vec::new());
@@ -47,30 +85,16 @@ pub fn parse(base: &Coop2, text: &str, view: bool, end: Option<&Outcome>) -> Res
             })
             .collect()
     };
-    g.line = cards(w[6], "line")?;
-    g.discard = cards(w[7], "discard")?;
+    g.line = cards(line, "line")?;
+    g.discard = cards(discard, "discard")?;
     if g.line.contains(&'?') || g.discard.contains(&'?') {
         return Err("line and discard are face up".into());
     }
-    let (hw, hb) = w[8].split_once(',').ok_or("hands: WHITE,BLACK")?;
+    let (hw, hb) = hands.split_once(',').ok_or("hands: WHITE,BLACK")?;
     g.hands = [cards(hw, "hand")?, cards(hb, "hand")?];
-    g.deck = match w[9].strip_prefix('#') {
-        Some(n) => vec!['?'; n.parse::<usize>().map_err(|_| format!("draw pile '{}'", w[9]))?],
-        None => cards(w[9], "draw pile")?,
-    };
-    g.captures = w[10].parse().map_err(|_| format!("captures '{}'", w[10]))?;
-    g.turns = w[11].parse().map_err(|_| format!("turns '{}'", w[11]))?;
-    g.phase = match w[12] {
-        "deal-0" => Phase::Deal(0),
-        "deal-1" => Phase::Deal(1),
-        "refill-0" => Phase::Refill(0),
-        "refill-1" => Phase::Refill(1),
-        "draw-line" => Phase::DrawLine,
-        "play" => Phase::Play,
-        "quiet" => Phase::Quiet,
-        "capture" => Phase::Capture,
-        "over" if end.is_some() => Phase::Over,
-        p => return Err(format!("phase '{p}'")),
+    g.deck = match pile.strip_prefix('#') {
+        Some(n) => vec!['?'; n.parse::<usize>().map_err(|_| format!("draw pile '{}'", pile))?],
+        None => cards(pile, "draw pile")?,
     };
     // Every card is somewhere, once.
     let all: Vec<char> = g
@@ -96,6 +120,12 @@ pub fn parse(base: &Coop2, text: &str, view: bool, end: Option<&Outcome>) -> Res
     if !view && all.contains(&'?') {
         return Err("'?' and '#N' are for a seat's view; the true state gives every card".into());
     }
+    Ok(())
+}
+
+/// Hands that fit the phase: the player to play has a card, at most 2 a hand, none in the
+/// solitaire, which alone draws to the line.
+fn check_hands(g: &Coop2) -> Result<(), String> {
     if g.phase == Phase::Play
         && g.hands[if g.rules.solitaire {
             0
@@ -117,15 +147,5 @@ pub fn parse(base: &Coop2, text: &str, view: bool, end: Option<&Outcome>) -> Res
     if !g.rules.solitaire && g.phase == Phase::DrawLine {
         return Err("only the solitaire draws to the line".into());
     }
-    // A king is taken only as the game ends.
-    crate::kit::chess::check_kings(&g.pos, [1, 1], g.phase == Phase::Over)?;
-    g.end = None;
-    g.ending = "";
-    if let Some(end) = end {
-        if g.phase != Phase::Over || end.scores.len() != crate::table::TableGame::seats(&g) {
-            return Err("a finished game's state has phase over and a score a seat".into());
-        }
-        g.end = Some(end.clone());
-    }
-    Ok(g)
+    Ok(())
 }

@@ -390,18 +390,41 @@ impl Neighbour {
             next.board[s] = ch as u8;
             Ok(())
         })?;
+        let hidden = next.read_decks([w[1], w[2], w[3]], view)?;
+        next.anchor = match w[4] {
+            "-" => None,
+            t => Some(parse_sq(t).ok_or(format!("anchor '{t}' is not a square"))?),
+        };
+        next.phase = match w[5] {
+            "deal" => Phase::Deal,
+            "add" => Phase::Add,
+            "place" => Phase::Place,
+            "move" => Phase::Move,
+            "over" => Phase::Over,
+            p => return Err(format!("phase '{p}': deal, add, place, move or over")),
+        };
+        next.held = read_held(w[6])?;
+        next.spent = w[7].parse().map_err(|_| format!("spent '{}': a count", w[7]))?;
+        next.check_cards()?;
+        next.check_counts(hidden)?;
+        Ok(next)
+    }
+
+    /// The piece deck, the position deck and the used position cards; true when a deck is
+    /// hidden (`?` cards, only in a `view`).
+    fn read_decks(&mut self, [pieces, positions, used]: [&str; 3], view: bool) -> Result<bool, String> {
         let hidden = |t: &str| t != "-" && t.chars().all(|c| c == '?');
-        if (hidden(w[1]) || hidden(w[2])) && !view {
+        if (hidden(pieces) || hidden(positions)) && !view {
             return Err("a deck hidden ('?'): a state names its cards".into());
         }
-        if hidden(w[1]) {
-            next.pieces = vec![b'?'; w[1].len()];
-        } else if w[1] != "-" {
-            for c in w[1].bytes() {
+        if hidden(pieces) {
+            self.pieces = vec![b'?'; pieces.len()];
+        } else if pieces != "-" {
+            for c in pieces.bytes() {
                 if !is_piece(c) {
                     return Err(format!("piece card '{}' is not one of KQRBN kqrbn", c as char));
                 }
-                next.pieces.push(c);
+                self.pieces.push(c);
             }
         }
         let cards = |t: &str| -> Result<Vec<i8>, String> {
@@ -418,45 +441,25 @@ impl Neighbour {
                 })
                 .collect()
         };
-        if hidden(w[2]) {
-            next.positions = vec![0; w[2].len()];
+        if hidden(positions) {
+            self.positions = vec![0; positions.len()];
         } else {
-            next.positions = cards(w[2])?;
+            self.positions = cards(positions)?;
         }
-        next.used = cards(w[3])?;
-        next.anchor = match w[4] {
-            "-" => None,
-            t => Some(parse_sq(t).ok_or(format!("anchor '{t}' is not a square"))?),
-        };
-        next.phase = match w[5] {
-            "deal" => Phase::Deal,
-            "add" => Phase::Add,
-            "place" => Phase::Place,
-            "move" => Phase::Move,
-            "over" => Phase::Over,
-            p => return Err(format!("phase '{p}': deal, add, place, move or over")),
-        };
-        next.held = match w[6] {
-            "-" => None,
-            t => {
-                let (p, s) = t.split_once('@').ok_or(format!("held '{t}': PIECE@SQUARE"))?;
-                let p = p.as_bytes();
-                if p.len() != 1 || !is_piece(p[0]) {
-                    return Err(format!("held '{t}': PIECE@SQUARE"));
-                }
-                Some((p[0], parse_sq(s).ok_or(format!("held '{t}': PIECE@SQUARE"))?))
-            }
-        };
-        next.spent = w[7].parse().map_err(|_| format!("spent '{}': a count", w[7]))?;
-        // Cards: no more of a piece or position card than the decks hold.
+        self.used = cards(used)?;
+        Ok(hidden(pieces) || hidden(positions))
+    }
+
+    /// No more of a piece or position card than the decks hold.
+    fn check_cards(&self) -> Result<(), String> {
         let mut left: Vec<u8> = PIECES.to_vec();
-        for p in next
+        for p in self
             .board
             .iter()
             .copied()
             .filter(|&p| p != 0)
-            .chain(next.held.map(|h| h.0))
-            .chain(next.pieces.iter().copied().filter(|&p| p != b'?'))
+            .chain(self.held.map(|h| h.0))
+            .chain(self.pieces.iter().copied().filter(|&p| p != b'?'))
         {
             let i = left
                 .iter()
@@ -465,27 +468,33 @@ impl Neighbour {
             left.swap_remove(i);
         }
         let mut left = POSITIONS.to_vec();
-        for &p in next.used.iter().chain(next.positions.iter().filter(|&&p| p != 0)) {
+        for &p in self.used.iter().chain(self.positions.iter().filter(|&&p| p != 0)) {
             let i = left
                 .iter()
                 .position(|&c| c == p)
                 .ok_or(format!("more '{}' than the position deck holds", position_text(p)))?;
             left.swap_remove(i);
         }
-        let on_board = next.board.iter().filter(|&&p| p != 0).count() as u32 + u32::from(next.held.is_some());
-        let adds = next.used.len() as u32;
-        let (np, nq) = (next.pieces.len() as u32, next.positions.len() as u32);
-        if adds > 16 || next.spent > CARDS {
+        Ok(())
+    }
+
+    /// The counts of pieces, cards and moves fit one game in its phase (then the game is
+    /// settled); `hidden`: the decks were not given.
+    fn check_counts(&mut self, hidden: bool) -> Result<(), String> {
+        let on_board = self.board.iter().filter(|&&p| p != 0).count() as u32 + u32::from(self.held.is_some());
+        let adds = self.used.len() as u32;
+        let (np, nq) = (self.pieces.len() as u32, self.positions.len() as u32);
+        if adds > 16 || self.spent > CARDS {
             return Err(format!(
                 "{adds} position cards turned and {} moves: at most 16 and 36",
-                next.spent
+                self.spent
             ));
         }
-        if next.phase == Phase::Deal {
+        if self.phase == Phase::Deal {
             if adds > 0
                 || on_board > 0
-                || next.spent > 0
-                || next.anchor.is_some()
+                || self.spent > 0
+                || self.anchor.is_some()
                 || (nq > 0 && np < 16)
                 || nq as usize == POSITIONS.len()
             {
@@ -497,52 +506,67 @@ impl Neighbour {
         } else {
             // Each add turned a piece card and a position card; each move discarded one card,
             // from the piece deck while it lasted.
-            let from_pieces = next.spent.min(16 - adds);
+            let from_pieces = self.spent.min(16 - adds);
             let fits = adds <= 16
-                && on_board + next.captured <= adds
+                && on_board + self.captured <= adds
                 && np == 16 - adds - from_pieces
-                && nq + next.spent - from_pieces == 20 - adds
-                && (next.phase == Phase::Place) == next.held.is_some()
-                && (next.spent == 0 || matches!(next.phase, Phase::Move | Phase::Over))
-                && (adds == 0) == next.anchor.is_none()
-                && (next.phase != Phase::Add || np > 0)
+                && nq + self.spent - from_pieces == 20 - adds
+                && (self.phase == Phase::Place) == self.held.is_some()
+                && (self.spent == 0 || matches!(self.phase, Phase::Move | Phase::Over))
+                && (adds == 0) == self.anchor.is_none()
+                && (self.phase != Phase::Add || np > 0)
                 // Adding stops by choice after `min` pieces, or when the piece deck is out.
-                && (!matches!(next.phase, Phase::Move | Phase::Over) || adds >= next.rules.min || adds == 16)
+                && (!matches!(self.phase, Phase::Move | Phase::Over) || adds >= self.rules.min || adds == 16)
                 // Before any move, the anchor holds the last piece added (once one is).
-                && (next.phase != Phase::Add || adds == 0 || next.anchor.is_some_and(|a| next.board[a] != 0))
+                && (self.phase != Phase::Add || adds == 0 || self.anchor.is_some_and(|a| self.board[a] != 0))
                 // A carried piece's square follows from the anchor and the last position card.
-                && next.held.is_none_or(|(_, t)| {
-                    next.used.last().is_some_and(|&c| carry(next.anchor.unwrap_or(0), c) == t)
+                && self.held.is_none_or(|(_, t)| {
+                    self.used.last().is_some_and(|&c| carry(self.anchor.unwrap_or(0), c) == t)
                 });
             if !fits {
                 return Err(format!(
                     "{on_board} pieces, decks of {np} and {nq}, {adds} position cards turned and {} moves do not fit one game",
-                    next.spent
+                    self.spent
                 ));
             }
-            next.captured = adds - on_board;
-            if adds == 0 && !hidden(w[1]) && !hidden(w[2]) {
-                next.dealt = Some(Box::new(next.clone()));
+            self.captured = adds - on_board;
+            if adds == 0 && !hidden {
+                self.dealt = Some(Box::new(self.clone()));
             }
-            if next.captured > 0 && !next.rules.captures {
-                return Err(format!("{} pieces missing, and captures are off", next.captured));
+            if self.captured > 0 && !self.rules.captures {
+                return Err(format!("{} pieces missing, and captures are off", self.captured));
             }
-            if let Some((_, t)) = next.held
-                && next.board[t] == 0
+            if let Some((_, t)) = self.held
+                && self.board[t] == 0
             {
                 return Err("the held piece's square is empty: it would stand there".into());
             }
-            if next.phase == Phase::Over {
-                next.phase = Phase::Move;
-                if next.settle().is_none() {
+            if self.phase == Phase::Over {
+                self.phase = Phase::Move;
+                if self.settle().is_none() {
                     return Err("phase over, but the game goes on".into());
                 }
             } else {
-                next.settle();
+                self.settle();
             }
         }
-        Ok(next)
+        Ok(())
     }
+}
+
+/// The held field: `-`, or `PIECE@SQUARE` for a piece carried to its square.
+fn read_held(field: &str) -> Result<Option<(u8, Sq)>, String> {
+    Ok(match field {
+        "-" => None,
+        t => {
+            let (p, s) = t.split_once('@').ok_or(format!("held '{t}': PIECE@SQUARE"))?;
+            let p = p.as_bytes();
+            if p.len() != 1 || !is_piece(p[0]) {
+                return Err(format!("held '{t}': PIECE@SQUARE"));
+            }
+            Some((p[0], parse_sq(s).ok_or(format!("held '{t}': PIECE@SQUARE"))?))
+        }
+    })
 }
 
 /// What Neighbour Chess Solitaire is: its settings, fields and design questions.
