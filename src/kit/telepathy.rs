@@ -99,6 +99,41 @@ fn mover_of(predictor: usize) -> usize {
     predictor ^ 1
 }
 
+/// The removals field (optional; absent: none yet): `WHITE,BLACK` counts 0 to 16.
+fn read_removals(field: Option<&str>) -> Result<[u32; 2], String> {
+    Ok(match field {
+        None => [0, 0],
+        Some(r) => {
+            let (a, b) = r
+                .split_once(',')
+                .ok_or(format!("removals '{r}': expected WHITE,BLACK"))?;
+            let n = |x: &str| {
+                x.parse::<u32>()
+                    .ok()
+                    .filter(|&n| n <= 16)
+                    .ok_or(format!("removals '{r}': counts 0 to 16"))
+            };
+            [n(a)?, n(b)?]
+        }
+    })
+}
+
+/// The phase field (`over` only for a finished game, whose text carries the result).
+fn read_phase(field: &str, finished: bool) -> Result<Phase, String> {
+    Ok(match field {
+        "predict" => Phase::Predict,
+        "move" => Phase::Move,
+        "remove-white" => Phase::Remove(Color::White),
+        "remove-black" => Phase::Remove(Color::Black),
+        "over" if finished => Phase::Over,
+        p => {
+            return Err(format!(
+                "phase '{p}': expected predict, move, remove-white or remove-black (over: with the result after it)"
+            ));
+        }
+    })
+}
+
 impl Telepathy {
     /// The game set to the state `text`; `end` is the outcome a finished game's text carries.
     fn read_state(&self, text: &str, end: Option<&Outcome>) -> Result<Telepathy, String> {
@@ -118,21 +153,7 @@ impl Telepathy {
         if !(12..=13).contains(&w.len()) {
             return Err("expected 'FEN(6 fields) MARKER FACEW,FACEB HANDW,HANDB PREDW,PREDB PENDING PHASE [REMOVALSW,REMOVALSB]'".into());
         }
-        next.removed = match w.get(12) {
-            None => [0, 0],
-            Some(r) => {
-                let (a, b) = r
-                    .split_once(',')
-                    .ok_or(format!("removals '{r}': expected WHITE,BLACK"))?;
-                let n = |x: &str| {
-                    x.parse::<u32>()
-                        .ok()
-                        .filter(|&n| n <= 16)
-                        .ok_or(format!("removals '{r}': counts 0 to 16"))
-                };
-                [n(a)?, n(b)?]
-            }
-        };
+        next.removed = read_removals(w.get(12).copied())?;
         next.marker = match w[6] {
             "-1" => -1,
             "0" => 0,
@@ -147,35 +168,8 @@ impl Telepathy {
         let (fw, fb) = pair(w[7], "face-up cards")?;
         let (hw, hb) = pair(w[8], "hands")?;
         let (pw, pb) = pair(w[9], "predictors")?;
-        let faceup_off = self.faceup_off;
-        let card = |s: &str| -> Result<char, String> {
-            let c = s.chars().next().unwrap_or(' ');
-            if s.len() == 1 && ((CARDS.contains(&c) && c != 'C') || (c == '-' && faceup_off)) {
-                Ok(c)
-            } else if faceup_off {
-                Err(format!("face-up card '{s}': a piece type P N B R Q K, or - for none"))
-            } else {
-                Err(format!("face-up card '{s}': a piece type P N B R Q K"))
-            }
-        };
-        next.face_up = [card(&fw)?, card(&fb)?];
-        next.pending = match w[10] {
-            "-" => None,
-            c if c.len() == 1 && CARDS.contains(&c.chars().next().unwrap()) => c.chars().next(),
-            c => return Err(format!("face-down card '{c}'")),
-        };
-        next.phase = match w[11] {
-            "predict" => Phase::Predict,
-            "move" => Phase::Move,
-            "remove-white" => Phase::Remove(Color::White),
-            "remove-black" => Phase::Remove(Color::Black),
-            "over" if end.is_some() => Phase::Over,
-            p => {
-                return Err(format!(
-                    "phase '{p}': expected predict, move, remove-white or remove-black (over: with the result after it)"
-                ));
-            }
-        };
+        next.read_cards([&fw, &fb], w[10])?;
+        next.phase = read_phase(w[11], end.is_some())?;
         if let Some(end) = end {
             if next.phase != Phase::Over || end.scores.len() != 4 {
                 return Err("a finished game's state has phase over and four scores".into());
@@ -185,23 +179,7 @@ impl Telepathy {
         if (next.phase == Phase::Move) != next.pending.is_some() {
             return Err("a card lies face down exactly in the move phase".into());
         }
-        for (i, h) in [hw, hb].iter().enumerate() {
-            let cards: Vec<char> = h.chars().collect();
-            let mut all: Vec<char> = cards.clone();
-            all.extend(Some(next.face_up[i]).filter(|&c| c != '-'));
-            if i == next.pos.side_to_move().index() {
-                all.extend(next.pending);
-            }
-            all.sort();
-            let mut want = CARDS.to_vec();
-            want.sort();
-            if all != want {
-                return Err(format!(
-                    "hand '{h}' with its face-up card (and a face-down one) must be the seven cards PNBRQKC"
-                ));
-            }
-            next.hands[i] = cards;
-        }
+        next.read_hands([hw, hb])?;
         let seat = |s: &str, lo: usize| -> Result<usize, String> {
             s.parse::<usize>()
                 .ok()
@@ -215,6 +193,50 @@ impl Telepathy {
             next.enter_predict();
         }
         Ok(next)
+    }
+
+    /// The face-up cards (`-` for none when `faceup=off` allows it) and the face-down one.
+    fn read_cards(&mut self, face_up: [&str; 2], pending: &str) -> Result<(), String> {
+        let faceup_off = self.faceup_off;
+        let card = |s: &str| -> Result<char, String> {
+            let c = s.chars().next().unwrap_or(' ');
+            if s.len() == 1 && ((CARDS.contains(&c) && c != 'C') || (c == '-' && faceup_off)) {
+                Ok(c)
+            } else if faceup_off {
+                Err(format!("face-up card '{s}': a piece type P N B R Q K, or - for none"))
+            } else {
+                Err(format!("face-up card '{s}': a piece type P N B R Q K"))
+            }
+        };
+        self.face_up = [card(face_up[0])?, card(face_up[1])?];
+        self.pending = match pending {
+            "-" => None,
+            c if c.len() == 1 && CARDS.contains(&c.chars().next().unwrap()) => c.chars().next(),
+            c => return Err(format!("face-down card '{c}'")),
+        };
+        Ok(())
+    }
+
+    /// The hands: with its face-up card (and the mover's face-down one) each is the seven cards.
+    fn read_hands(&mut self, hands: [String; 2]) -> Result<(), String> {
+        for (i, h) in hands.iter().enumerate() {
+            let cards: Vec<char> = h.chars().collect();
+            let mut all: Vec<char> = cards.clone();
+            all.extend(Some(self.face_up[i]).filter(|&c| c != '-'));
+            if i == self.pos.side_to_move().index() {
+                all.extend(self.pending);
+            }
+            all.sort();
+            let mut want = CARDS.to_vec();
+            want.sort();
+            if all != want {
+                return Err(format!(
+                    "hand '{h}' with its face-up card (and a face-down one) must be the seven cards PNBRQKC"
+                ));
+            }
+            self.hands[i] = cards;
+        }
+        Ok(())
     }
 
     /// A game at the chess start. Settings: `white_first=0|1` and `black_first=0|1` (which

@@ -499,6 +499,84 @@ impl Gravity {
     }
 }
 
+/// Each army's pieces (on the board, in the other's pile, the card) never exceed its twelve,
+/// and a pile holds only the other side's pieces.
+fn check_armies(g: &Gravity) -> Result<(), String> {
+    for c in [Color::White, Color::Black] {
+        let mine = |ch: char| Piece::from_letter(ch).is_some_and(|p| p.color == c);
+        let mut count: Vec<char> = g
+            .board
+            .iter()
+            .flatten()
+            .filter(|p| p.color == c)
+            .map(|p| p.kind)
+            .collect();
+        count.extend(
+            g.piles[(!c).index()]
+                .iter()
+                .filter(|&&x| mine(x))
+                .map(|x| x.to_ascii_uppercase()),
+        );
+        if g.piles[(!c).index()].iter().any(|&x| !mine(x)) {
+            return Err("a pile holds only the opponent's pieces".into());
+        }
+        count.extend(g.card.filter(|&x| mine(x)).map(|x| x.to_ascii_uppercase()));
+        for k in ['K', 'Q', 'R', 'B', 'N', 'P'] {
+            let have = count.iter().filter(|&&x| x == k).count();
+            if have > ARMY.chars().filter(|&x| x == k).count() {
+                return Err(format!("too many {k} of one colour"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The phase, card, piles and remaining pieces fit the turn (`phase` and `card`: the fields
+/// as given, for the message).
+fn check_turn(g: &Gravity, phase: &str, card: &str) -> Result<(), String> {
+    let mover = g.mover();
+    let last = g.turn >= MOVE_ONLY;
+    if g.turn > g.turns && g.phase != Phase::Over {
+        return Err(format!("turn {} is the end: phase over", g.turns + 1));
+    }
+    // Each pile holds twelve less the flips its owner has made so far.
+    for c in [Color::White, Color::Black] {
+        let flipped = (1..g.turn.min(MOVE_ONLY))
+            .chain((g.phase != Phase::Flip && g.turn < MOVE_ONLY).then_some(g.turn))
+            .filter(|t| (t % 2 == 1) == (c == Color::White))
+            .count();
+        if g.phase != Phase::Over && g.piles[c.index()].len() != 12 - flipped {
+            return Err(format!(
+                "{}'s pile holds {} cards; after {flipped} flips it holds {}",
+                if c == Color::White { "White" } else { "Black" },
+                g.piles[c.index()].len(),
+                12 - flipped
+            ));
+        }
+    }
+    let fits = match g.phase {
+        Phase::Over => true,
+        Phase::Flip => !last && g.card.is_none() && g.remaining == 0,
+        Phase::Move => g.card.is_some() != last,
+        Phase::Add => !last && g.card.is_some() && g.remaining == 0,
+    };
+    if !fits {
+        return Err(format!(
+            "phase {} does not fit turn {} with card {} (turns 1-24: flip, move with the card, add; from turn 25: move only)",
+            phase, g.turn, card
+        ));
+    }
+    if g.card
+        .is_some_and(|c| Piece::from_letter(c).is_some_and(|p| p.color == mover))
+    {
+        return Err("the flipped card names an opponent's piece".into());
+    }
+    if (0..64).any(|s| g.remaining >> s & 1 != 0 && g.board[s].is_none_or(|p| p.color != mover)) {
+        return Err("remaining pieces must be the mover's".into());
+    }
+    Ok(())
+}
+
 /// What Gravity Chess is: its settings, fields and design questions.
 pub static INFO: GameInfo = GameInfo {
     name: "gravity",
@@ -708,75 +786,8 @@ impl TableGame for Gravity {
                 next.remaining |= 1 << parse_sq(t).ok_or(format!("remaining piece '{t}'"))?;
             }
         }
-        // Consistency: each army's pieces (board, the other's pile, the card, captured by the
-        // other side) never exceed the twelve; the phase fits the turn.
-        for c in [Color::White, Color::Black] {
-            let mine = |ch: char| Piece::from_letter(ch).is_some_and(|p| p.color == c);
-            let mut count: Vec<char> = next
-                .board
-                .iter()
-                .flatten()
-                .filter(|p| p.color == c)
-                .map(|p| p.kind)
-                .collect();
-            count.extend(
-                next.piles[(!c).index()]
-                    .iter()
-                    .filter(|&&x| mine(x))
-                    .map(|x| x.to_ascii_uppercase()),
-            );
-            if next.piles[(!c).index()].iter().any(|&x| !mine(x)) {
-                return Err("a pile holds only the opponent's pieces".into());
-            }
-            count.extend(next.card.filter(|&x| mine(x)).map(|x| x.to_ascii_uppercase()));
-            for k in ['K', 'Q', 'R', 'B', 'N', 'P'] {
-                let have = count.iter().filter(|&&x| x == k).count();
-                if have > ARMY.chars().filter(|&x| x == k).count() {
-                    return Err(format!("too many {k} of one colour"));
-                }
-            }
-        }
-        let mover = next.mover();
-        let last = next.turn >= MOVE_ONLY;
-        if next.turn > next.turns && next.phase != Phase::Over {
-            return Err(format!("turn {} is the end: phase over", next.turns + 1));
-        }
-        // Each pile holds twelve less the flips its owner has made so far.
-        for c in [Color::White, Color::Black] {
-            let flipped = (1..next.turn.min(MOVE_ONLY))
-                .chain((next.phase != Phase::Flip && next.turn < MOVE_ONLY).then_some(next.turn))
-                .filter(|t| (t % 2 == 1) == (c == Color::White))
-                .count();
-            if next.phase != Phase::Over && next.piles[c.index()].len() != 12 - flipped {
-                return Err(format!(
-                    "{}'s pile holds {} cards; after {flipped} flips it holds {}",
-                    if c == Color::White { "White" } else { "Black" },
-                    next.piles[c.index()].len(),
-                    12 - flipped
-                ));
-            }
-        }
-        let fits = match next.phase {
-            Phase::Over => true,
-            Phase::Flip => !last && next.card.is_none() && next.remaining == 0,
-            Phase::Move => next.card.is_some() != last,
-            Phase::Add => !last && next.card.is_some() && next.remaining == 0,
-        };
-        if !fits {
-            return Err(format!(
-                "phase {} does not fit turn {} with card {} (turns 1-24: flip, move with the card, add; from turn 25: move only)",
-                w[2], next.turn, w[3]
-            ));
-        }
-        if next
-            .card
-            .is_some_and(|c| Piece::from_letter(c).is_some_and(|p| p.color == mover))
-        {
-            return Err("the flipped card names an opponent's piece".into());
-        }
-        if (0..64).any(|s| next.remaining >> s & 1 != 0 && next.board[s].is_none_or(|p| p.color != mover)) {
-            return Err("remaining pieces must be the mover's".into());
-        }
+        check_armies(&next)?;
+        check_turn(&next, w[2], w[3])?;
         if next.phase == Phase::Over {
             next.finish();
         }

@@ -160,18 +160,7 @@ impl SplitBrain {
             "q" => Side::Queen,
             m => return Err(format!("marker '{m}': expected k or q")),
         };
-        let mark =
-            |w: &str| -> Result<Option<Square>, String> { if w == "-" { Ok(None) } else { next.sq(w).map(Some) } };
-        let (a, b) = words[8].split_once(',').ok_or("marks: expected S,T")?;
-        let aim = match b {
-            "-" => None,
-            v if next.vectors => {
-                let (df, dr) = parse_vector(v)?;
-                Some(Aim::Vector(df, dr))
-            }
-            t => Some(Aim::Square(next.sq(t)?)),
-        };
-        next.marks = (mark(a)?, aim);
+        next.marks = next.read_marks(words[8])?;
         let need = |n: usize| -> Result<(), String> {
             let have = usize::from(next.marks.0.is_some()) + usize::from(next.marks.1.is_some());
             if have == n {
@@ -180,37 +169,7 @@ impl SplitBrain {
                 Err(format!("phase {} needs {n} marks", words[7]))
             }
         };
-        next.phase = match words[7] {
-            "piece" => Phase::Piece,
-            "target" => Phase::Target,
-            "snap-piece" => Phase::SnapPiece,
-            "snap-target" => Phase::SnapTarget,
-            "mode" => Phase::Mode,
-            "tie-piece" => Phase::Tie(Mode::Piece),
-            "tie-target" => Phase::Tie(Mode::Target),
-            "over" => Phase::Over,
-            p if p.starts_with("promote-") => {
-                let rest = &p[8..];
-                let (mode, squares) = rest
-                    .split_once('-')
-                    .ok_or("promote phase: expected promote-MODE-FROMTO")?;
-                let mode = match mode {
-                    "direct" => None,
-                    "piece" => Some(Mode::Piece),
-                    "target" => Some(Mode::Target),
-                    _ => return Err(format!("promote phase: mode '{mode}'")),
-                };
-                let Ok(Action::Move(a, b)) = next.parse_action(&format!("move {squares}")) else {
-                    return Err(format!("promote phase: squares '{squares}'"));
-                };
-                Phase::Promote(mode, a, b)
-            }
-            p => {
-                return Err(format!(
-                    "phase '{p}': expected piece, target, snap-piece, snap-target, mode, tie-piece, tie-target or over"
-                ));
-            }
-        };
+        next.phase = next.read_phase(words[7])?;
         match next.phase {
             Phase::Piece | Phase::Over => need(0)?,
             Phase::Target => {
@@ -239,6 +198,58 @@ impl SplitBrain {
             next.end = Some(end.clone());
         }
         Ok(next)
+    }
+
+    /// The marks field `S,T`: the piece's square and the target (a square, or a vector with
+    /// `marks=vector`), `-` for none.
+    fn read_marks(&self, field: &str) -> Result<(Option<Square>, Option<Aim>), String> {
+        let mark =
+            |w: &str| -> Result<Option<Square>, String> { if w == "-" { Ok(None) } else { self.sq(w).map(Some) } };
+        let (a, b) = field.split_once(',').ok_or("marks: expected S,T")?;
+        let aim = match b {
+            "-" => None,
+            v if self.vectors => {
+                let (df, dr) = parse_vector(v)?;
+                Some(Aim::Vector(df, dr))
+            }
+            t => Some(Aim::Square(self.sq(t)?)),
+        };
+        Ok((mark(a)?, aim))
+    }
+
+    /// The phase field (a promotion phase names its mode and move).
+    fn read_phase(&self, field: &str) -> Result<Phase, String> {
+        Ok(match field {
+            "piece" => Phase::Piece,
+            "target" => Phase::Target,
+            "snap-piece" => Phase::SnapPiece,
+            "snap-target" => Phase::SnapTarget,
+            "mode" => Phase::Mode,
+            "tie-piece" => Phase::Tie(Mode::Piece),
+            "tie-target" => Phase::Tie(Mode::Target),
+            "over" => Phase::Over,
+            p if p.starts_with("promote-") => {
+                let rest = &p[8..];
+                let (mode, squares) = rest
+                    .split_once('-')
+                    .ok_or("promote phase: expected promote-MODE-FROMTO")?;
+                let mode = match mode {
+                    "direct" => None,
+                    "piece" => Some(Mode::Piece),
+                    "target" => Some(Mode::Target),
+                    _ => return Err(format!("promote phase: mode '{mode}'")),
+                };
+                let Ok(Action::Move(a, b)) = self.parse_action(&format!("move {squares}")) else {
+                    return Err(format!("promote phase: squares '{squares}'"));
+                };
+                Phase::Promote(mode, a, b)
+            }
+            p => {
+                return Err(format!(
+                    "phase '{p}': expected piece, target, snap-piece, snap-target, mode, tie-piece, tie-target or over"
+                ));
+            }
+        })
     }
 
     /// A game at the Los Alamos start. Settings: `snap=manhattan|chebyshev` (the distance for
