@@ -715,6 +715,94 @@ impl RbcGame {
             .ok_or_else(|| format!("'{s}' is not a move"))
     }
 
+    /// `rbc-color white|black`: a new game, played by our player for that colour.
+    fn set_color(&mut self, args: &[&str]) -> Result<(), String> {
+        let me = match args.first().copied() {
+            Some("white") => Color::White,
+            Some("black") => Color::Black,
+            _ => return Err("expected 'rbc-color white|black'".into()),
+        };
+        let mut player = RbcPlayer::new(&self.start, me);
+        if let Some(t) = self.turn_limit {
+            player.turn_limit = t;
+        }
+        self.player = Some(player);
+        Ok(())
+    }
+
+    /// `rbc-turn SECONDS`: the time a turn may take (0 to 3600).
+    fn set_turn(&mut self, args: &[&str]) -> Result<(), String> {
+        let t = args
+            .first()
+            .and_then(|s| Self::seconds(s))
+            .filter(|&t| t <= 3600.0)
+            .ok_or("expected 'rbc-turn SECONDS' (0 to 3600)")?;
+        let t = Duration::from_secs_f64(t);
+        self.turn_limit = Some(t);
+        if let Some(p) = self.player.as_mut() {
+            p.turn_limit = t;
+        }
+        Ok(())
+    }
+
+    /// `rbc-seen SQ:L ...`: the squares a sense showed, `.` for empty.
+    fn read_seen(&self, args: &[&str]) -> Result<Vec<(Square, Piece)>, String> {
+        let v = self.start.variant().clone();
+        let mut seen = Vec::with_capacity(args.len());
+        for a in args {
+            let (sq, l) = a.split_once(':').ok_or_else(|| format!("'{a}' is not SQ:L"))?;
+            let sq = self.square(sq)?;
+            let piece = match l {
+                "." => Piece::NONE,
+                l if l.len() == 1 => {
+                    let c = l.chars().next().expect("one char");
+                    let kind = v
+                        .kind_of_letter(c.to_ascii_uppercase())
+                        .ok_or_else(|| format!("'{l}' is not a piece letter"))?;
+                    Piece::new(
+                        kind,
+                        if c.is_ascii_uppercase() {
+                            Color::White
+                        } else {
+                            Color::Black
+                        },
+                    )
+                }
+                _ => return Err(format!("'{l}' is not a piece letter")),
+            };
+            seen.push((sq, piece));
+        }
+        Ok(seen)
+    }
+
+    /// `rbc-stats`: the belief's size and how it was kept.
+    fn stats(&self) -> String {
+        let b = self.player.as_ref().expect("checked").belief();
+        format!(
+            "stats boards {} sampled {} rebuilds {} redraws {} exact {}",
+            b.boards().len(),
+            b.sampled as u8,
+            b.rebuilds,
+            b.redraws,
+            b.exact_redraws
+        )
+    }
+
+    /// `rbc-truth FEN`: whether the belief holds that board, and its probability.
+    fn truth(&self, args: &[&str]) -> Result<String, String> {
+        let fen = args.join(" ");
+        let game = std::sync::Arc::clone(self.start.game());
+        let pos = Position::from_fen(game, &fen).map_err(|e| format!("bad FEN: {e}"))?;
+        let b = self.player.as_ref().expect("checked").belief();
+        let board = super::belief::Board::of(&pos);
+        Ok(format!(
+            "truth {} sampled {} p {:.6e}",
+            if b.holds(&board) { "in" } else { "out" },
+            b.sampled as u8,
+            b.probability_of(&board)
+        ))
+    }
+
     fn seconds(s: &str) -> Option<f64> {
         s.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0)
     }
@@ -725,31 +813,10 @@ impl crate::rules::HiddenGame for RbcGame {
         let mut words = line.split_whitespace();
         let cmd = words.next().unwrap_or("");
         let args: Vec<&str> = words.collect();
-        if cmd == "rbc-color" {
-            let me = match args.first().copied() {
-                Some("white") => Color::White,
-                Some("black") => Color::Black,
-                _ => return Err("expected 'rbc-color white|black'".into()),
-            };
-            let mut player = RbcPlayer::new(&self.start, me);
-            if let Some(t) = self.turn_limit {
-                player.turn_limit = t;
-            }
-            self.player = Some(player);
-            return Ok(None);
-        }
-        if cmd == "rbc-turn" {
-            let t = args
-                .first()
-                .and_then(|s| Self::seconds(s))
-                .filter(|&t| t <= 3600.0)
-                .ok_or("expected 'rbc-turn SECONDS' (0 to 3600)")?;
-            let t = Duration::from_secs_f64(t);
-            self.turn_limit = Some(t);
-            if let Some(p) = self.player.as_mut() {
-                p.turn_limit = t;
-            }
-            return Ok(None);
+        match cmd {
+            "rbc-color" => return self.set_color(&args).map(|_| None),
+            "rbc-turn" => return self.set_turn(&args).map(|_| None),
+            _ => {}
         }
         let player_missing = self.player.is_none();
         if player_missing {
@@ -770,31 +837,7 @@ impl crate::rules::HiddenGame for RbcGame {
                 }))
             }
             "rbc-seen" => {
-                let v = self.start.variant().clone();
-                let mut seen = Vec::with_capacity(args.len());
-                for a in &args {
-                    let (sq, l) = a.split_once(':').ok_or_else(|| format!("'{a}' is not SQ:L"))?;
-                    let sq = self.square(sq)?;
-                    let piece = match l {
-                        "." => Piece::NONE,
-                        l if l.len() == 1 => {
-                            let c = l.chars().next().expect("one char");
-                            let kind = v
-                                .kind_of_letter(c.to_ascii_uppercase())
-                                .ok_or_else(|| format!("'{l}' is not a piece letter"))?;
-                            Piece::new(
-                                kind,
-                                if c.is_ascii_uppercase() {
-                                    Color::White
-                                } else {
-                                    Color::Black
-                                },
-                            )
-                        }
-                        _ => return Err(format!("'{l}' is not a piece letter")),
-                    };
-                    seen.push((sq, piece));
-                }
+                let seen = self.read_seen(&args)?;
                 self.player.as_mut().expect("checked").seen(&seen).map(|_| None)
             }
             "rbc-go" => {
@@ -816,30 +859,8 @@ impl crate::rules::HiddenGame for RbcGame {
                     .result(req, taken.as_deref(), cap)
                     .map(|_| None)
             }
-            "rbc-stats" => {
-                let b = self.player.as_ref().expect("checked").belief();
-                Ok(Some(format!(
-                    "stats boards {} sampled {} rebuilds {} redraws {} exact {}",
-                    b.boards().len(),
-                    b.sampled as u8,
-                    b.rebuilds,
-                    b.redraws,
-                    b.exact_redraws
-                )))
-            }
-            "rbc-truth" => {
-                let fen = args.join(" ");
-                let game = std::sync::Arc::clone(self.start.game());
-                let pos = Position::from_fen(game, &fen).map_err(|e| format!("bad FEN: {e}"))?;
-                let b = self.player.as_ref().expect("checked").belief();
-                let board = super::belief::Board::of(&pos);
-                Ok(Some(format!(
-                    "truth {} sampled {} p {:.6e}",
-                    if b.holds(&board) { "in" } else { "out" },
-                    b.sampled as u8,
-                    b.probability_of(&board)
-                )))
-            }
+            "rbc-stats" => Ok(Some(self.stats())),
+            "rbc-truth" => self.truth(&args).map(Some),
             _ => Err(format!("unknown RBC command '{cmd}'")),
         }
     }
