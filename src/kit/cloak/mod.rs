@@ -564,6 +564,131 @@ pub static INFO: GameInfo = GameInfo {
     histograms: &[],
 };
 
+impl Cloak {
+    /// The assignment of `c`'s back rank; then Black's, or the first turn.
+    fn assign(&mut self, c: Color, arr: [char; 8]) -> Result<String, String> {
+        let rank = if c == Color::White { 0 } else { 7 };
+        for (f, k) in arr.iter().enumerate() {
+            if let Some(p) = self.board[rank * 8 + f].as_mut() {
+                p.kind = *k;
+            }
+        }
+        if c == Color::White {
+            self.phase = Phase::Assign(Color::Black);
+        } else {
+            self.start_turn();
+        }
+        Ok(format!("{} assigned", color_word(c)))
+    }
+
+    /// `side`'s guess that the enemy checker `n` is a `k`: right or wrong, remembered as a fact.
+    fn make_guess(&mut self, side: Color, n: u8, k: char) -> Result<String, String> {
+        let p = self
+            .board
+            .iter()
+            .flatten()
+            .find(|p| p.color != side && p.cloak == n)
+            .ok_or("no such cloaked checker")?;
+        let right = p.kind == k;
+        self.guess = Some(right);
+        self.stats.guesses += 1;
+        self.stats.right += u32::from(right);
+        let fact = Fact {
+            color: !side,
+            checker: n,
+            kind: k,
+            is: right,
+        };
+        if !self.facts.contains(&fact) {
+            self.facts.push(fact);
+        }
+        self.phase = Phase::Move;
+        Ok(format!(
+            "{} guesses checker {n} is {k}: {}",
+            color_word(side),
+            if right { "right" } else { "wrong" }
+        ))
+    }
+
+    /// `side`'s regular move: refused when not truly legal; then the bonus or the uncloaking.
+    fn regular_move(&mut self, side: Color, a: Action) -> Result<String, String> {
+        if !self.truly_legal(side, &a) {
+            self.refused.push(a);
+            self.stats.refused += 1;
+            return Ok(format!("{} attempt refused", color_word(side)));
+        }
+        self.refused.clear();
+        self.plies += 1;
+        let event = self.play(side, &a);
+        if self.phase != Phase::Over {
+            self.phase = if self.guess == Some(true) {
+                Phase::Bonus(side)
+            } else {
+                Phase::Uncloak
+            };
+        }
+        Ok(event)
+    }
+
+    /// `c`'s bonus move or drop: refused when not truly legal.
+    fn bonus(&mut self, c: Color, a: Action) -> Result<String, String> {
+        if !self.truly_legal(c, &a) {
+            self.refused.push(a);
+            self.stats.refused += 1;
+            return Ok(format!("{} attempt refused", color_word(c)));
+        }
+        self.refused.clear();
+        if matches!(a, Action::Drop(_)) {
+            self.stats.bonus_drops += 1;
+        } else {
+            self.stats.bonus_moves += 1;
+        }
+        let event = format!("bonus: {}", self.play(c, &a));
+        if self.phase != Phase::Over {
+            self.after_bonus(c);
+        }
+        Ok(event)
+    }
+
+    /// `side` uncloaks its checker `n`: the piece's type becomes a fact.
+    fn uncloak(&mut self, side: Color, n: u8) -> Result<String, String> {
+        let s = (0..64)
+            .find(|&s| self.board[s].is_some_and(|p| p.color == side && p.cloak == n))
+            .ok_or("no such cloaked checker")?;
+        let p = self.board[s].as_mut().expect("found above");
+        p.cloak = 0;
+        let kind = p.kind;
+        self.stats.uncloaks += 1;
+        self.facts.retain(|f| !(f.color == side && f.checker == n));
+        self.facts.push(Fact {
+            color: side,
+            checker: n,
+            kind,
+            is: true,
+        });
+        self.last = format!("{}:uncloak-{n}", ch(side));
+        Ok(format!(
+            "{} uncloaks checker {n}: {kind} on {}",
+            color_word(side),
+            name(s)
+        ))
+    }
+
+    /// `side` ends its turn: the other's bonus after a wrong guess, else the other's turn.
+    fn end_turn(&mut self, side: Color) -> Result<String, String> {
+        let wrong = self.guess == Some(false);
+        self.side = !side;
+        self.refused.clear();
+        if wrong {
+            self.phase = Phase::Bonus(self.side);
+            self.guess = None;
+        } else {
+            self.start_turn();
+        }
+        Ok(format!("{} ends the turn", color_word(side)))
+    }
+}
+
 impl TableGame for Cloak {
     type Action = Action;
 
@@ -665,126 +790,21 @@ impl TableGame for Cloak {
     fn apply(&mut self, action: &Action) -> Result<String, String> {
         let side = self.side;
         match (*action, self.phase) {
-            (Action::Assign(arr), Phase::Assign(c)) => {
-                let rank = if c == Color::White { 0 } else { 7 };
-                for (f, k) in arr.iter().enumerate() {
-                    if let Some(p) = self.board[rank * 8 + f].as_mut() {
-                        p.kind = *k;
-                    }
-                }
-                if c == Color::White {
-                    self.phase = Phase::Assign(Color::Black);
-                } else {
-                    self.start_turn();
-                }
-                Ok(format!("{} assigned", color_word(c)))
-            }
+            (Action::Assign(arr), Phase::Assign(c)) => self.assign(c, arr),
             (Action::Pass, Phase::Guess) => {
                 self.phase = Phase::Move;
                 Ok(format!("{} does not guess", color_word(side)))
             }
-            (Action::Guess(n, k), Phase::Guess) => {
-                let p = self
-                    .board
-                    .iter()
-                    .flatten()
-                    .find(|p| p.color != side && p.cloak == n)
-                    .ok_or("no such cloaked checker")?;
-                let right = p.kind == k;
-                self.guess = Some(right);
-                self.stats.guesses += 1;
-                self.stats.right += u32::from(right);
-                let fact = Fact {
-                    color: !side,
-                    checker: n,
-                    kind: k,
-                    is: right,
-                };
-                if !self.facts.contains(&fact) {
-                    self.facts.push(fact);
-                }
-                self.phase = Phase::Move;
-                Ok(format!(
-                    "{} guesses checker {n} is {k}: {}",
-                    color_word(side),
-                    if right { "right" } else { "wrong" }
-                ))
-            }
-            (a @ Action::Move(..), Phase::Move) => {
-                if !self.truly_legal(side, &a) {
-                    self.refused.push(a);
-                    self.stats.refused += 1;
-                    return Ok(format!("{} attempt refused", color_word(side)));
-                }
-                self.refused.clear();
-                self.plies += 1;
-                let event = self.play(side, &a);
-                if self.phase != Phase::Over {
-                    self.phase = if self.guess == Some(true) {
-                        Phase::Bonus(side)
-                    } else {
-                        Phase::Uncloak
-                    };
-                }
-                Ok(event)
-            }
+            (Action::Guess(n, k), Phase::Guess) => self.make_guess(side, n, k),
+            (a @ Action::Move(..), Phase::Move) => self.regular_move(side, a),
             (Action::Pass, Phase::Bonus(c)) => {
                 self.stats.bonus_passed += 1;
                 self.after_bonus(c);
                 Ok(format!("{} passes the bonus", color_word(c)))
             }
-            (a @ (Action::Move(..) | Action::Drop(_)), Phase::Bonus(c)) => {
-                if !self.truly_legal(c, &a) {
-                    self.refused.push(a);
-                    self.stats.refused += 1;
-                    return Ok(format!("{} attempt refused", color_word(c)));
-                }
-                self.refused.clear();
-                if matches!(a, Action::Drop(_)) {
-                    self.stats.bonus_drops += 1;
-                } else {
-                    self.stats.bonus_moves += 1;
-                }
-                let event = format!("bonus: {}", self.play(c, &a));
-                if self.phase != Phase::Over {
-                    self.after_bonus(c);
-                }
-                Ok(event)
-            }
-            (Action::Uncloak(n), Phase::Uncloak) => {
-                let s = (0..64)
-                    .find(|&s| self.board[s].is_some_and(|p| p.color == side && p.cloak == n))
-                    .ok_or("no such cloaked checker")?;
-                let p = self.board[s].as_mut().expect("found above");
-                p.cloak = 0;
-                let kind = p.kind;
-                self.stats.uncloaks += 1;
-                self.facts.retain(|f| !(f.color == side && f.checker == n));
-                self.facts.push(Fact {
-                    color: side,
-                    checker: n,
-                    kind,
-                    is: true,
-                });
-                self.last = format!("{}:uncloak-{n}", ch(side));
-                Ok(format!(
-                    "{} uncloaks checker {n}: {kind} on {}",
-                    color_word(side),
-                    name(s)
-                ))
-            }
-            (Action::Done, Phase::Uncloak) => {
-                let wrong = self.guess == Some(false);
-                self.side = !side;
-                self.refused.clear();
-                if wrong {
-                    self.phase = Phase::Bonus(self.side);
-                    self.guess = None;
-                } else {
-                    self.start_turn();
-                }
-                Ok(format!("{} ends the turn", color_word(side)))
-            }
+            (a @ (Action::Move(..) | Action::Drop(_)), Phase::Bonus(c)) => self.bonus(c, a),
+            (Action::Uncloak(n), Phase::Uncloak) => self.uncloak(side, n),
+            (Action::Done, Phase::Uncloak) => self.end_turn(side),
             _ => Err("illegal action".into()),
         }
     }
