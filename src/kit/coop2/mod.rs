@@ -586,6 +586,91 @@ pub static INFO: GameInfo = GameInfo {
     histograms: &[],
 };
 
+impl Coop2 {
+    /// A card drawn: to the line (the solitaire's draw, a king with `kings=line`) or to the
+    /// drawing seat's hand; dealing and refilling end with full hands or an empty pile.
+    fn draw(&mut self, card: char) -> Result<String, String> {
+        let i = self
+            .deck
+            .iter()
+            .position(|&d| d == card)
+            .ok_or("not in the draw pile")?;
+        self.deck.remove(i);
+        let king = card.eq_ignore_ascii_case(&'K');
+        match self.phase {
+            Phase::DrawLine => {
+                self.line.push(card);
+                self.phase = Phase::Quiet;
+            }
+            Phase::Deal(s) | Phase::Refill(s) => {
+                if king && self.rules.kings_to_line {
+                    self.line.push(card);
+                } else {
+                    self.hands[s].push(card);
+                }
+                let full = self.hands[s].len() >= 2 || self.deck.is_empty();
+                if full {
+                    match self.phase {
+                        Phase::Deal(0) => self.phase = Phase::Deal(1),
+                        Phase::Deal(_) => {
+                            self.phase = Phase::Play;
+                        }
+                        _ => self.next_turn(),
+                    }
+                }
+            }
+            _ => {}
+        }
+        let to = if king && self.rules.kings_to_line || self.phase == Phase::Quiet {
+            "line"
+        } else {
+            "hand"
+        };
+        Ok(format!(
+            "card to the {to}{}",
+            if to == "line" {
+                format!(": {card}")
+            } else {
+                String::new()
+            }
+        ))
+    }
+
+    /// The capture of a king on move text `m` with line card `x`: the capturer takes the
+    /// king's square (rules §4) and the game ends at once, so its own king may be left
+    /// attacked.
+    fn take_king(mut self, c: Color, m: &str, x: usize, pr: Option<Promo>, card: char) -> Result<Coop2, String> {
+        let next = &mut self;
+        let g = next.pos.variant().geometry.clone();
+        let from = m.get(0..2).and_then(|t| g.parse(t)).ok_or("bad square")?;
+        let ksq = m.get(2..4).and_then(|t| g.parse(t)).ok_or("bad square")?;
+        next.pos.take_off(ksq);
+        let mut capturer = next.pos.take_off(from);
+        match pr {
+            // A pawn taking the king on the last rank promotes as any capture does.
+            Some(pr) => {
+                let kind = m.chars().nth(4).ok_or("a promotion names its piece")?;
+                next.apply_promo(c, kind, pr, Some(x))?;
+                let k = next
+                    .pos
+                    .variant()
+                    .pieces
+                    .iter()
+                    .position(|p| p.letter.eq_ignore_ascii_case(&kind))
+                    .ok_or("no such piece")?;
+                capturer = Piece::new(k, c);
+            }
+            None => {
+                next.line.remove(x - 1);
+                next.discard.push(card);
+            }
+        }
+        next.pos.put_piece(capturer, ksq);
+        next.finish(true);
+        Ok(self)
+    }
+}
+
 impl TableGame for Coop2 {
     type Action = Action;
 
@@ -682,48 +767,7 @@ impl TableGame for Coop2 {
     fn apply(&mut self, action: &Action) -> Result<String, String> {
         let c = self.turn();
         match (action, self.phase) {
-            (Action::Draw(card), Phase::Deal(_) | Phase::Refill(_) | Phase::DrawLine) => {
-                let i = self.deck.iter().position(|d| d == card).ok_or("not in the draw pile")?;
-                self.deck.remove(i);
-                let king = card.eq_ignore_ascii_case(&'K');
-                match self.phase {
-                    Phase::DrawLine => {
-                        self.line.push(*card);
-                        self.phase = Phase::Quiet;
-                    }
-                    Phase::Deal(s) | Phase::Refill(s) => {
-                        if king && self.rules.kings_to_line {
-                            self.line.push(*card);
-                        } else {
-                            self.hands[s].push(*card);
-                        }
-                        let full = self.hands[s].len() >= 2 || self.deck.is_empty();
-                        if full {
-                            match self.phase {
-                                Phase::Deal(0) => self.phase = Phase::Deal(1),
-                                Phase::Deal(_) => {
-                                    self.phase = Phase::Play;
-                                }
-                                _ => self.next_turn(),
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-                let to = if king && self.rules.kings_to_line || self.phase == Phase::Quiet {
-                    "line"
-                } else {
-                    "hand"
-                };
-                Ok(format!(
-                    "card to the {to}{}",
-                    if to == "line" {
-                        format!(": {card}")
-                    } else {
-                        String::new()
-                    }
-                ))
-            }
+            (Action::Draw(card), Phase::Deal(_) | Phase::Refill(_) | Phase::DrawLine) => self.draw(*card),
             (Action::Play(card), Phase::Play) => {
                 let seat = self.seat_of(c);
                 let i = self.hands[seat].iter().position(|d| d == card).ok_or("not in hand")?;
@@ -752,35 +796,7 @@ impl TableGame for Coop2 {
                 let card = next.line.get(x - 1).copied().ok_or("no such line card")?;
                 next.captures += 1;
                 if card.eq_ignore_ascii_case(&'K') {
-                    // The capturer takes the king's square (rules §4: a capture); the game
-                    // ends at once, so its own king may be left attacked.
-                    let g = next.pos.variant().geometry.clone();
-                    let from = m.get(0..2).and_then(|t| g.parse(t)).ok_or("bad square")?;
-                    let ksq = m.get(2..4).and_then(|t| g.parse(t)).ok_or("bad square")?;
-                    next.pos.take_off(ksq);
-                    let mut capturer = next.pos.take_off(from);
-                    match pr {
-                        // A pawn taking the king on the last rank promotes as any capture does.
-                        Some(pr) => {
-                            let kind = m.chars().nth(4).ok_or("a promotion names its piece")?;
-                            next.apply_promo(c, kind, *pr, Some(*x))?;
-                            let k = next
-                                .pos
-                                .variant()
-                                .pieces
-                                .iter()
-                                .position(|p| p.letter.eq_ignore_ascii_case(&kind))
-                                .ok_or("no such piece")?;
-                            capturer = Piece::new(k, c);
-                        }
-                        None => {
-                            next.line.remove(x - 1);
-                            next.discard.push(card);
-                        }
-                    }
-                    next.pos.put_piece(capturer, ksq);
-                    next.finish(true);
-                    *self = next;
+                    *self = next.take_king(c, m, *x, *pr, card)?;
                     return Ok(format!("{action} takes {card}: end"));
                 }
                 next.play_move(m)?;
