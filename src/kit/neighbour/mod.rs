@@ -624,6 +624,64 @@ pub static INFO: GameInfo = GameInfo {
     histograms: &["score", "pieces added"],
 };
 
+impl Neighbour {
+    /// Adds the next piece: carried by the next position card from the anchor, put down at
+    /// once, or held to be placed when the nearest ring of empty squares gives a choice.
+    fn add(&mut self) -> Result<String, String> {
+        if self.pieces.is_empty() || self.positions.is_empty() {
+            return Err("no card left to add".into());
+        }
+        let p = self.pieces.remove(0);
+        let c = self.positions.remove(0);
+        self.used.push(c);
+        let target = carry(self.anchor.unwrap_or(0), c);
+        let ring = landing(&self.board, target);
+        let text = format!("add {} {} to {}", p as char, position_text(c), name(target));
+        if ring.len() == 1 {
+            self.put(p, ring[0]);
+            if ring[0] == target {
+                return Ok(text);
+            }
+            return Ok(format!("{text}, taken: {}", name(ring[0])));
+        }
+        self.held = Some((p, target));
+        self.phase = Phase::Place;
+        Ok(format!("{text}, taken: place it"))
+    }
+
+    /// A borrowed move from `a` to `b`, discarding a card (from the piece deck while it lasts).
+    fn move_piece(&mut self, a: Sq, b: Sq) -> Result<String, String> {
+        if !moves(&self.board, self.rules.captures).contains(&(a, b)) {
+            return Err(format!(
+                "{}{}: no same-colour neighbour of {} moves so",
+                name(a),
+                name(b),
+                name(a)
+            ));
+        }
+        if self.cards_left() == 0 {
+            return Err("no card left to discard".into());
+        }
+        let taken = self.board[b];
+        self.board[b] = self.board[a];
+        self.board[a] = 0;
+        if taken != 0 {
+            self.captured += 1;
+        }
+        if self.pieces.is_empty() {
+            self.positions.remove(0);
+        } else {
+            self.pieces.remove(0);
+        }
+        self.spent += 1;
+        Ok(if taken != 0 {
+            format!("{}{} takes {}", name(a), name(b), taken as char)
+        } else {
+            format!("{}{}", name(a), name(b))
+        })
+    }
+}
+
 impl TableGame for Neighbour {
     type Action = Action;
 
@@ -712,29 +770,7 @@ impl TableGame for Neighbour {
                     "position deck gets a card".into()
                 }
             }
-            (Action::Add, Phase::Add) => {
-                if self.pieces.is_empty() || self.positions.is_empty() {
-                    return Err("no card left to add".into());
-                }
-                let p = self.pieces.remove(0);
-                let c = self.positions.remove(0);
-                self.used.push(c);
-                let target = carry(self.anchor.unwrap_or(0), c);
-                let ring = landing(&self.board, target);
-                let text = format!("add {} {} to {}", p as char, position_text(c), name(target));
-                if ring.len() == 1 {
-                    self.put(p, ring[0]);
-                    if ring[0] == target {
-                        text
-                    } else {
-                        format!("{text}, taken: {}", name(ring[0]))
-                    }
-                } else {
-                    self.held = Some((p, target));
-                    self.phase = Phase::Place;
-                    format!("{text}, taken: place it")
-                }
-            }
+            (Action::Add, Phase::Add) => self.add()?,
             (Action::Place(s), Phase::Place) => {
                 let (p, t) = self.held.ok_or("no piece to place")?;
                 if !landing(&self.board, t).contains(&s) {
@@ -754,36 +790,7 @@ impl TableGame for Neighbour {
                 self.phase = Phase::Move;
                 "stop".into()
             }
-            (Action::Move(a, b), Phase::Move) => {
-                if !moves(&self.board, self.rules.captures).contains(&(a, b)) {
-                    return Err(format!(
-                        "{}{}: no same-colour neighbour of {} moves so",
-                        name(a),
-                        name(b),
-                        name(a)
-                    ));
-                }
-                if self.cards_left() == 0 {
-                    return Err("no card left to discard".into());
-                }
-                let taken = self.board[b];
-                self.board[b] = self.board[a];
-                self.board[a] = 0;
-                if taken != 0 {
-                    self.captured += 1;
-                }
-                if self.pieces.is_empty() {
-                    self.positions.remove(0);
-                } else {
-                    self.pieces.remove(0);
-                }
-                self.spent += 1;
-                if taken != 0 {
-                    format!("{}{} takes {}", name(a), name(b), taken as char)
-                } else {
-                    format!("{}{}", name(a), name(b))
-                }
-            }
+            (Action::Move(a, b), Phase::Move) => self.move_piece(a, b)?,
             (Action::DealPiece(_) | Action::DealPosition(_), _) => return Err("the shuffle is over".into()),
             (_, Phase::Deal) => return Err("the decks are being shuffled".into()),
             _ => {
