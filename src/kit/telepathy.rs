@@ -560,6 +560,109 @@ pub static INFO: GameInfo = GameInfo {
     histograms: &[],
 };
 
+impl Telepathy {
+    /// Team `t`'s move `text` against its face-down card: hit, same or miss, the hand-off,
+    /// the marker, and a king taken, a removal due or the next prediction.
+    fn play_move(&mut self, t: Color, text: &str) -> Result<String, String> {
+        let ti = t.index();
+        let m = self
+            .moves()
+            .into_iter()
+            .find(|&m| chess::text(&self.pos, m) == *text)
+            .ok_or("no such move")?;
+        let moved = self.type_on(m.from());
+        let card = self.pending.take().ok_or("no card face down")?;
+        let face = self.face_up[ti];
+        let wanted = if card == 'C' { face } else { card };
+        let (word, result) = if moved == wanted {
+            ("hit", 1)
+        } else if moved == face {
+            ("same", 0)
+        } else {
+            ("miss", -1)
+        };
+        self.predictions.push((self.pieces_on_board(), result));
+        let captured_king = self.pos.royals(!t).contains(m.to());
+        self.pos.make_move(m);
+        self.plies += 1;
+        // Hand-off: the mover takes the hand and the checker if it is on the table,
+        // else the old face-up card; the card left is the new face-up card.
+        if card == 'C' || face == '-' {
+            // Without a face-up card the played card simply returns to the hand.
+            self.hands[ti].push(card);
+        } else {
+            self.hands[ti].push(face);
+            self.face_up[ti] = card;
+        }
+        self.predictor[ti] = mover_of(self.predictor[ti]);
+        let overflow = if result == 0 {
+            None
+        } else {
+            self.step_marker(t, result == 1)
+        };
+        let mut event = format!("move {text} {moved} card {card} {word} marker {}", self.marker);
+        if captured_king {
+            self.finish(
+                Some(t),
+                if t == Color::White {
+                    "White captures the king"
+                } else {
+                    "Black captures the king"
+                },
+            );
+            event += " end";
+            return Ok(event);
+        }
+        event += &match overflow {
+            Some(loser) => self.overflow(loser),
+            None => self.enter_predict(),
+        };
+        if self.phase == Phase::Over {
+            event += " end";
+        }
+        Ok(event)
+    }
+
+    /// The marker ran over on `loser`'s side: a removal, or the end with `removals_end`.
+    fn overflow(&mut self, loser: Color) -> String {
+        let event = format!(" overflow {}", if loser == Color::White { "white" } else { "black" });
+        if self.removals_end > 0 && self.removed[loser.index()] + 1 >= self.removals_end {
+            let who = if loser == Color::White { "White" } else { "Black" };
+            self.finish(
+                Some(!loser),
+                &format!("{who} forced into removal {}", self.removals_end),
+            );
+        } else {
+            self.phase = Phase::Remove(loser);
+        }
+        event
+    }
+
+    /// Team `c` removes its piece on `sq`; its king removed ends the game.
+    fn remove(&mut self, c: Color, sq: Square) -> String {
+        let was_king = self.pos.royals(c).contains(sq);
+        self.pos.take_off(sq);
+        self.removals += 1;
+        self.removed[c.index()] += 1;
+        self.last_removal = Some(self.plies);
+        let mut event = format!(
+            "removed {} by {}",
+            self.name(sq),
+            if c == Color::White { "white" } else { "black" }
+        );
+        if was_king {
+            self.finish(Some(!c), "the last piece, the king, removed");
+            event += " end";
+            return event;
+        }
+        event += &self.enter_predict();
+        if self.phase == Phase::Over {
+            event += " end";
+        }
+        event
+    }
+}
+
 impl TableGame for Telepathy {
     type Action = Action;
 
@@ -654,97 +757,8 @@ impl TableGame for Telepathy {
                 self.phase = Phase::Move;
                 Ok("predicted".into())
             }
-            (Action::Move(text), Phase::Move) => {
-                let m = self
-                    .moves()
-                    .into_iter()
-                    .find(|&m| chess::text(&self.pos, m) == *text)
-                    .ok_or("no such move")?;
-                let moved = self.type_on(m.from());
-                let card = self.pending.take().ok_or("no card face down")?;
-                let face = self.face_up[ti];
-                let wanted = if card == 'C' { face } else { card };
-                let (word, result) = if moved == wanted {
-                    ("hit", 1)
-                } else if moved == face {
-                    ("same", 0)
-                } else {
-                    ("miss", -1)
-                };
-                self.predictions.push((self.pieces_on_board(), result));
-                let captured_king = self.pos.royals(!t).contains(m.to());
-                self.pos.make_move(m);
-                self.plies += 1;
-                // Hand-off: the mover takes the hand and the checker if it is on the table,
-                // else the old face-up card; the card left is the new face-up card.
-                if card == 'C' || face == '-' {
-                    // Without a face-up card the played card simply returns to the hand.
-                    self.hands[ti].push(card);
-                } else {
-                    self.hands[ti].push(face);
-                    self.face_up[ti] = card;
-                }
-                self.predictor[ti] = mover_of(self.predictor[ti]);
-                let overflow = if result == 0 {
-                    None
-                } else {
-                    self.step_marker(t, result == 1)
-                };
-                let mut event = format!("move {text} {moved} card {card} {word} marker {}", self.marker);
-                if captured_king {
-                    self.finish(
-                        Some(t),
-                        if t == Color::White {
-                            "White captures the king"
-                        } else {
-                            "Black captures the king"
-                        },
-                    );
-                    event += " end";
-                    return Ok(event);
-                }
-                match overflow {
-                    Some(loser) => {
-                        event += &format!(" overflow {}", if loser == Color::White { "white" } else { "black" });
-                        if self.removals_end > 0 && self.removed[loser.index()] + 1 >= self.removals_end {
-                            let who = if loser == Color::White { "White" } else { "Black" };
-                            self.finish(
-                                Some(!loser),
-                                &format!("{who} forced into removal {}", self.removals_end),
-                            );
-                        } else {
-                            self.phase = Phase::Remove(loser);
-                        }
-                    }
-                    None => event += &self.enter_predict(),
-                }
-                if self.phase == Phase::Over {
-                    event += " end";
-                }
-                Ok(event)
-            }
-            (Action::Remove(sq), Phase::Remove(c)) => {
-                let was_king = self.pos.royals(c).contains(*sq);
-                self.pos.take_off(*sq);
-                self.removals += 1;
-                self.removed[c.index()] += 1;
-                self.last_removal = Some(self.plies);
-                let mut event = format!(
-                    "removed {} by {}",
-                    self.name(*sq),
-                    if c == Color::White { "white" } else { "black" }
-                );
-                if was_king {
-                    self.finish(Some(!c), "the last piece, the king, removed");
-                    event += " end";
-                    return Ok(event);
-                }
-                event += &self.enter_predict();
-                if self.phase == Phase::Over {
-                    event += " end";
-                }
-                Ok(event)
-            }
+            (Action::Move(text), Phase::Move) => self.play_move(t, text),
+            (Action::Remove(sq), Phase::Remove(c)) => Ok(self.remove(c, *sq)),
             _ => Err("illegal action".into()),
         }
     }
