@@ -39,25 +39,94 @@ struct Opts {
     settings: Settings,
 }
 
+impl Default for Opts {
+    fn default() -> Opts {
+        Opts {
+            seed: 1,
+            games: 1,
+            seats: None,
+            record: None,
+            pgn: None,
+            replay: None,
+            resume: None,
+            csv: None,
+            move_seconds: 30.0,
+            optimum: 0,
+            jobs: 1,
+            shard: (1, 1),
+            out: None,
+            report: None,
+            compare: Vec::new(),
+            settings: Vec::new(),
+        }
+    }
+}
+
+impl Opts {
+    /// Option `a` (one of the command's) set to `v`.
+    fn set(&mut self, a: &str, v: String) -> Result<(), CliError> {
+        let num = |what: &str| {
+            v.parse::<u64>()
+                .map_err(|_| CliError(format!("{a}: '{v}' is not {what}")))
+        };
+        match a {
+            "--seed" => self.seed = num("a number")?,
+            "--games" | "--deals" => {
+                self.games = num("a number")? as usize;
+                if self.games == 0 {
+                    return Err(CliError(format!("{a} 0: nothing to do (give 1 or more)")));
+                }
+            }
+            "--seats" => self.seats = Some(v.split(',').map(|s| s.trim().to_string()).collect()),
+            "--record" => self.record = Some(v),
+            "--pgn" => self.pgn = Some(v),
+            "--replay" => self.replay = Some(v),
+            "--resume" => self.resume = Some(v),
+            "--csv" => self.csv = Some(v),
+            "--out" => self.out = Some(v),
+            "--report" => self.report = Some(v),
+            "--compare" => {
+                let words: Vec<String> = v.split_whitespace().map(String::from).collect();
+                self.compare
+                    .push(parse_settings(&words).map_err(|e| CliError(format!("--compare '{v}': {e}")))?);
+            }
+            "--shard" => self.shard = shard(&v)?,
+            "--optimum" | "--budget" => self.optimum = num("a number of states")?,
+            "--jobs" => {
+                self.jobs = num("a number")? as usize;
+                if !(1..=256).contains(&self.jobs) {
+                    return Err(CliError(format!("--jobs {v}: give 1 to 256")));
+                }
+            }
+            "--move-seconds" => {
+                self.move_seconds = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
+                    .ok_or_else(|| CliError(format!("{a}: '{v}' is not a number of seconds")))?
+            }
+            _ => unreachable!("checked against allowed"),
+        }
+        Ok(())
+    }
+}
+
+/// `--shard I/N`: the I-th of N parts, 1 <= I <= N.
+fn shard(v: &str) -> Result<(usize, usize), CliError> {
+    let bad = || CliError(format!("--shard '{v}': want I/N with 1 <= I <= N, for example 2/8"));
+    let (i, n) = v.split_once('/').ok_or_else(bad)?;
+    let (i, n) = (
+        i.parse::<usize>().map_err(|_| bad())?,
+        n.parse::<usize>().map_err(|_| bad())?,
+    );
+    if i == 0 || n == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
 fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
-    let mut o = Opts {
-        seed: 1,
-        games: 1,
-        seats: None,
-        record: None,
-        pgn: None,
-        replay: None,
-        resume: None,
-        csv: None,
-        move_seconds: 30.0,
-        optimum: 0,
-        jobs: 1,
-        shard: (1, 1),
-        out: None,
-        report: None,
-        compare: Vec::new(),
-        settings: Vec::new(),
-    };
+    let mut o = Opts::default();
     let mut words = Vec::new();
     let mut args = Args::new("options", args);
     while let Some(arg) = args.next_arg()? {
@@ -75,60 +144,7 @@ fn opts(args: &[String], allowed: &[&str]) -> Result<Opts, CliError> {
                 allowed.join(" ")
             )));
         }
-        let v = args.value(a)?;
-        let num = |what: &str| {
-            v.parse::<u64>()
-                .map_err(|_| CliError(format!("{a}: '{v}' is not {what}")))
-        };
-        match a {
-            "--seed" => o.seed = num("a number")?,
-            "--games" | "--deals" => {
-                o.games = num("a number")? as usize;
-                if o.games == 0 {
-                    return Err(CliError(format!("{a} 0: nothing to do (give 1 or more)")));
-                }
-            }
-            "--seats" => o.seats = Some(v.split(',').map(|s| s.trim().to_string()).collect()),
-            "--record" => o.record = Some(v),
-            "--pgn" => o.pgn = Some(v),
-            "--replay" => o.replay = Some(v),
-            "--resume" => o.resume = Some(v),
-            "--csv" => o.csv = Some(v),
-            "--out" => o.out = Some(v),
-            "--report" => o.report = Some(v),
-            "--compare" => {
-                let words: Vec<String> = v.split_whitespace().map(String::from).collect();
-                o.compare
-                    .push(parse_settings(&words).map_err(|e| CliError(format!("--compare '{v}': {e}")))?);
-            }
-            "--shard" => {
-                let bad = || CliError(format!("--shard '{v}': want I/N with 1 <= I <= N, for example 2/8"));
-                let (i, n) = v.split_once('/').ok_or_else(bad)?;
-                let (i, n) = (
-                    i.parse::<usize>().map_err(|_| bad())?,
-                    n.parse::<usize>().map_err(|_| bad())?,
-                );
-                if i == 0 || n == 0 || i > n {
-                    return Err(bad());
-                }
-                o.shard = (i, n);
-            }
-            "--optimum" | "--budget" => o.optimum = num("a number of states")?,
-            "--jobs" => {
-                o.jobs = num("a number")? as usize;
-                if !(1..=256).contains(&o.jobs) {
-                    return Err(CliError(format!("--jobs {v}: give 1 to 256")));
-                }
-            }
-            "--move-seconds" => {
-                o.move_seconds = v
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
-                    .ok_or_else(|| CliError(format!("{a}: '{v}' is not a number of seconds")))?
-            }
-            _ => unreachable!("checked against allowed"),
-        }
+        o.set(a, args.value(a)?)?;
     }
     o.settings = parse_settings(&words).map_err(CliError)?;
     Ok(o)
