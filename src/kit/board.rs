@@ -74,6 +74,17 @@ pub fn king_steps(s: Sq) -> u64 {
     reach('K', Color::White, s, 0)
 }
 
+/// A state text's en-passant field: `-`, or the square on rank 3 or 6 a pawn just passed.
+pub fn read_ep(field: &str) -> Result<Option<Sq>, String> {
+    match field {
+        "-" => Ok(None),
+        t => parse_sq(t)
+            .filter(|s| s / 8 == 2 || s / 8 == 5)
+            .map(Some)
+            .ok_or(format!("en passant '{t}'")),
+    }
+}
+
 /// The squares of a board that hold a piece.
 pub fn occupancy<T>(board: &[Option<T>; 64]) -> u64 {
     board

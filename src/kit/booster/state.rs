@@ -4,7 +4,7 @@
 
 use super::{Booster, CHESS_CARDS, Phase, Piece};
 use crate::Color;
-use crate::kit::board::{name, parse_sq, read_placement};
+use crate::kit::board::{name, parse_sq, read_ep, read_placement};
 use crate::table::Outcome;
 
 const FIELDS: &str =
@@ -28,14 +28,7 @@ pub fn parse(base: &Booster, text: &str, view: bool, end: Option<&Outcome>) -> R
         return Err(format!("castling '{}': KQkq or -", w[2]));
     }
     g.castling = ['K', 'Q', 'k', 'q'].map(|c| w[2].contains(c));
-    g.ep = match w[3] {
-        "-" => None,
-        t => Some(
-            parse_sq(t)
-                .filter(|s| s / 8 == 2 || s / 8 == 5)
-                .ok_or(format!("en passant '{t}'"))?,
-        ),
-    };
+    g.ep = read_ep(w[3])?;
     let on_board = read_checkers(&mut g, w[4])?;
     read_reserves(&mut g, w[5], on_board)?;
     read_cards(&mut g, base, [w[6], w[7], w[8]], view)?;

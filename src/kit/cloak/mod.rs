@@ -610,12 +610,17 @@ impl Cloak {
         ))
     }
 
+    /// `side`'s attempt `a` refused by the referee (silently: only that it was refused is said).
+    fn refuse_attempt(&mut self, side: Color, a: Action) -> String {
+        self.refused.push(a);
+        self.stats.refused += 1;
+        format!("{} attempt refused", color_word(side))
+    }
+
     /// `side`'s regular move: refused when not truly legal; then the bonus or the uncloaking.
     fn regular_move(&mut self, side: Color, a: Action) -> Result<String, String> {
         if !self.truly_legal(side, &a) {
-            self.refused.push(a);
-            self.stats.refused += 1;
-            return Ok(format!("{} attempt refused", color_word(side)));
+            return Ok(self.refuse_attempt(side, a));
         }
         self.refused.clear();
         self.plies += 1;
@@ -633,9 +638,7 @@ impl Cloak {
     /// `c`'s bonus move or drop: refused when not truly legal.
     fn bonus(&mut self, c: Color, a: Action) -> Result<String, String> {
         if !self.truly_legal(c, &a) {
-            self.refused.push(a);
-            self.stats.refused += 1;
-            return Ok(format!("{} attempt refused", color_word(c)));
+            return Ok(self.refuse_attempt(c, a));
         }
         self.refused.clear();
         if matches!(a, Action::Drop(_)) {

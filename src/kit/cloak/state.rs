@@ -3,7 +3,7 @@
 
 use super::{Cloak, Fact, Phase, Piece, name, parse_sq};
 use crate::Color;
-use crate::kit::board::read_placement;
+use crate::kit::board::{read_ep, read_placement};
 use crate::table::Outcome;
 
 const FIELDS: &str = "PLACEMENT SIDE PHASE CLOAKS UNMOVED EP HALFMOVE PLIES TAKENW,TAKENB GUESS FACTS LAST REFUSED";
@@ -32,14 +32,7 @@ pub fn parse(base: &Cloak, text: &str, view: bool, end: Option<&Outcome>) -> Res
             g.unmoved |= 1 << s;
         }
     }
-    g.ep = match w[5] {
-        "-" => None,
-        t => Some(
-            parse_sq(t)
-                .filter(|s| s / 8 == 2 || s / 8 == 5)
-                .ok_or(format!("en passant '{t}'"))?,
-        ),
-    };
+    g.ep = read_ep(w[5])?;
     g.halfmove = w[6].parse().map_err(|_| format!("halfmove '{}'", w[6]))?;
     g.plies = w[7].parse().map_err(|_| format!("plies '{}'", w[7]))?;
     let (tw, tb) = w[8].split_once(',').ok_or("taken pawns: WHITE,BLACK")?;
