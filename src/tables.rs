@@ -647,30 +647,7 @@ impl<W: Word> Tables<W> {
         let mut reached: Vec<u64> = Vec::new();
         let mut slots: Vec<(u32, u64)> = Vec::new();
         for sq in g.board {
-            let mut mask = 0u64;
-            for &ray in &rays {
-                let r = self.ray(ray, sq);
-                let last = if self.ray_up[ray] { r.last() } else { r.first() };
-                if let Some(last) = last {
-                    mask |= (r & !Bitboard::from(last)).0.to_u128() as u64;
-                }
-            }
-            // Every subset of the mask (carry-rippler) and the squares it lets the rays reach.
-            occs.clear();
-            reached.clear();
-            let mut sub = 0u64;
-            loop {
-                let occ: Bitboard<W> = Bitboard(W::from_u128(u128::from(sub)));
-                let att = rays
-                    .iter()
-                    .fold(Bitboard::EMPTY, |a, &ray| a | self.ray_attacks(ray, sq, occ));
-                occs.push(sub);
-                reached.push(att.0.to_u128() as u64);
-                sub = sub.wrapping_sub(mask) & mask;
-                if sub == 0 {
-                    break;
-                }
-            }
+            let mask = self.blocker_subsets(&rays, sq, &mut occs, &mut reached);
             let (bits, magic) = match cached.as_ref().and_then(|c| c.get(found.len())) {
                 Some(&(bits, magic)) => (bits, magic),
                 None => find_magic(mask, &occs, &reached, &mut slots, &mut next),
@@ -696,6 +673,37 @@ impl<W: Word> Tables<W> {
         }
         self.sets.push(SliderSet { rays, entries });
         self.sets.len() - 1
+    }
+
+    /// The squares of `sq` whose occupancy matters to these rays (the mask), with every
+    /// subset of it into `occs` (carry-rippler) and the squares the rays reach under each into
+    /// `reached`.
+    fn blocker_subsets(&self, rays: &[usize], sq: Square, occs: &mut Vec<u64>, reached: &mut Vec<u64>) -> u64 {
+        let mut mask = 0u64;
+        for &ray in rays {
+            let r = self.ray(ray, sq);
+            let last = if self.ray_up[ray] { r.last() } else { r.first() };
+            if let Some(last) = last {
+                mask |= (r & !Bitboard::from(last)).0.to_u128() as u64;
+            }
+        }
+        // Every subset of the mask (carry-rippler) and the squares it lets the rays reach.
+        occs.clear();
+        reached.clear();
+        let mut sub = 0u64;
+        loop {
+            let occ: Bitboard<W> = Bitboard(W::from_u128(u128::from(sub)));
+            let att = rays
+                .iter()
+                .fold(Bitboard::EMPTY, |a, &ray| a | self.ray_attacks(ray, sq, occ));
+            occs.push(sub);
+            reached.push(att.0.to_u128() as u64);
+            sub = sub.wrapping_sub(mask) & mask;
+            if sub == 0 {
+                break;
+            }
+        }
+        mask
     }
 }
 

@@ -24,6 +24,7 @@
 use crate::bitboard::Bitboard;
 use crate::castling::CastlingRights;
 use crate::color::Color;
+use crate::geometry::Geometry;
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::position::{Piece, Position};
 use crate::rules::{Capabilities, MAX_RULE_FEATURES, Rules};
@@ -98,12 +99,15 @@ pub struct Tensor {
     queen_propel_all: bool,
     en_passant: bool,
     /// `step[sq][d]`: the neighbour in direction `d`, or [`NONE`].
-    step: Box<[[u8; 8]; MAX_SQUARES]>,
+    step: Targets,
     /// `knight[sq]`: knight-leap targets, [`NONE`] padded.
-    knight: Box<[[u8; 8]; MAX_SQUARES]>,
+    knight: Targets,
     /// Most pieces a side can have: its count in the start position (pieces never multiply).
     max_pieces: u32,
 }
+
+/// Up to eight target squares of each square, [`NONE`] where there is none.
+type Targets = Box<[[u8; 8]; MAX_SQUARES]>;
 
 /// Pivots found on a slide: own beasts with the direction the slider arrived in (a queen sees
 /// at most 30 squares on this board).
@@ -141,6 +145,97 @@ impl Tensor {
     #[inline]
     fn sq(s: u8) -> Square {
         Square::new(s as usize)
+    }
+
+    /// A piece of `v.us` with `role` on `s`.
+    #[inline]
+    fn holds(&self, v: &View, s: u8, role: Role) -> bool {
+        let p = v.at(s);
+        p.is_some() && p.color() == v.us && self.role_of(p) == Some(role)
+    }
+
+    /// Whether `v.us`'s pawns, king or knights attack `sq` (knights directly or bouncing off
+    /// one of `v.us`'s beasts).
+    #[inline]
+    fn attacked_by_leapers(&self, v: &View, sq: Square) -> bool {
+        let pawn_from = if v.us == Color::White { [5, 6] } else { [4, 7] };
+        for d in pawn_from {
+            let s = self.step[sq.index()][d];
+            if s != NONE && self.holds(v, s, Role::Pawn) {
+                return true;
+            }
+        }
+        for &s in &self.step[sq.index()] {
+            if s != NONE && self.holds(v, s, Role::King) {
+                return true;
+            }
+        }
+        for &t in &self.knight[sq.index()] {
+            if t == NONE {
+                break;
+            }
+            if self.holds(v, t, Role::Knight) {
+                return true;
+            }
+            if v.own_beast(v.at(t))
+                && self.knight[t as usize]
+                    .iter()
+                    .any(|&u| u != NONE && self.holds(v, u, Role::Knight))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `v.us`'s sliders attack `sq` through its beasts, directly or by a bounce off
+    /// one of them.
+    #[inline]
+    fn attacked_by_sliders(&self, v: &View, sq: Square) -> bool {
+        let slider_on = |s: u8, d: usize| {
+            let p = v.at(s);
+            p.is_some()
+                && p.color() == v.us
+                && match self.role_of(p) {
+                    Some(Role::Queen) => true,
+                    Some(Role::Rook) => d < 4,
+                    Some(Role::Bishop) => d >= 4,
+                    _ => false,
+                }
+        };
+        // The first piece beyond `v.us`'s beasts from `from` in `d`, if any.
+        let first = |from: u8, d: usize, pivots: &mut ArrayVec<u8, 16>| -> u8 {
+            let mut s = self.step[from as usize][d];
+            while s != NONE {
+                let p = v.at(s);
+                if p.is_some() {
+                    if v.own_beast(p) {
+                        pivots.push(s);
+                    } else {
+                        return s;
+                    }
+                }
+                s = self.step[s as usize][d];
+            }
+            NONE
+        };
+        for d in 0..8 {
+            let mut pivots = ArrayVec::new();
+            let s = first(sq.index() as u8, d, &mut pivots);
+            if s != NONE && slider_on(s, d) {
+                return true;
+            }
+            for &b in &pivots {
+                for q in perpendicular(d) {
+                    let mut ignore = ArrayVec::new();
+                    let s = first(b, q, &mut ignore);
+                    if s != NONE && slider_on(s, q) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Slides from `from` in `d`: empty squares and a final capturable piece are targets;
@@ -526,6 +621,70 @@ impl Tensor {
     }
 }
 
+/// Each piece kind's role: the beast, pawns, and a royal K, Q, R, B and N by their Betza.
+fn roles(variant: &Variant, beast: usize) -> Result<[Option<Role>; MAX_KINDS], String> {
+    let mut role = [None; MAX_KINDS];
+    for (k, p) in variant.pieces.iter().enumerate() {
+        role[k] = Some(if k == beast {
+            Role::Beast
+        } else if p.is_pawn() {
+            Role::Pawn
+        } else {
+            match (p.betza.as_str(), p.is_royal()) {
+                ("K", true) => Role::King,
+                ("Q", false) => Role::Queen,
+                ("R", false) => Role::Rook,
+                ("B", false) => Role::Bishop,
+                ("N", false) => Role::Knight,
+                _ => {
+                    return Err(format!(
+                        "piece {}: Tensor rules know a royal K, Q, R, B, N, pawns and the beast",
+                        p.letter
+                    ));
+                }
+            }
+        });
+    }
+    Ok(role)
+}
+
+/// The neighbour of each square in each of [`DIRS`], and its knight-leap targets
+/// ([`NONE`] where the board ends or has a hole).
+fn neighbour_tables(g: &Geometry) -> (Targets, Targets) {
+    let mut step = Box::new([[NONE; 8]; MAX_SQUARES]);
+    let mut knight = Box::new([[NONE; 8]; MAX_SQUARES]);
+    for sq in g.board {
+        for (d, &(df, dr)) in DIRS.iter().enumerate() {
+            if let Some(t) = g.offset(sq, df, dr).filter(|t| g.exists(*t)) {
+                step[sq.index()][d] = t.index() as u8;
+            }
+        }
+        let mut n = 0;
+        for &(df, dr) in &KNIGHT {
+            if let Some(t) = g.offset(sq, df, dr).filter(|t| g.exists(*t)) {
+                knight[sq.index()][n] = t.index() as u8;
+                n += 1;
+            }
+        }
+    }
+    (step, knight)
+}
+
+/// The most pieces either side has in `start_fen` (pieces never multiply).
+fn most_pieces(start_fen: &str) -> u32 {
+    let board_part = start_fen.split_whitespace().next().unwrap_or("");
+    ["w", "b"]
+        .iter()
+        .map(|c| {
+            board_part
+                .chars()
+                .filter(|ch| ch.is_ascii_alphabetic() && (ch.is_ascii_uppercase() == (*c == "w")))
+                .count() as u32
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 fn setting<'a>(v: &'a Variant, key: &str) -> Option<&'a str> {
     v.rule_settings.get(key).map(|s| s.as_str())
 }
@@ -548,28 +707,7 @@ impl Rules for Tensor {
             .iter()
             .position(|p| beast_letter.len() == 1 && beast_letter.starts_with(p.letter))
             .ok_or_else(|| format!("rules.beast = {beast_letter} names no piece"))?;
-        let mut role = [None; MAX_KINDS];
-        for (k, p) in variant.pieces.iter().enumerate() {
-            role[k] = Some(if k == beast {
-                Role::Beast
-            } else if p.is_pawn() {
-                Role::Pawn
-            } else {
-                match (p.betza.as_str(), p.is_royal()) {
-                    ("K", true) => Role::King,
-                    ("Q", false) => Role::Queen,
-                    ("R", false) => Role::Rook,
-                    ("B", false) => Role::Bishop,
-                    ("N", false) => Role::Knight,
-                    _ => {
-                        return Err(format!(
-                            "piece {}: Tensor rules know a royal K, Q, R, B, N, pawns and the beast",
-                            p.letter
-                        ));
-                    }
-                }
-            });
-        }
+        let role = roles(variant, beast)?;
         if !variant.check {
             return Err("Tensor rules need 'check = true'".into());
         }
@@ -583,33 +721,8 @@ impl Rules for Tensor {
             "false" => false,
             other => return Err(format!("rules.en_passant must be 'true' or 'false', not '{other}'")),
         };
-        let board_part = variant.start_fen.split_whitespace().next().unwrap_or("");
-        let max_pieces = ["w", "b"]
-            .iter()
-            .map(|c| {
-                board_part
-                    .chars()
-                    .filter(|ch| ch.is_ascii_alphabetic() && (ch.is_ascii_uppercase() == (*c == "w")))
-                    .count() as u32
-            })
-            .max()
-            .unwrap_or(0);
-        let mut step = Box::new([[NONE; 8]; MAX_SQUARES]);
-        let mut knight = Box::new([[NONE; 8]; MAX_SQUARES]);
-        for sq in g.board {
-            for (d, &(df, dr)) in DIRS.iter().enumerate() {
-                if let Some(t) = g.offset(sq, df, dr).filter(|t| g.exists(*t)) {
-                    step[sq.index()][d] = t.index() as u8;
-                }
-            }
-            let mut n = 0;
-            for &(df, dr) in &KNIGHT {
-                if let Some(t) = g.offset(sq, df, dr).filter(|t| g.exists(*t)) {
-                    knight[sq.index()][n] = t.index() as u8;
-                    n += 1;
-                }
-            }
-        }
+        let max_pieces = most_pieces(&variant.start_fen);
+        let (step, knight) = neighbour_tables(g);
         Ok(Tensor {
             role,
             beast,
@@ -671,84 +784,7 @@ impl Rules for Tensor {
             us: by,
             beast: self.beast,
         };
-        let mine = |s: u8, role: Role| {
-            let p = v.at(s);
-            p.is_some() && p.color() == by && self.role_of(p) == Some(role)
-        };
-        // Pawns and king.
-        let pawn_from = if by == Color::White { [5, 6] } else { [4, 7] };
-        for d in pawn_from {
-            let s = self.step[sq.index()][d];
-            if s != NONE && mine(s, Role::Pawn) {
-                return true;
-            }
-        }
-        for &s in &self.step[sq.index()] {
-            if s != NONE && mine(s, Role::King) {
-                return true;
-            }
-        }
-        // Knights, directly or bouncing off one of `by`'s beasts.
-        for &t in &self.knight[sq.index()] {
-            if t == NONE {
-                break;
-            }
-            if mine(t, Role::Knight) {
-                return true;
-            }
-            if v.own_beast(v.at(t))
-                && self.knight[t as usize]
-                    .iter()
-                    .any(|&u| u != NONE && mine(u, Role::Knight))
-            {
-                return true;
-            }
-        }
-        // Sliders through `by`'s beasts, directly or by a bounce off one of them.
-        let slider_on = |s: u8, d: usize| {
-            let p = v.at(s);
-            p.is_some()
-                && p.color() == by
-                && match self.role_of(p) {
-                    Some(Role::Queen) => true,
-                    Some(Role::Rook) => d < 4,
-                    Some(Role::Bishop) => d >= 4,
-                    _ => false,
-                }
-        };
-        // The first piece beyond `by`'s beasts from `from` in `d`, if any.
-        let first = |from: u8, d: usize, pivots: &mut ArrayVec<u8, 16>| -> u8 {
-            let mut s = self.step[from as usize][d];
-            while s != NONE {
-                let p = v.at(s);
-                if p.is_some() {
-                    if v.own_beast(p) {
-                        pivots.push(s);
-                    } else {
-                        return s;
-                    }
-                }
-                s = self.step[s as usize][d];
-            }
-            NONE
-        };
-        for d in 0..8 {
-            let mut pivots = ArrayVec::new();
-            let s = first(sq.index() as u8, d, &mut pivots);
-            if s != NONE && slider_on(s, d) {
-                return true;
-            }
-            for &b in &pivots {
-                for q in perpendicular(d) {
-                    let mut ignore = ArrayVec::new();
-                    let s = first(b, q, &mut ignore);
-                    if s != NONE && slider_on(s, q) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        self.attacked_by_leapers(&v, sq) || self.attacked_by_sliders(&v, sq)
     }
 
     fn make_special(&self, pos: &mut Position<Self>, m: Move) {

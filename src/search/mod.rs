@@ -684,7 +684,7 @@ impl Searcher {
     /// After a cutoff by `m` (moved piece and square `pt`): killers, countermove and the
     /// histories, the moves tried before it made worse.
     #[inline]
-    fn reward_cutoff(&mut self, frame: &mut Frame, cut: Cutoff, quiets: &[usize], captures: &[(usize, usize)]) {
+    fn reward_cutoff(&mut self, frame: &mut Frame, cut: Cutoff, tried: &Tried) {
         let Cutoff {
             us,
             ply,
@@ -708,12 +708,12 @@ impl Searcher {
             let h = &mut self.capture_history[us][pt][victim.kind()];
             *h = gravity(*h, bonus);
         }
-        for &q in quiets {
+        for &q in &tried.quiets {
             if !quiet || q != pt {
                 self.update_quiet(us, ply, q, -bonus);
             }
         }
-        for &(c, v) in captures {
+        for &(c, v) in &tried.captures {
             if (c, v) != (pt, victim.kind()) || quiet {
                 let h = &mut self.capture_history[us][c][v];
                 *h = gravity(*h, -bonus);
@@ -959,8 +959,7 @@ impl Searcher {
         } = node;
         let us = pos.side_to_move().index();
         let (mut best, mut best_move) = (-INF, Move::NONE);
-        let mut quiets_tried: ArrayVec<usize, 64> = ArrayVec::new();
-        let mut captures_tried: ArrayVec<(usize, usize), 32> = ArrayVec::new();
+        let mut tried = Tried::default();
         let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
         // Legal moves met so far (searched or pruned); `i` of the move being looked at.
         let mut count = 0;
@@ -980,7 +979,7 @@ impl Searcher {
                 && quiet
                 && i > 0
                 && best > -MATE_BOUND
-                && self.prune_quiet(frame, depth, i, quiets_tried.len(), lmp_limit, eval, alpha, hist)
+                && self.prune_quiet(frame, depth, i, tried.quiets.len(), lmp_limit, eval, alpha, hist)
             {
                 continue;
             }
@@ -994,11 +993,7 @@ impl Searcher {
                 count -= 1;
                 continue;
             };
-            if quiet && !quiets_tried.is_full() {
-                quiets_tried.push(pt);
-            } else if victim.is_some() && !captures_tried.is_full() {
-                captures_tried.push((pt, victim.kind()));
-            }
+            tried.note(quiet, victim, pt);
             if self.aborted {
                 return None;
             }
@@ -1017,7 +1012,7 @@ impl Searcher {
                             pt,
                             victim,
                         };
-                        self.reward_cutoff(frame, cut, &quiets_tried, &captures_tried);
+                        self.reward_cutoff(frame, cut, &tried);
                         break;
                     }
                 }
@@ -1067,21 +1062,11 @@ impl Searcher {
         if stand >= beta || (rest.is_empty() && !in_check) {
             return stand;
         }
-        frame.moves.clear();
-        if in_check {
-            pos.legal_moves(&mut frame.moves);
-            if frame.moves.is_empty() {
-                return Self::terminal_score(pos, ply);
-            }
-            if rest.is_empty() {
-                return pos.evaluate();
-            }
-        } else {
-            pos.legal_captures(&mut frame.moves);
-        }
         alpha = alpha.max(stand);
-        let kept = Self::keep_noisy(pos, frame, in_check, stand, alpha);
-        frame.moves.truncate(kept);
+        let kept = match Self::quiescence_moves(pos, frame, rest.is_empty(), ply, in_check, stand, alpha) {
+            Ok(kept) => kept,
+            Err(score) => return score,
+        };
         let mut best = stand;
         let mut best_move = Move::NONE;
         for i in 0..kept {
@@ -1112,6 +1097,36 @@ impl Searcher {
         self.tt
             .store(key, best_move, score_to_tt(best, ply), stand.max(-MATE), 0, bound);
         best
+    }
+
+    /// Generates quiescence's moves into `frame` and keeps those worth searching
+    /// ([`Self::keep_noisy`]): how many, or the node's score when none is to be searched (mated
+    /// in check, or in check at the last frame).
+    #[inline]
+    fn quiescence_moves<R: Rules>(
+        pos: &mut Position<R>,
+        frame: &mut Frame,
+        last_frame: bool,
+        ply: usize,
+        in_check: bool,
+        stand: i32,
+        alpha: i32,
+    ) -> Result<usize, i32> {
+        frame.moves.clear();
+        if in_check {
+            pos.legal_moves(&mut frame.moves);
+            if frame.moves.is_empty() {
+                return Err(Self::terminal_score(pos, ply));
+            }
+            if last_frame {
+                return Err(pos.evaluate());
+            }
+        } else {
+            pos.legal_captures(&mut frame.moves);
+        }
+        let kept = Self::keep_noisy(pos, frame, in_check, stand, alpha);
+        frame.moves.truncate(kept);
+        Ok(kept)
     }
 
     /// Quiescence's moves: of the generated ones, captures and promotions only (all moves when
@@ -1202,6 +1217,26 @@ struct Cutoff {
     m: Move,
     pt: usize,
     victim: Piece,
+}
+
+/// The quiet moves and captures a node searched (piece and square; and the victim's kind),
+/// whose histories a later cutoff lowers.
+#[derive(Default)]
+struct Tried {
+    quiets: ArrayVec<usize, 64>,
+    captures: ArrayVec<(usize, usize), 32>,
+}
+
+impl Tried {
+    /// Notes a searched move (while there is room).
+    #[inline]
+    fn note(&mut self, quiet: bool, victim: Piece, pt: usize) {
+        if quiet && !self.quiets.is_full() {
+            self.quiets.push(pt);
+        } else if victim.is_some() && !self.captures.is_full() {
+            self.captures.push((pt, victim.kind()));
+        }
+    }
 }
 
 /// Where a node stands, for the helpers of [`Searcher::negamax`].
