@@ -285,27 +285,10 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
             Ok(())
         }
         "variants" => {
-            for v in &set.variants {
-                let g = &v.geometry;
-                println!(
-                    "{} {}x{} rules={} start={}",
-                    v.name,
-                    g.files(),
-                    g.ranks(),
-                    v.rules,
-                    v.start_fen
-                );
-            }
+            cmd_variants(&set);
             Ok(())
         }
-        "check-ini" => {
-            let file = rest
-                .first()
-                .ok_or_else(|| CliError("check-ini needs a file name".into()))?;
-            let s = Catalog::load(file).map_err(|e| CliError(e.to_string()))?;
-            println!("{file}: ok, {} variants: {}", s.variants.len(), s.names().join(" "));
-            Ok(())
-        }
+        "check-ini" => cmd_check_ini(rest),
         "perft" => cmd_perft(&set, rest),
         "datagen" => cmd_datagen(&set, rest),
         "tune" => cmd_tune(&set, rest),
@@ -316,16 +299,44 @@ fn run_inner(args: &[String]) -> Result<(), CliError> {
         "playtest" => crate::table_cli::playtest(rest),
         "solve" => crate::table_cli::solve(rest),
         "serve" => crate::serve::run(&set, rest).map_err(CliError),
-        "rbc-referee" => {
-            let v = find_variant(&set, rest.first().map_or("rbc", |s| s.as_str()))?;
-            if v.rules != "rbc" {
-                return Err(CliError(format!("variant '{}' is not an RBC variant", v.name)));
-            }
-            crate::games::rbc::serve_referee(v, std::io::stdin().lock(), std::io::stdout().lock());
-            Ok(())
-        }
+        "rbc-referee" => cmd_rbc_referee(&set, rest),
         other => Err(CliError(format!("unknown command '{other}' (try 'menagerie --help')"))),
     }
+}
+
+/// `variants`: each variant of the catalogue, its board, rules and start position.
+fn cmd_variants(set: &Catalog) {
+    for v in &set.variants {
+        let g = &v.geometry;
+        println!(
+            "{} {}x{} rules={} start={}",
+            v.name,
+            g.files(),
+            g.ranks(),
+            v.rules,
+            v.start_fen
+        );
+    }
+}
+
+/// `check-ini FILE`: loads the file as a catalogue and names its variants.
+fn cmd_check_ini(rest: &[String]) -> Result<(), CliError> {
+    let file = rest
+        .first()
+        .ok_or_else(|| CliError("check-ini needs a file name".into()))?;
+    let s = Catalog::load(file).map_err(|e| CliError(e.to_string()))?;
+    println!("{file}: ok, {} variants: {}", s.variants.len(), s.names().join(" "));
+    Ok(())
+}
+
+/// `rbc-referee [VARIANT]`: the reconchess adapter's referee on stdin and stdout.
+fn cmd_rbc_referee(set: &Catalog, rest: &[String]) -> Result<(), CliError> {
+    let v = find_variant(set, rest.first().map_or("rbc", |s| s.as_str()))?;
+    if v.rules != "rbc" {
+        return Err(CliError(format!("variant '{}' is not an RBC variant", v.name)));
+    }
+    crate::games::rbc::serve_referee(v, std::io::stdin().lock(), std::io::stdout().lock());
+    Ok(())
 }
 
 /// `pgn write VARIANT [--fen FEN] [MOVE...]` prints the game as PGN; `pgn read FILE` prints

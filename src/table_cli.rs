@@ -7,7 +7,7 @@ use crate::table::playtest::{ShardHead, Summary, merge_shards, read_shard, shard
 use crate::table::record::{self, Replayed};
 use crate::table::referee::{self, Played, RecordSink};
 use crate::table::seats::make_seats;
-use crate::table::{Outcome, Settings, Table, Tally, parse_settings, scores_text};
+use crate::table::{Optimum, Outcome, Settings, Table, Tally, parse_settings, scores_text};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -238,11 +238,7 @@ pub fn solve(args: &[String]) -> Result<(), CliError> {
     let mut csv = String::from("seed,score,proved,states,ms\n");
     // No --budget (or 0): two million states a deal.
     let budget = if o.optimum == 0 { 2_000_000 } else { o.optimum };
-    let mut scores = Vec::new();
-    let mut proofs = Vec::new();
-    let mut millis = Vec::new();
-    let (mut proved, mut nodes) = (0usize, 0u64);
-    let mut worst = (0.0f64, 0u64);
+    let mut deals = Vec::new();
     let start = Instant::now();
     let mut last = Instant::now();
     for g in 0..o.games {
@@ -254,20 +250,12 @@ pub fn solve(args: &[String]) -> Result<(), CliError> {
             .deal_optimum(budget)
             .ok_or_else(|| CliError(format!("{name} has no open-deal solver (solitaires only)")))?;
         let ms = t.elapsed().as_secs_f64() * 1000.0;
-        if ms > worst.0 {
-            worst = (ms, seed);
-        }
-        millis.push(ms);
-        scores.push(best.score);
-        proofs.push(best.proved);
         csv += &format!(
             "{seed},{},{},{},{ms:.3}\n",
             best.score,
             u8::from(best.proved),
             best.nodes
         );
-        proved += usize::from(best.proved);
-        nodes += best.nodes;
         if o.games <= 20 {
             println!(
                 "deal {seed}: {} {}, {} states, {ms:.1} ms: {}",
@@ -289,15 +277,32 @@ pub fn solve(args: &[String]) -> Result<(), CliError> {
                 start.elapsed().as_secs_f64()
             );
         }
+        deals.push((seed, best, ms));
     }
+    print_solved(&name, &o, budget, &deals, start.elapsed().as_secs_f64());
+    if let Some(f) = o.csv {
+        std::fs::write(&f, csv).map_err(|e| CliError(format!("--csv {f}: {e}")))?;
+    }
+    Ok(())
+}
+
+/// `solve`'s summary of its deals (seed, best play, milliseconds): how many are proved, the
+/// time a deal took, and the scores' spread.
+fn print_solved(name: &str, o: &Opts, budget: u64, deals: &[(u64, Optimum, f64)], seconds: f64) {
+    let proved = deals.iter().filter(|d| d.1.proved).count();
+    let nodes: u64 = deals.iter().map(|d| d.1.nodes).sum();
+    let mut millis: Vec<f64> = deals.iter().map(|d| d.2).collect();
+    // The first slowest deal.
+    let worst = deals
+        .iter()
+        .fold((0.0f64, 0u64), |w, d| if d.2 > w.0 { (d.2, d.0) } else { w });
     millis.sort_by(f64::total_cmp);
     let q = |x: f64| crate::table::playtest::quantile(&millis, x);
     println!(
-        "solve {name}: {} deals, seeds {}..{}, budget {budget} states a deal, {:.1} s",
+        "solve {name}: {} deals, seeds {}..{}, budget {budget} states a deal, {seconds:.1} s",
         o.games,
         o.seed,
         o.seed.wrapping_add(o.games as u64 - 1),
-        start.elapsed().as_secs_f64()
     );
     println!(
         "proved optimal: {proved} of {} ({:.1}%); states per deal: {:.0}",
@@ -315,16 +320,12 @@ pub fn solve(args: &[String]) -> Result<(), CliError> {
     );
     // Unproved deals give only a lower bound: the mean over all is the best found; the proved
     // deals' mean is the optimum.
+    let scores: Vec<f64> = deals.iter().map(|d| d.1.score).collect();
     if proved == o.games {
         print!("{}", crate::table::playtest::spread("optimum", &scores));
     } else {
         print!("{}", crate::table::playtest::spread("best found", &scores));
-        let exact: Vec<f64> = scores
-            .iter()
-            .zip(&proofs)
-            .filter(|(_, p)| **p)
-            .map(|(s, _)| *s)
-            .collect();
+        let exact: Vec<f64> = deals.iter().filter(|d| d.1.proved).map(|d| d.1.score).collect();
         if !exact.is_empty() {
             print!(
                 "{}",
@@ -332,10 +333,6 @@ pub fn solve(args: &[String]) -> Result<(), CliError> {
             );
         }
     }
-    if let Some(f) = o.csv {
-        std::fs::write(&f, csv).map_err(|e| CliError(format!("--csv {f}: {e}")))?;
-    }
-    Ok(())
 }
 
 /// `menagerie play GAME --seats S,S,.. [--seed N] [--games N] [--record FILE] [SETTINGS]`,
@@ -557,16 +554,7 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
             "--compare",
         ],
     )?;
-    if !o.compare.is_empty() && o.report.is_none() {
-        return Err(CliError(
-            "--compare adds columns to --report DIR: give --report too".into(),
-        ));
-    }
-    if o.report.is_some() && (o.shard.1 > 1 || o.out.is_some()) {
-        return Err(CliError(
-            "--report plays every game here: it does not go with --shard or --out".into(),
-        ));
-    }
+    check_playtest_opts(&o)?;
     let probe = kit::new_table(&name, &o.settings).map_err(CliError)?;
     let specs = o
         .seats
@@ -574,11 +562,6 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
         .unwrap_or_else(|| vec!["engine".to_string(); probe.seats()]);
     crate::table::seats::check_specs(probe.as_ref(), &specs).map_err(CliError)?;
     let (shard, of) = o.shard;
-    if of > 1 && o.out.is_none() {
-        return Err(CliError(
-            "--shard I/N needs --out FILE (the shard file for playtest --merge)".into(),
-        ));
-    }
     // This run's games: all, or every N-th from I-1.
     let mine: Vec<usize> = (shard - 1..o.games).step_by(of).collect();
     if mine.is_empty() {
@@ -608,10 +591,43 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
         };
         std::fs::write(f, shard_text(&head, &games)).map_err(|e| CliError(format!("--out {f}: {e}")))?;
     }
-    let title = if of > 1 {
+    let title = playtest_title(&name, &o, &specs, mine.len(), secs);
+    let tallies: Vec<Tally> = games.into_iter().map(|(_, t)| t).collect();
+    report(probe.as_ref(), &title, tallies.clone(), o.optimum, o.csv.as_deref())?;
+    if let Some(dir) = &o.report {
+        design_report(args, &name, &o, &specs, tallies, dir)?;
+    }
+    Ok(())
+}
+
+/// The options of `playtest` that do not go together.
+fn check_playtest_opts(o: &Opts) -> Result<(), CliError> {
+    if !o.compare.is_empty() && o.report.is_none() {
+        return Err(CliError(
+            "--compare adds columns to --report DIR: give --report too".into(),
+        ));
+    }
+    if o.report.is_some() && (o.shard.1 > 1 || o.out.is_some()) {
+        return Err(CliError(
+            "--report plays every game here: it does not go with --shard or --out".into(),
+        ));
+    }
+    if o.shard.1 > 1 && o.out.is_none() {
+        return Err(CliError(
+            "--shard I/N needs --out FILE (the shard file for playtest --merge)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The first line of a playtest's report: the game, the games played (`played` of a shard's),
+/// the seats and the time.
+fn playtest_title(name: &str, o: &Opts, specs: &[String], played: usize, secs: f64) -> String {
+    let (shard, of) = o.shard;
+    if of > 1 {
         format!(
             "playtest {name}: shard {shard}/{of}, {} of {} games, seats {}, {secs:.1} s",
-            mine.len(),
+            played,
             o.games,
             specs.join(",")
         )
@@ -623,13 +639,7 @@ pub fn playtest(args: &[String]) -> Result<(), CliError> {
             o.seed.wrapping_add(o.games as u64 - 1),
             specs.join(",")
         )
-    };
-    let tallies: Vec<Tally> = games.into_iter().map(|(_, t)| t).collect();
-    report(probe.as_ref(), &title, tallies.clone(), o.optimum, o.csv.as_deref())?;
-    if let Some(dir) = &o.report {
-        design_report(args, &name, &o, &specs, tallies, dir)?;
     }
-    Ok(())
 }
 
 /// `--report DIR`: plays the same games under each `--compare` settings as well, prints their

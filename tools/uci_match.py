@@ -203,14 +203,20 @@ def main():
                 pairs.append((s1 + s2) / 2)
                 mean, var, n = stats(pairs)
                 elo = elo_of(mean)
-                err = 0.0
+                spread = "+/- 0.0"
                 llr = 0.0
                 if var > 0:
                     half = 1.96 * math.sqrt(var / n)
-                    err = (elo_of(min(mean + half, 1 - 1e-6)) - elo_of(max(mean - half, 1e-6))) / 2
+                    if 0 < mean - half and mean + half < 1:
+                        spread = f"+/- {(elo_of(mean + half) - elo_of(mean - half)) / 2:.1f}"
+                    else:
+                        # The 95 % interval reaches a score of 0 or 1: its ends, not a half-width.
+                        lo = f"{elo_of(mean - half):+.1f}" if mean - half > 0 else "-inf"
+                        hi = f"{elo_of(mean + half):+.1f}" if mean + half < 1 else "+inf"
+                        spread = f"(95 %: {lo} to {hi})"
                     s0, s1_ = logistic(a.elo0), logistic(a.elo1)
                     llr = n * (s1_ - s0) * (2 * mean - s0 - s1_) / (2 * var)
-                line = (f"games {2 * n}: +{wins} -{losses} ={draws}  Elo {elo:+.1f} +/- {err:.1f}  "
+                line = (f"games {2 * n}: +{wins} -{losses} ={draws}  Elo {elo:+.1f} {spread}  "
                         f"LLR {llr:.2f} ({lower:.2f}, {upper:.2f})")
                 if llr >= upper:
                     line += "  H1 accepted"

@@ -189,6 +189,29 @@ pub fn decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// A query string's decoded pairs, in order.
+fn parse_query(text: &str) -> Result<Vec<(String, String)>, Reply> {
+    let mut query = Vec::new();
+    for pair in text.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        match (decode(k), decode(v)) {
+            (Some(k), Some(v)) => query.push((k, v)),
+            _ => return Err(Reply::error(400, "malformed query")),
+        }
+    }
+    Ok(query)
+}
+
+/// The reply to a failed read: a timeout (408), or 400 with `otherwise`.
+fn read_error(e: &std::io::Error, otherwise: &str) -> Reply {
+    match e.kind() {
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
+            Reply::error(408, "the request did not arrive whole within 10 s")
+        }
+        _ => Reply::error(400, otherwise),
+    }
+}
+
 /// Reads one request, within [`MAX_HEAD`] and [`MAX_BODY`]; `Err` is the reply to send.
 pub fn read_request(stream: &TcpStream) -> Result<Request, Reply> {
     let timed = Deadline {
@@ -204,12 +227,7 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, Reply> {
             .by_ref()
             .take((MAX_HEAD - head_len.min(MAX_HEAD)) as u64 + 1)
             .read_line(line)
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
-                    Reply::error(408, "the request did not arrive whole within 10 s")
-                }
-                _ => Reply::error(400, "the request head is not UTF-8 text"),
-            })?;
+            .map_err(|e| read_error(&e, "the request head is not UTF-8 text"))?;
         head_len += n;
         if head_len > MAX_HEAD {
             return Err(Reply::error(431, "request head too large"));
@@ -230,14 +248,7 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, Reply> {
     let method = method.to_string();
     let (path, query_text) = target.split_once('?').unwrap_or((target, ""));
     let path = path.to_string();
-    let mut query = Vec::new();
-    for pair in query_text.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        match (decode(k), decode(v)) {
-            (Some(k), Some(v)) => query.push((k, v)),
-            _ => return Err(Reply::error(400, "malformed query")),
-        }
-    }
+    let query = parse_query(query_text)?;
     let mut length = 0usize;
     let mut headers = Vec::new();
     loop {
@@ -268,12 +279,9 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, Reply> {
         return Err(Reply::error(413, &format!("request body over {MAX_BODY} bytes")));
     }
     let mut body = vec![0; length];
-    reader.read_exact(&mut body).map_err(|e| match e.kind() {
-        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
-            Reply::error(408, "the request did not arrive whole within 10 s")
-        }
-        _ => Reply::error(400, "the body is shorter than Content-Length"),
-    })?;
+    reader
+        .read_exact(&mut body)
+        .map_err(|e| read_error(&e, "the body is shorter than Content-Length"))?;
     Ok(Request {
         method,
         path,

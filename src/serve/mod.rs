@@ -103,6 +103,35 @@ fn wake(pulse: &(Mutex<u64>, Condvar)) {
 
 /// `menagerie serve [--port N] [--host ADDR] [--any-seed]`.
 pub fn run(catalog: &Catalog, args: &[String]) -> Result<(), String> {
+    let (host, port, any_seed) = options(args)?;
+    let listener =
+        TcpListener::bind((host.as_str(), port)).map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    println!("menagerie serve: open http://{addr}/");
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let open = Arc::new(AtomicUsize::new(0));
+    let server = Arc::new(Server {
+        catalog: catalog.clone(),
+        games: Mutex::new(HashMap::new()),
+        playtest: Mutex::new(None),
+        engine: Engine::start(),
+        pulse: Arc::new((Mutex::new(0), Condvar::new())),
+        open: Arc::clone(&open),
+        port: addr.port(),
+        host: host.clone(),
+        any_seed,
+        reading: Mutex::new(Vec::new()),
+        next_conn: AtomicUsize::new(1),
+    });
+    for stream in listener.incoming().flatten() {
+        accept(&server, &open, stream);
+    }
+    Ok(())
+}
+
+/// `serve`'s options: the host, the port and whether any seed is allowed.
+fn options(args: &[String]) -> Result<(String, u16, bool), String> {
     let mut host = "127.0.0.1".to_string();
     let mut port = 8080u16;
     let mut any_seed = false;
@@ -129,65 +158,46 @@ pub fn run(catalog: &Catalog, args: &[String]) -> Result<(), String> {
         }
         i += 2;
     }
-    let listener =
-        TcpListener::bind((host.as_str(), port)).map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
-    println!("menagerie serve: open http://{addr}/");
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
-    let open = Arc::new(AtomicUsize::new(0));
-    let server = Arc::new(Server {
-        catalog: catalog.clone(),
-        games: Mutex::new(HashMap::new()),
-        playtest: Mutex::new(None),
-        engine: Engine::start(),
-        pulse: Arc::new((Mutex::new(0), Condvar::new())),
-        open: Arc::clone(&open),
-        port: addr.port(),
-        host: host.clone(),
-        any_seed,
-        reading: Mutex::new(Vec::new()),
-        next_conn: AtomicUsize::new(1),
-    });
-    for stream in listener.incoming() {
-        let Ok(mut stream) = stream else { continue };
-        let addr = stream
-            .peer_addr()
-            .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |a| a.ip());
-        make_room(&server, addr);
-        // Connections just cut end within moments: give them that before refusing.
-        let full_since = Instant::now();
-        while open.load(Ordering::SeqCst) >= MAX_CONNECTIONS && full_since.elapsed() < Duration::from_millis(200) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
-            http::refuse(&mut stream, &Reply::error(503, "too many connections; try again"));
-            continue;
-        }
-        // Noted as reading here, before its thread starts, so that the next connection's
-        // `make_room` counts it.
-        let id = server.next_conn.fetch_add(1, Ordering::SeqCst);
-        if let Ok(handle) = stream.try_clone() {
-            lock(&server.reading).push(Reading {
-                id,
-                addr,
-                since: Instant::now(),
-                stream: handle,
-            });
-        }
-        open.fetch_add(1, Ordering::SeqCst);
-        let server2 = Arc::clone(&server);
-        let open2 = Arc::clone(&open);
-        let spawned = std::thread::Builder::new().name("http".into()).spawn(move || {
-            serve_one(&server2, stream, id);
-            open2.fetch_sub(1, Ordering::SeqCst);
-        });
-        if spawned.is_err() {
-            lock(&server.reading).retain(|r| r.id != id);
-            open.fetch_sub(1, Ordering::SeqCst);
-        }
+    Ok((host, port, any_seed))
+}
+
+/// Serves a new connection on its own thread, unless the server stays full.
+fn accept(server: &Arc<Server>, open: &Arc<AtomicUsize>, mut stream: TcpStream) {
+    let addr = stream
+        .peer_addr()
+        .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |a| a.ip());
+    make_room(server, addr);
+    // Connections just cut end within moments: give them that before refusing.
+    let full_since = Instant::now();
+    while open.load(Ordering::SeqCst) >= MAX_CONNECTIONS && full_since.elapsed() < Duration::from_millis(200) {
+        std::thread::sleep(Duration::from_millis(5));
     }
-    Ok(())
+    if open.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+        http::refuse(&mut stream, &Reply::error(503, "too many connections; try again"));
+        return;
+    }
+    // Noted as reading here, before its thread starts, so that the next connection's
+    // `make_room` counts it.
+    let id = server.next_conn.fetch_add(1, Ordering::SeqCst);
+    if let Ok(handle) = stream.try_clone() {
+        lock(&server.reading).push(Reading {
+            id,
+            addr,
+            since: Instant::now(),
+            stream: handle,
+        });
+    }
+    open.fetch_add(1, Ordering::SeqCst);
+    let server2 = Arc::clone(server);
+    let open2 = Arc::clone(open);
+    let spawned = std::thread::Builder::new().name("http".into()).spawn(move || {
+        serve_one(&server2, stream, id);
+        open2.fetch_sub(1, Ordering::SeqCst);
+    });
+    if spawned.is_err() {
+        lock(&server.reading).retain(|r| r.id != id);
+        open.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// Before a new connection from `addr`: cuts the oldest connection of that address still

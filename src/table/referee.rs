@@ -161,112 +161,137 @@ pub fn play_recorded(
     record(&header(table.info().name, seed, seat_names, settings)).map_err(|why| Halt { steps: 0, why })?;
     let mut rng = StdRng::seed_from_u64(seed);
     let n = table.seats();
-    // A record line, or the game halts.
-    macro_rules! line {
-        ($steps:expr, $text:expr) => {
-            if let Err(why) = record(&$text) {
-                for s in seats.iter_mut() {
-                    s.end(&Outcome {
-                        scores: vec![0.5; n],
-                        result: "unfinished".into(),
-                        reason: why.clone(),
-                    });
-                }
-                return Err(Halt { steps: $steps, why });
-            }
-        };
-    }
     for (i, s) in seats.iter_mut().enumerate() {
         if let Err(e) = s.start(table.info().name, i, n, &table.roles(i), settings) {
             let o = table.forfeit(i, &e);
             return finish(record, seats, o, Some((i, &e)), 0);
         }
     }
-    let mut seen: Vec<String> = vec![String::new(); n];
-    let mut asked = 0u64;
+    let mut game = Game {
+        table,
+        seats,
+        record,
+        move_seconds,
+        asked: 0,
+        seen: vec![String::new(); n],
+    };
     for steps in 0..MAX_STEPS {
-        // Every seat sees the state it acts in, and the last one (the end may show more; a
-        // seat that cannot read it no longer forfeits anything).
-        let actor = table.actor();
-        let over = actor == Actor::Over;
-        for (i, s) in seats.iter_mut().enumerate() {
-            let obs = table.observe(i);
-            if obs != seen[i] {
-                if let Err(e) = s.see(&obs)
-                    && !over
-                {
-                    let o = table.forfeit(i, &e);
-                    return finish(record, seats, o, Some((i, &e)), steps);
-                }
-                seen[i] = obs;
-            }
+        let actor = game.table.actor();
+        if let Err((i, e)) = game.show(actor == Actor::Over) {
+            return game.forfeit(i, &e, steps);
         }
         let (who, action, event) = match actor {
             Actor::Over => {
-                let o = table.outcome().unwrap_or_else(|| Outcome {
-                    scores: vec![0.5; n],
-                    result: "draw".into(),
-                    reason: "no outcome".into(),
-                });
-                return finish(record, seats, o, None, steps);
+                let o = (game.table.outcome()).unwrap_or_else(|| drawn(n, "no outcome".into()));
+                return finish(game.record, game.seats, o, None, steps);
             }
-            Actor::Chance => match table.draw_chance(&mut rng) {
+            Actor::Chance => match game.table.draw_chance(&mut rng) {
                 Ok((a, e)) => (None, a, e),
-                Err(e) => {
-                    let o = Outcome {
-                        scores: vec![0.5; n],
-                        result: "draw".into(),
-                        reason: format!("referee: {e}"),
-                    };
-                    return finish(record, seats, o, None, steps);
-                }
+                Err(e) => return finish(game.record, game.seats, drawn(n, format!("referee: {e}")), None, steps),
             },
-            Actor::Seat(seat, kind) => {
-                let legal = table.actions();
-                let mut bad = 0;
-                loop {
-                    asked += 1;
-                    let answer = match seats[seat].ask(asked, kind, move_seconds, &legal) {
-                        Ok(a) => a,
-                        Err(e) => {
-                            let o = table.forfeit(seat, &e);
-                            return finish(record, seats, o, Some((seat, &e)), steps);
-                        }
-                    };
-                    let (answer, reason, garbage) = match answer {
-                        Answer::Action(a) => match table.act(&a) {
-                            Ok(event) => break (Some(seat), a, event),
-                            Err(reason) => (a, reason.to_string(), false),
-                        },
-                        Answer::Garbage { line, why } => (line, why, true),
-                    };
-                    bad += 1;
-                    line!(steps, refusal_line(seat, &answer, &reason, garbage));
-                    let msg = format!("Error ({reason}): {answer}");
-                    if let Err(e) = seats[seat].refused(&msg) {
-                        let o = table.forfeit(seat, &e);
-                        return finish(record, seats, o, Some((seat, &e)), steps);
-                    }
-                    if !seats[seat].patient() && bad >= MAX_BAD_ANSWERS {
-                        let why = bad_answers(bad, &answer, &reason);
-                        let o = table.forfeit(seat, &why);
-                        return finish(record, seats, o, Some((seat, &why)), steps);
-                    }
-                }
-            }
+            Actor::Seat(seat, kind) => match game.ask(seat, kind, steps)? {
+                Ok((a, e)) => (Some(seat), a, e),
+                Err(why) => return game.forfeit(seat, &why, steps),
+            },
         };
-        line!(steps, step_line(who, &action, &event));
-        for (i, s) in seats.iter_mut().enumerate() {
-            if let Err(e) = s.event(&event) {
-                let o = table.forfeit(i, &e);
-                return finish(record, seats, o, Some((i, &e)), steps + 1);
+        game.line(steps, &step_line(who, &action, &event))?;
+        for i in 0..n {
+            if let Err(e) = game.seats[i].event(&event) {
+                return game.forfeit(i, &e, steps + 1);
             }
         }
     }
-    let o = Outcome {
+    let o = drawn(n, format!("referee: no end after {MAX_STEPS} steps"));
+    finish(game.record, game.seats, o, None, MAX_STEPS)
+}
+
+/// A drawn outcome for `n` seats.
+fn drawn(n: usize, reason: String) -> Outcome {
+    Outcome {
         scores: vec![0.5; n],
         result: "draw".into(),
-        reason: format!("referee: no end after {MAX_STEPS} steps"),
-    };
-    finish(record, seats, o, None, MAX_STEPS)
+        reason,
+    }
+}
+
+/// A game under way, for [`play_recorded`]: the true state, the seats, where the record goes,
+/// the questions asked so far and what each seat last saw.
+struct Game<'a> {
+    table: &'a mut dyn Table,
+    seats: &'a mut [Box<dyn Seat>],
+    record: &'a mut dyn FnMut(&str) -> Result<(), String>,
+    move_seconds: f64,
+    asked: u64,
+    seen: Vec<String>,
+}
+
+impl Game<'_> {
+    /// A record line, or the game halts after `steps` (every seat told it ended unfinished).
+    fn line(&mut self, steps: usize, text: &str) -> Result<(), Halt> {
+        (self.record)(text).map_err(|why| {
+            let n = self.table.seats();
+            for s in self.seats.iter_mut() {
+                s.end(&Outcome {
+                    scores: vec![0.5; n],
+                    result: "unfinished".into(),
+                    reason: why.clone(),
+                });
+            }
+            Halt { steps, why }
+        })
+    }
+
+    /// `seat` loses its seat for `why` after `steps`: the game ends.
+    fn forfeit(&mut self, seat: usize, why: &str, steps: usize) -> Result<Played, Halt> {
+        let o = self.table.forfeit(seat, why);
+        finish(self.record, self.seats, o, Some((seat, why)), steps)
+    }
+
+    /// Every seat sees the state it acts in, and the last one: `Err` names a seat that could
+    /// not read its observation, and why (at the end, a seat that cannot read it no longer
+    /// forfeits anything).
+    fn show(&mut self, over: bool) -> Result<(), (usize, String)> {
+        for (i, s) in self.seats.iter_mut().enumerate() {
+            let obs = self.table.observe(i);
+            if obs != self.seen[i] {
+                if let Err(e) = s.see(&obs)
+                    && !over
+                {
+                    return Err((i, e));
+                }
+                self.seen[i] = obs;
+            }
+        }
+        Ok(())
+    }
+
+    /// Asks `seat` for an action of `kind` until the rules take one: the action and its
+    /// event, or (`Ok(Err)`) why the seat forfeits. Each refused answer is recorded and told
+    /// to the seat; a seat that is not patient forfeits after [`MAX_BAD_ANSWERS`].
+    fn ask(&mut self, seat: usize, kind: &str, steps: usize) -> Result<Result<(String, String), String>, Halt> {
+        let legal = self.table.actions();
+        let mut bad = 0;
+        loop {
+            self.asked += 1;
+            let answer = match self.seats[seat].ask(self.asked, kind, self.move_seconds, &legal) {
+                Ok(a) => a,
+                Err(e) => return Ok(Err(e)),
+            };
+            let (answer, reason, garbage) = match answer {
+                Answer::Action(a) => match self.table.act(&a) {
+                    Ok(event) => return Ok(Ok((a, event))),
+                    Err(reason) => (a, reason.to_string(), false),
+                },
+                Answer::Garbage { line, why } => (line, why, true),
+            };
+            bad += 1;
+            self.line(steps, &refusal_line(seat, &answer, &reason, garbage))?;
+            if let Err(e) = self.seats[seat].refused(&format!("Error ({reason}): {answer}")) {
+                return Ok(Err(e));
+            }
+            if !self.seats[seat].patient() && bad >= MAX_BAD_ANSWERS {
+                return Ok(Err(bad_answers(bad, &answer, &reason)));
+            }
+        }
+    }
 }

@@ -159,11 +159,8 @@ fn histogram(columns: &[Column], key: &str) -> String {
     svg
 }
 
-/// The report page of `info`'s game. `command` is how it was made; the game's questions come
-/// first, then every figure, then the histograms of its spreads and of `more_spreads`.
-pub fn html(info: &GameInfo, command: &str, columns: &[Column], more_spreads: &[&str]) -> String {
-    let (game, questions, ratios) = (info.name, info.questions, info.ratios);
-    let spreads: Vec<&str> = info.histograms.iter().chain(more_spreads).copied().collect();
+/// The page's head and title, how it was made, and the key of the columns' colours.
+fn page_head(game: &str, command: &str, columns: &[Column]) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
@@ -187,6 +184,45 @@ pub fn html(info: &GameInfo, command: &str, columns: &[Column], more_spreads: &[
             c.summary.len()
         );
     }
+    out
+}
+
+/// One section per spread: each column's quartiles and the histogram of all columns.
+fn write_spreads(out: &mut String, columns: &[Column], spreads: &[&str]) {
+    for &key in spreads {
+        let svg = histogram(columns, key);
+        if svg.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "<h2>{}</h2>", escape(key));
+        for c in columns {
+            let mut v = c.summary.values(key);
+            v.sort_by(f64::total_cmp);
+            if v.is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "<p>{}: quartiles {} / {} / {}, from {} to {}</p>",
+                escape(&c.label),
+                number(quantile(&v, 0.25)),
+                number(quantile(&v, 0.5)),
+                number(quantile(&v, 0.75)),
+                number(v[0]),
+                number(v[v.len() - 1])
+            );
+        }
+        *out += &svg;
+        *out += "\n";
+    }
+}
+
+/// The report page of `info`'s game. `command` is how it was made; the game's questions come
+/// first, then every figure, then the histograms of its spreads and of `more_spreads`.
+pub fn html(info: &GameInfo, command: &str, columns: &[Column], more_spreads: &[&str]) -> String {
+    let (game, questions, ratios) = (info.name, info.questions, info.ratios);
+    let spreads: Vec<&str> = info.histograms.iter().chain(more_spreads).copied().collect();
+    let mut out = page_head(game, command, columns);
     out += "</p>\n<h2>The questions</h2>\n";
     let header: String = columns
         .iter()
@@ -237,32 +273,7 @@ pub fn html(info: &GameInfo, command: &str, columns: &[Column], more_spreads: &[
         let _ = writeln!(out, "<tr><td>{}</td>{}</tr>", escape(k), row(k).0);
     }
     out += "</table>\n";
-    for key in spreads {
-        let svg = histogram(columns, key);
-        if svg.is_empty() {
-            continue;
-        }
-        let _ = writeln!(out, "<h2>{}</h2>", escape(key));
-        for c in columns {
-            let mut v = c.summary.values(key);
-            v.sort_by(f64::total_cmp);
-            if v.is_empty() {
-                continue;
-            }
-            let _ = writeln!(
-                out,
-                "<p>{}: quartiles {} / {} / {}, from {} to {}</p>",
-                escape(&c.label),
-                number(quantile(&v, 0.25)),
-                number(quantile(&v, 0.5)),
-                number(quantile(&v, 0.75)),
-                number(v[0]),
-                number(v[v.len() - 1])
-            );
-        }
-        out += &svg;
-        out += "\n";
-    }
+    write_spreads(&mut out, columns, &spreads);
     out += "</body></html>\n";
     out
 }

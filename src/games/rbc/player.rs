@@ -349,47 +349,8 @@ impl RbcPlayer {
         let weights = &board_weights[..rows.len()];
         let mut vals: Vec<i32> = (0..cands.len()).map(|c| mixed(&rows, weights, &all_rows, c)).collect();
         let searched = vals.clone();
-        // Known threats: on a wider sample, how often the opponent could take our king next.
-        let (wide, wide_weights) = self.sample(256);
-        let wide_total: i64 = wide_weights.iter().sum();
-        for (i, &c) in cands.iter().enumerate() {
-            let mut exposed = 0i64;
-            for (b, w) in wide.iter().zip(&wide_weights) {
-                if self.king_exposed(b, c) {
-                    exposed += w;
-                }
-            }
-            vals[i] -= (DANGER * exposed / wide_total.max(1)) as i32;
-            if exposed > 0 {
-                vals[i] -= (DANGER / 8) as i32; // any board at all: the opponent may know it
-            }
-        }
-        // Near the 100-half-move draw, while not behind: a pawn move that goes through on
-        // most boards keeps the game going.
-        let top = vals.iter().copied().max().unwrap_or(0);
-        if self.quiet_plies >= DRAW_WATCH && top > -100 {
-            let bonus = 10 * (self.quiet_plies - DRAW_WATCH + 1) as i32;
-            let probe = &boards[..boards.len().min(32)];
-            for (i, &c) in cands.iter().enumerate() {
-                if let Some(r) = c.filter(|&r| self.is_pawn(r)) {
-                    let through = probe.iter().filter(|b| self.plays_as_requested(b, r)).count();
-                    if 2 * through > probe.len() {
-                        vals[i] += bonus;
-                    }
-                }
-            }
-        }
-        // Castling hides the king: the opponent (TroutBot's board) expects it on its square
-        // until it looks again.
-        let probe = &boards[..boards.len().min(32)];
-        for (i, &c) in cands.iter().enumerate() {
-            if let Some(r) = c.filter(|&r| self.is_king(r)) {
-                let through = probe.iter().filter(|b| self.castles(b, r)).count();
-                if 2 * through > probe.len() {
-                    vals[i] += CASTLE_BONUS;
-                }
-            }
-        }
+        self.threat_penalties(&cands, &mut vals);
+        self.keep_going_bonuses(&cands, &boards, &mut vals);
         // The best few again, a ply deeper each pass while the time lasts (untimed: once, at
         // two plies, after a one-ply table), on as many boards as the clock allows; their
         // penalties and bonuses stay.
@@ -425,25 +386,83 @@ impl RbcPlayer {
             .max_by_key(|&i| (vals[i], cands[i].is_some()))
             .unwrap_or(cands.len() - 1);
         if self.debug {
-            let mut order: Vec<usize> = (0..cands.len()).collect();
-            order.sort_by_key(|&i| -vals[i]);
-            let top: Vec<String> = order
-                .iter()
-                .take(5)
-                .map(|&i| format!("{} {}", self.text(cands[i]), vals[i]))
-                .collect();
-            let all = self.belief.boards().to_vec();
-            let threats = all.iter().filter(|b| self.threatened(b)).count();
-            eprintln!(
-                "# rbc move: {} boards ({threats} with our king attacked), pass rate {:.2}, {} valued at depth {depth}, {deeper} at {reached}, {:?}; best {}",
-                self.belief.boards().len(),
-                self.belief.pass_rate(),
-                rows.len(),
-                start.elapsed(),
-                top.join(", ")
+            let (valued, elapsed) = (rows.len(), start.elapsed());
+            self.debug_move(
+                &cands,
+                &vals,
+                format!("{valued} valued at depth {depth}, {deeper} at {reached}, {elapsed:?}"),
             );
         }
         cands[best]
+    }
+
+    /// Known threats: on a wider sample, how often the opponent could take our king after
+    /// each candidate; the more boards, the larger the penalty, and one for any board at all.
+    fn threat_penalties(&mut self, cands: &[Option<Request>], vals: &mut [i32]) {
+        let (wide, wide_weights) = self.sample(256);
+        let wide_total: i64 = wide_weights.iter().sum();
+        for (i, &c) in cands.iter().enumerate() {
+            let mut exposed = 0i64;
+            for (b, w) in wide.iter().zip(&wide_weights) {
+                if self.king_exposed(b, c) {
+                    exposed += w;
+                }
+            }
+            vals[i] -= (DANGER * exposed / wide_total.max(1)) as i32;
+            if exposed > 0 {
+                vals[i] -= (DANGER / 8) as i32; // any board at all: the opponent may know it
+            }
+        }
+    }
+
+    /// Bonuses for moves that keep the game going: a pawn move near the 100-half-move draw,
+    /// castling (which hides the king).
+    fn keep_going_bonuses(&mut self, cands: &[Option<Request>], boards: &[Board], vals: &mut [i32]) {
+        // Near the 100-half-move draw, while not behind: a pawn move that goes through on
+        // most boards keeps the game going.
+        let top = vals.iter().copied().max().unwrap_or(0);
+        if self.quiet_plies >= DRAW_WATCH && top > -100 {
+            let bonus = 10 * (self.quiet_plies - DRAW_WATCH + 1) as i32;
+            let probe = &boards[..boards.len().min(32)];
+            for (i, &c) in cands.iter().enumerate() {
+                if let Some(r) = c.filter(|&r| self.is_pawn(r)) {
+                    let through = probe.iter().filter(|b| self.plays_as_requested(b, r)).count();
+                    if 2 * through > probe.len() {
+                        vals[i] += bonus;
+                    }
+                }
+            }
+        }
+        // Castling hides the king: the opponent (TroutBot's board) expects it on its square
+        // until it looks again.
+        let probe = &boards[..boards.len().min(32)];
+        for (i, &c) in cands.iter().enumerate() {
+            if let Some(r) = c.filter(|&r| self.is_king(r)) {
+                let through = probe.iter().filter(|b| self.castles(b, r)).count();
+                if 2 * through > probe.len() {
+                    vals[i] += CASTLE_BONUS;
+                }
+            }
+        }
+    }
+
+    /// The debug line of a chosen move: the belief, `searched` (how deep), the best five.
+    fn debug_move(&mut self, cands: &[Option<Request>], vals: &[i32], searched: String) {
+        let mut order: Vec<usize> = (0..cands.len()).collect();
+        order.sort_by_key(|&i| -vals[i]);
+        let top: Vec<String> = order
+            .iter()
+            .take(5)
+            .map(|&i| format!("{} {}", self.text(cands[i]), vals[i]))
+            .collect();
+        let all = self.belief.boards().to_vec();
+        let threats = all.iter().filter(|b| self.threatened(b)).count();
+        eprintln!(
+            "# rbc move: {} boards ({threats} with our king attacked), pass rate {:.2}, {searched}; best {}",
+            self.belief.boards().len(),
+            self.belief.pass_rate(),
+            top.join(", ")
+        );
     }
 
     /// True when our king stands attacked on board `b` (the opponent could take it now).
