@@ -3,6 +3,7 @@
 
 use crate::Color;
 use crate::kit::board::{Sq, king_steps, occupancy, offset, reach, squares};
+use arrayvec::ArrayVec;
 
 /// A piece with the checkers under it (after cancelling, at most one colour's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,18 +56,21 @@ pub fn forward(c: Color) -> i32 {
 
 /// Destinations of the piece on `s` by one normal move (a hobbled piece's pawn-like move
 /// included; castling and en passant are not): `(square, is_capture)`.
-pub fn normal_moves(board: &Board, s: Sq) -> Vec<(Sq, bool)> {
+pub fn normal_moves(board: &Board, s: Sq) -> Moves {
     normal_moves_in(board, occupancy(board), s)
 }
 
+/// A piece's destinations, `(square, is_capture)` (a queen has at most 27).
+pub type Moves = ArrayVec<(Sq, bool), 32>;
+
 /// [`normal_moves`] on a board whose [`occupancy`] is `occ`.
-fn normal_moves_in(board: &Board, occ: u64, s: Sq) -> Vec<(Sq, bool)> {
-    let Some(p) = board[s] else { return Vec::new() };
+fn normal_moves_in(board: &Board, occ: u64, s: Sq) -> Moves {
+    let mut out = Moves::new();
+    let Some(p) = board[s] else { return out };
     let c = p.color;
     let enemy = |t: Sq| board[t].is_some_and(|q| q.color != c);
     let free = |t: Sq| occ >> t & 1 == 0;
     let fwd = forward(c);
-    let mut out = Vec::new();
     let hobbled = p.hobble() > 0;
     if hobbled && p.kind == 'P' {
         return out;
@@ -97,11 +101,32 @@ fn normal_moves_in(board: &Board, occ: u64, s: Sq) -> Vec<(Sq, bool)> {
 /// checkers, one spent per step: a capture, by the move or by a step, first takes over the
 /// victim's checkers and opposite colours cancel, as in a move.
 pub fn attacks_from(board: &Board, s: Sq) -> u64 {
-    attacks_from_in(board, occupancy(board), s)
+    let occ = occupancy(board);
+    let gainful = board[s].map_or_else(ArrayVec::new, |p| gainful(board, occ, p.color));
+    attacks_from_in(board, occ, s, &gainful, None)
 }
 
-/// [`attacks_from`] on a board whose [`occupancy`] is `occ`.
-fn attacks_from_in(board: &Board, occ: u64, s: Sq) -> u64 {
+/// The first six pieces (by square) a piece of `c` gains booster steps by taking: the other
+/// side's pieces, kings apart, carrying more of `c`'s checkers than of their own side's.
+fn gainful(board: &Board, occ: u64, c: Color) -> ArrayVec<Sq, 6> {
+    let own = c.index();
+    let mut out = ArrayVec::new();
+    for t in squares(occ) {
+        if board[t].is_some_and(|v| v.color != c && v.kind != 'K' && v.checkers[own] > v.checkers[1 - own]) {
+            out.push(t);
+            if out.is_full() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// [`attacks_from`] on a board whose [`occupancy`] is `occ` and whose [`gainful`] victims for
+/// the piece on `s` are `gainful`. With a `target` (a square and the [`step_bonus`] of the
+/// piece's side), only whether the square is attacked is worked out: the search stops once it
+/// is found or out of the piece's reach.
+fn attacks_from_in(board: &Board, occ: u64, s: Sq, gainful: &[Sq], target: Option<(Sq, u32)>) -> u64 {
     let Some(p) = board[s] else { return 0 };
     let mut att = match (p.hobble() > 0, p.kind) {
         (true, 'P') => return 0,
@@ -122,33 +147,55 @@ fn attacks_from_in(board: &Board, occ: u64, s: Sq) -> u64 {
         }
         a.saturating_sub(b) as i32
     };
-    let gainful: Vec<Sq> = (0..64)
-        .filter(|&t| {
-            board[t].is_some_and(|v| v.color != p.color && v.kind != 'K' && v.checkers[own] > v.checkers[1 - own])
-        })
-        .take(6)
-        .collect();
     // Without own checkers and with no victim to give some, no booster step follows.
     if p.boost() == 0 && gainful.is_empty() {
         return att;
     }
+    if let Some((t, bonus)) = target {
+        // Steps along a path are at most the piece's checkers and `bonus`, the checkers of
+        // every victim that may give some: a target farther than that from each destination is
+        // out of reach (the destinations lie in the piece's reach and, moving as a pawn, its
+        // pushes).
+        let most = u32::from(p.checkers[own]) + bonus;
+        if most == 0 {
+            return att;
+        }
+        let pushes = if p.kind == 'P' || p.hobble() > 0 {
+            let fwd = forward(p.color);
+            [1, 2]
+                .iter()
+                .filter_map(|&n| offset(s, 0, n * fwd))
+                .fold(0u64, |b, d| b | 1 << d)
+        } else {
+            0
+        };
+        if att >> t & 1 != 0 || (att | pushes) & within(t, most) == 0 {
+            return att;
+        }
+    }
+    let moves = normal_moves_in(board, occ, s);
     let index = |t: Sq| gainful.iter().position(|&x| x == t);
-    let mut left = vec![-1i32; 64 << gainful.len()];
-    let mut todo: Vec<(Sq, usize)> = Vec::new();
-    let reach = |t: Sq, mask: usize, k: i32, left: &mut Vec<i32>, todo: &mut Vec<(Sq, usize)>| {
+    // Without gainful victims (most boards) the table fits on the stack.
+    let (mut small, mut big) = ([-1i32; 64], Vec::new());
+    let left: &mut [i32] = if gainful.is_empty() {
+        &mut small
+    } else {
+        big.resize(64 << gainful.len(), -1);
+        &mut big
+    };
+    let mut todo: Vec<(Sq, usize)> = Vec::with_capacity(32);
+    let reach = |t: Sq, mask: usize, k: i32, left: &mut [i32], todo: &mut Vec<(Sq, usize)>| {
         let slot = &mut left[(mask << 6) | t];
         if k > *slot {
             *slot = k;
             todo.push((t, mask));
         }
     };
-    for (t, _) in normal_moves_in(board, occ, s) {
+    for (t, _) in moves {
         let k = after(u32::from(p.checkers[own]), u32::from(p.checkers[1 - own]), board[t]);
         let mask = index(t).map_or(0, |i| 1 << i);
-        reach(t, mask, k, &mut left, &mut todo);
+        reach(t, mask, k, left, &mut todo);
     }
-    let mut empty_board = *board;
-    empty_board[s] = None;
     while let Some((from, mask)) = todo.pop() {
         let r = left[(mask << 6) | from];
         if r < 1 {
@@ -157,7 +204,11 @@ fn attacks_from_in(board: &Board, occ: u64, s: Sq) -> u64 {
         let steps = (r - 1) as u32;
         for t in squares(king_steps(from)) {
             att |= 1 << t;
-            let (k, m) = match empty_board[t] {
+            if target.is_some_and(|(x, _)| x == t) {
+                return att;
+            }
+            // The piece has left `s`.
+            let (k, m) = match board[t].filter(|_| t != s) {
                 None => (r - 1, mask),
                 // Kings are mated, never taken; own pieces block.
                 Some(v) if v.color != p.color && v.kind != 'K' => match index(t) {
@@ -168,16 +219,40 @@ fn attacks_from_in(board: &Board, occ: u64, s: Sq) -> u64 {
                 },
                 Some(_) => continue,
             };
-            reach(t, m, k, &mut left, &mut todo);
+            reach(t, m, k, left, &mut todo);
         }
     }
     att
 }
 
+/// The most booster steps a piece of `c` can gain by captures: the checkers of `c` under every
+/// piece of the other side (kings included, which a normal move may take) that carries more
+/// of them than of its own side's.
+fn step_bonus(board: &Board, occ: u64, c: Color) -> u32 {
+    let own = c.index();
+    squares(occ)
+        .filter_map(|t| board[t])
+        .filter(|v| v.color != c && v.checkers[own] > v.checkers[1 - own])
+        .map(|v| u32::from(v.checkers[own]))
+        .sum()
+}
+
+/// The squares at most `m` king steps from `t`.
+fn within(t: Sq, m: u32) -> u64 {
+    let m = m.min(7) as usize;
+    let (f, r) = (t % 8, t / 8);
+    let files = (f.saturating_sub(m)..=(f + m).min(7)).fold(0u64, |b, x| b | 1 << x);
+    (r.saturating_sub(m)..=(r + m).min(7)).fold(0u64, |b, y| b | files << (8 * y))
+}
+
 /// True when a piece of `by` attacks `sq`, boosters counted.
 pub fn attacked(board: &Board, sq: Sq, by: Color) -> bool {
     let occ = occupancy(board);
-    (0..64).any(|s| board[s].is_some_and(|p| p.color == by) && attacks_from_in(board, occ, s) >> sq & 1 != 0)
+    let gainful = gainful(board, occ, by);
+    let target = Some((sq, step_bonus(board, occ, by)));
+    squares(occ).any(|s| {
+        board[s].is_some_and(|p| p.color == by) && attacks_from_in(board, occ, s, &gainful, target) >> sq & 1 != 0
+    })
 }
 
 /// The square of `c`'s king.
@@ -188,4 +263,54 @@ pub fn king(board: &Board, c: Color) -> Option<Sq> {
 /// True when `c`'s king is attacked.
 pub fn in_check(board: &Board, c: Color) -> bool {
     king(board, c).is_some_and(|k| attacked(board, k, !c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// A random board: about one square in three holds a piece of either colour (kings too,
+    /// any number), each with up to three checkers of each colour under it, cancelled as the
+    /// rules keep them (one colour's at most).
+    fn random_board(rng: &mut StdRng) -> Board {
+        let mut board: Board = [None; 64];
+        for slot in board.iter_mut() {
+            if rng.random_range(0..3) == 0 {
+                let color = if rng.random_bool(0.5) {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                let kind = ['P', 'N', 'B', 'R', 'Q', 'K'][rng.random_range(0..6)];
+                let mut p = Piece::new(color, kind);
+                let n = rng.random_range(0..4);
+                p.checkers[rng.random_range(0..2)] = n;
+                *slot = Some(p);
+            }
+        }
+        board
+    }
+
+    #[test]
+    fn the_attack_test_agrees_with_every_piece_s_whole_attack_set() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut attacked_squares = 0;
+        for _ in 0..3000 {
+            let board = random_board(&mut rng);
+            for by in Color::ALL {
+                let sets: Vec<u64> = (0..64)
+                    .filter(|&s| board[s].is_some_and(|p| p.color == by))
+                    .map(|s| attacks_from(&board, s))
+                    .collect();
+                for sq in 0..64 {
+                    let whole = sets.iter().any(|a| a >> sq & 1 != 0);
+                    attacked_squares += usize::from(whole);
+                    assert_eq!(attacked(&board, sq, by), whole, "{by:?} on {sq} of {board:?}");
+                }
+            }
+        }
+        assert!(attacked_squares > 100_000, "{attacked_squares}");
+    }
 }

@@ -213,6 +213,19 @@ impl Booster {
     }
 
     /// Puts `p` on `to`, capturing what stands there (its checkers go to the capturer).
+    /// The game without its cards, record and end: enough to try a move or a step on (a
+    /// copy that allocates nothing).
+    fn board_only(&self) -> Booster {
+        Booster {
+            hands: [Vec::new(), Vec::new()],
+            deck: Vec::new(),
+            discard: Vec::new(),
+            end: None,
+            stats: Stats::default(),
+            ..*self
+        }
+    }
+
     fn land(&mut self, mut p: Piece, to: Sq) -> Option<Piece> {
         let start = if p.color == Color::White { 1 } else { 6 };
         if p.kind == 'P' && to / 8 == start {
@@ -249,23 +262,40 @@ impl Booster {
 
     /// The moves of the side to move, checked for the king's safety.
     pub fn moves(&self) -> Vec<Action> {
+        let mut out = self.candidate_moves();
+        out.retain(|a| self.keeps_king_safe(a));
+        out
+    }
+
+    /// Whether the side to move has a move (the first one found).
+    pub(super) fn has_move(&self) -> bool {
+        self.candidate_moves().iter().any(|a| self.keeps_king_safe(a))
+    }
+
+    /// True when the side to move's king is not attacked after move `a`.
+    fn keeps_king_safe(&self, a: &Action) -> bool {
+        let mut n = self.board_only();
+        n.apply_move(a);
+        !in_check(&n.board, self.side)
+    }
+
+    /// The moves of the side to move before the king's safety is checked: pieces free of hobble
+    /// checkers move as in chess, by the engine's own generator (its castling aside: the
+    /// booster bans and threats are ours).
+    fn candidate_moves(&self) -> Vec<Action> {
         let c = self.side;
         let mut out = Vec::new();
-        // Pieces free of hobble checkers move as in chess, by the engine's own generator (its
-        // castling aside: the booster bans and threats are ours, below).
         let Some(pos) = self.chess_position() else {
-            return self.own_moves();
+            return self.own_candidates();
         };
-        let g = &pos.variant().geometry;
         let mut list = MoveList::new();
         pos.pseudo_legal_moves(&mut list);
         for m in list {
             if m.kind() == MoveKind::Castle {
                 continue;
             }
-            let (Some(from), Some(to)) = (parse_sq(&g.name(m.from())), parse_sq(&g.name(m.to()))) else {
-                continue;
-            };
+            // The kit's squares are the core's 8x8 squares.
+            let (from, to) = (m.from().index(), m.to().index());
             let free = self.board[from].is_some_and(|p| p.hobble() == 0) && !self.odd_pawn(from);
             let king = self.board[to].is_some_and(|q| q.kind == 'K');
             let again = m.kind() == MoveKind::DoubleStep && self.returned >> from & 1 != 0;
@@ -288,17 +318,19 @@ impl Booster {
             }
         }
         out.extend(self.castlings());
-        out.retain(|a| {
-            let mut n = self.clone();
-            n.apply_move(a);
-            !in_check(&n.board, c)
-        });
         out
     }
 
     /// Every move by our own generator: the fallback for a board the chess position cannot
     /// hold.
     pub fn own_moves(&self) -> Vec<Action> {
+        let mut out = self.own_candidates();
+        out.retain(|a| self.keeps_king_safe(a));
+        out
+    }
+
+    /// [`Self::own_moves`] before the king's safety is checked.
+    fn own_candidates(&self) -> Vec<Action> {
         let c = self.side;
         let last = if c == Color::White { 7 } else { 0 };
         let mut out = Vec::new();
@@ -328,11 +360,6 @@ impl Booster {
             }
         }
         out.extend(self.castlings());
-        out.retain(|a| {
-            let mut n = self.clone();
-            n.apply_move(a);
-            !in_check(&n.board, c)
-        });
         out
     }
 
@@ -448,7 +475,7 @@ impl Booster {
             }
         }
         out.retain(|a| {
-            let mut n = self.clone();
+            let mut n = self.board_only();
             n.apply_step(s, a);
             !in_check(&n.board, p.color)
         });
@@ -549,7 +576,7 @@ impl Booster {
         self.side = !self.side;
         self.plies += 1;
         self.phase = Phase::Move;
-        if self.moves().is_empty() {
+        if !self.has_move() {
             if in_check(&self.board, self.side) {
                 self.finish(Some(!self.side), "checkmate");
             } else {

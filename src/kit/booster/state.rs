@@ -36,7 +36,7 @@ pub fn parse(base: &Booster, text: &str, view: bool, end: Option<&Outcome>) -> R
     g.plies = w[10].parse().map_err(|_| format!("plies '{}'", w[10]))?;
     read_phase(&mut g, w[11], w[12], end)?;
     g.stats = Default::default();
-    if g.phase == Phase::Move && g.moves().is_empty() {
+    if g.phase == Phase::Move && !g.has_move() {
         if super::in_check(&g.board, g.side) {
             g.finish(Some(!g.side), "checkmate");
         } else {
