@@ -14,6 +14,7 @@ use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
+use arrayvec::ArrayVec;
 pub use engine::Engine;
 use std::fmt;
 use std::sync::LazyLock;
@@ -62,9 +63,11 @@ pub type Board = [Option<Piece>; 64];
 /// each test looks only at lower ranks.
 pub fn stacked(board: &Board) -> u64 {
     let mut st = 0u64;
-    for (s, cell) in board.iter().enumerate() {
-        let Some(p) = *cell else { continue };
-        if s < 8 || rests_on(p.kind, s) & !st == 0 {
+    let under = resting_table();
+    // Upwards: a piece rests on squares below it, settled before it.
+    for s in squares(occupancy(board)) {
+        let Some(p) = board[s] else { continue };
+        if s < 8 || under[resting_kind(p.kind)][s] & !st == 0 {
             st |= 1 << s;
         }
     }
@@ -75,9 +78,9 @@ pub fn stacked(board: &Board) -> u64 {
 /// enemy piece that is not stacked) on the same rank or lower; pawns go one square down (two
 /// from rank 8, where every pawn enters and which none returns to) and capture diagonally down.
 /// `occ`: the board's [`occupancy`].
-pub fn piece_moves(board: &Board, occ: u64, st: u64, s: Sq) -> Vec<Sq> {
-    let Some(p) = board[s] else { return Vec::new() };
-    let mut out = Vec::new();
+pub fn piece_moves(board: &Board, occ: u64, st: u64, s: Sq) -> Targets {
+    let mut out = Targets::new();
+    let Some(p) = board[s] else { return out };
     let rank = s / 8;
     let takes = |t: Sq| board[t].is_some_and(|q| q.color != p.color) && st >> t & 1 == 0;
     match p.kind {
@@ -105,25 +108,32 @@ pub fn piece_moves(board: &Board, occ: u64, st: u64, s: Sq) -> Vec<Sq> {
     out
 }
 
-/// The squares a piece of type `kind` on `s` rests on: its nearest destinations below it (on a
-/// full board a slider reaches the first square of each ray, a leaper each destination; a pawn
-/// rests on the square under it, as a rook does).
-fn rests_on(kind: char, s: Sq) -> u64 {
+/// A piece's destinations (a queen has at most 27).
+pub type Targets = ArrayVec<Sq, 32>;
+
+/// The squares a piece rests on, by type ([`resting_kind`]) and square: its nearest
+/// destinations below it (on a full board a slider reaches the first square of each ray, a
+/// leaper each destination; a pawn rests on the square under it, as a rook does).
+fn resting_table() -> &'static [[u64; 64]; 6] {
     static UNDER: LazyLock<[[u64; 64]; 6]> = LazyLock::new(|| {
         std::array::from_fn(|k| {
             let kind = ['R', 'N', 'B', 'R', 'Q', 'K'][k];
             std::array::from_fn(|s| reach(kind, Color::White, s, u64::MAX) & below(s))
         })
     });
-    let k = match kind {
+    &UNDER
+}
+
+/// A piece type's row of [`resting_table`].
+fn resting_kind(kind: char) -> usize {
+    match kind {
         'P' => 0,
         'N' => 1,
         'B' => 2,
         'R' => 3,
         'K' => 5,
         _ => 4,
-    };
-    UNDER[k][s]
+    }
 }
 
 /// The squares of the ranks below `s`'s.
@@ -307,7 +317,7 @@ impl Gravity {
             // A piece that became stacked during the turn (an own piece landed under it) never
             // moves again, captures included.
             let m = if st >> s & 1 != 0 {
-                Vec::new()
+                Targets::new()
             } else {
                 piece_moves(&self.board, occ, st, s)
             };
@@ -323,13 +333,24 @@ impl Gravity {
         out
     }
 
+    /// Whether [`Self::moves_now`] has an action: in the rule book's order, whether a piece
+    /// still to be considered has a move.
+    fn has_move_now(&self) -> bool {
+        if self.bottom_up {
+            return !self.moves_now().is_empty();
+        }
+        let st = stacked(&self.board);
+        let occ = occupancy(&self.board);
+        squares(self.remaining).any(|s| st >> s & 1 == 0 && !piece_moves(&self.board, occ, st, s).is_empty())
+    }
+
     /// `order=bottom-up`: the moves of the lowest piece still to be considered; if it has none,
     /// its `stay` (forced, played by [`Gravity::settle`]) while a later piece could move, else
     /// nothing (the phase ends).
     fn lowest_moves(&self, occ: u64, st: u64) -> Vec<Action> {
         let moves = |s: usize| {
             if st >> s & 1 != 0 {
-                Vec::new()
+                Targets::new()
             } else {
                 piece_moves(&self.board, occ, st, s)
             }
@@ -369,7 +390,7 @@ impl Gravity {
                         notes.push(format!("stay {}", name(*s)));
                     }
                 }
-                Phase::Move if self.moves_now().is_empty() => {
+                Phase::Move if !self.has_move_now() => {
                     self.remaining = 0;
                     if self.turn >= self.turns {
                         let fell = self.finish();
