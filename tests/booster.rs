@@ -447,3 +447,26 @@ fn a_capture_gives_its_checkers_once() {
     assert!(check("8/8/8/4k3/8/7n/8/K6R b - -"));
     assert!(!check("k7/8/8/8/8/7n/8/K6R b - -"));
 }
+
+/// The default engine seat is the generic player at 500 iterations a decision (BENCHMARKS.md):
+/// its games are those of `mcts:iterations=500`, not of the generic player's own default.
+#[test]
+fn the_engine_seat_is_the_generic_player_at_500_iterations() {
+    use menagerie::table::referee;
+    use menagerie::table::seats::make_seats;
+    let record = |spec: &str, seed: u64| {
+        let mut t = new_table("booster", &Vec::new()).unwrap();
+        let names = vec![spec.to_string(), "random".to_string()];
+        let mut seats = make_seats(t.as_ref(), &names, seed, 30.0).unwrap();
+        let p = referee::play(t.as_mut(), &mut seats, seed, &names, &Vec::new(), true, 30.0);
+        // The steps, without the header (which names the seats).
+        p.record[1..].join("\n")
+    };
+    let mut differs = false;
+    for seed in 1..=2 {
+        let engine = record("engine", seed);
+        assert_eq!(engine, record("mcts:iterations=500", seed), "seed {seed}");
+        differs |= engine != record("mcts", seed);
+    }
+    assert!(differs, "the default seat played as mcts at 1,000 iterations");
+}

@@ -361,15 +361,15 @@ impl<G: TableGame> Mcts<G> {
     }
 }
 
-/// The engine seat of a game whose generic player is its strongest: the `mcts` player, unless
-/// the option `player=NAME` asks for the game's own player `own_name`, which `own` makes from
-/// the other options.
+/// The engine seat of a game whose generic player is its strongest: the `mcts` player (with
+/// the game's `mcts_defaults` under the options given), unless the option `player=NAME` asks
+/// for the game's own player `own_name`, which `own` makes from the other options.
 pub fn engine_seat_or_own<G: TableGame>(
     game: &G,
     seat: usize,
     options: &Settings,
     seed: u64,
-    own_name: &str,
+    (own_name, mcts_defaults): (&str, &[(&str, &str)]),
     own: impl FnOnce(&Settings) -> Result<Box<dyn Seat>, String>,
 ) -> Result<Box<dyn Seat>, String> {
     let rest: Settings = options.iter().filter(|(k, _)| k != "player").cloned().collect();
@@ -379,7 +379,19 @@ pub fn engine_seat_or_own<G: TableGame>(
         .find(|(k, _)| k == "player")
         .map(|(_, v)| v.as_str())
     {
-        None | Some("mcts") => Ok(Box::new(PlayerSeat(Mcts::new(game, seat, &rest, seed)?))),
+        None | Some("mcts") => {
+            // A budget given in seconds replaces the default iterations.
+            let given = |key: &str| {
+                rest.iter()
+                    .any(|(k, _)| k == key || (key == "iterations" && k == "seconds"))
+            };
+            let mut mcts: Settings = (mcts_defaults.iter())
+                .filter(|(k, _)| !given(k))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            mcts.extend(rest.iter().cloned());
+            Ok(Box::new(PlayerSeat(Mcts::new(game, seat, &mcts, seed)?)))
+        }
         Some(p) if p == own_name => own(&rest),
         Some(p) => Err(format!("engine option player={p}: mcts or {own_name}")),
     }

@@ -855,7 +855,7 @@ impl TableGame for Gravity {
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         // The generic player beat the whole-turn search 69 % of 100 games (BENCHMARKS.md).
-        crate::table::mcts::engine_seat_or_own(self, seat, options, seed, "turns", |rest| {
+        crate::table::mcts::engine_seat_or_own(self, seat, options, seed, ("turns", &[]), |rest| {
             let mut e = Engine::new(self, rest, seed)?;
             Player::see(&mut e, &TableGame::observe(self, seat))?;
             Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
