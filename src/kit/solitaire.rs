@@ -6,6 +6,7 @@
 use super::board::{self, Sq};
 use crate::Color;
 use crate::table::{Outcome, TableGame};
+use arrayvec::ArrayVec;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
@@ -67,12 +68,17 @@ pub fn gap(p: u8) -> usize {
     }
 }
 
-/// The occupied squares as a bit set.
+/// The occupied squares as a bit set, eight squares at a time: a byte's top bit is set when
+/// the byte is not zero, and a multiplication gathers the eight top bits into one byte.
 pub fn occupancy(b: &Board) -> u64 {
-    b.iter()
-        .enumerate()
-        .filter(|&(_, &p)| p != 0)
-        .fold(0, |m, (s, _)| m | 1 << s)
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut m = 0u64;
+    for (i, rank) in b.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(rank.try_into().expect("eight squares"));
+        let top = (((x & LOW7) + LOW7) | x) & !LOW7;
+        m |= ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+    }
+    m
 }
 
 /// The squares a piece of type `kind` (`KQRBN`, either case) on `s` attacks when `occ` is
@@ -128,14 +134,17 @@ pub fn group_bound(occ: u64, diagonal: bool) -> u32 {
     if gs.len() <= 1 {
         return 0;
     }
-    let around: Vec<u64> = gs.iter().map(|&g| grow(g, diagonal) & !occ).collect();
-    (gs.len() as u32).div_ceil(1 + most_touched(&around))
+    let around = gs.iter().map(|&g| grow(g, diagonal) & !occ);
+    (gs.len() as u32).div_ceil(1 + most_touched(around))
 }
 
+/// Groups of squares, each as a bit set (64 squares make at most 32 groups apart).
+pub type Groups = ArrayVec<u64, 32>;
+
 /// The connected groups of `occ`, each as a bit set.
-pub fn groups_of(occ: u64, diagonal: bool) -> Vec<u64> {
+pub fn groups_of(occ: u64, diagonal: bool) -> Groups {
     let mut rest = occ;
-    let mut out = Vec::with_capacity(16);
+    let mut out = Groups::new();
     while rest != 0 {
         let g = flood(rest & rest.wrapping_neg(), occ, diagonal);
         rest &= !g;
@@ -146,10 +155,10 @@ pub fn groups_of(occ: u64, diagonal: bool) -> Vec<u64> {
 
 /// The most of the sets `around` that one square is in, capped at 4 (the most groups one
 /// square can touch), and at least 1.
-pub fn most_touched(around: &[u64]) -> u32 {
+pub fn most_touched(around: impl IntoIterator<Item = u64>) -> u32 {
     // Bit-sliced counters: c0 ones, c1 twos, c2 fours (saturating).
     let (mut c0, mut c1, mut c2) = (0u64, 0u64, 0u64);
-    for &a in around {
+    for a in around {
         let carry0 = c0 & a;
         c0 ^= a;
         let carry1 = c1 & carry0;
@@ -390,6 +399,33 @@ mod tests {
 
     fn bits(names: &[&str]) -> u64 {
         names.iter().fold(0, |m, n| m | 1 << parse_sq(n).unwrap())
+    }
+
+    #[test]
+    fn occupancy_marks_every_square_holding_a_byte() {
+        // Every byte value on every square, alone and beside others (a byte of 0x80 or 0x7f
+        // next to zeros catches a carry between bytes).
+        for s in 0..64 {
+            for v in 1..=255u8 {
+                let mut b: Board = [0; 64];
+                b[s] = v;
+                assert_eq!(occupancy(&b), 1 << s, "{v} on {s}");
+                b[(s + 9) % 64] = 0x80;
+                assert_eq!(occupancy(&b), 1 << s | 1 << ((s + 9) % 64), "{v} on {s}");
+            }
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..1000 {
+            let mut b: Board = [0; 64];
+            for slot in b.iter_mut() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                *slot = if seed.is_multiple_of(3) { (seed >> 8) as u8 } else { 0 };
+            }
+            let walked = (0..64).filter(|&s| b[s] != 0).fold(0u64, |m, s| m | 1 << s);
+            assert_eq!(occupancy(&b), walked);
+        }
     }
 
     #[test]

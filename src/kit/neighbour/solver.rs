@@ -5,7 +5,7 @@
 //! beat the best score so far.
 
 use super::{Action, Neighbour, Phase, connected, moves};
-use crate::kit::board::Sq;
+use crate::kit::board::{Sq, squares};
 use crate::kit::solitaire::{
     Board, Puzzle, Solution, beam, board_key, groups_of, grow, ida, is_white, most_touched, occupancy,
 };
@@ -27,8 +27,8 @@ pub fn bound(board: &Board) -> u32 {
     if gs.len() <= 1 {
         return 0;
     }
-    let white = (0..64)
-        .filter(|&s| board[s] != 0 && is_white(board[s]))
+    let white = squares(occ)
+        .filter(|&s| is_white(board[s]))
         .fold(0u64, |m, s| m | 1 << s);
     let black = occ & !white;
     let movable = |s: u64| {
@@ -49,8 +49,7 @@ pub fn bound(board: &Board) -> u32 {
             true
         })
         .count() as u32;
-    let around: Vec<u64> = gs.iter().map(|&g| grow(g, true) & !occ).collect();
-    let m = most_touched(&around);
+    let m = most_touched(gs.iter().map(|&g| grow(g, true) & !occ));
     (gs.len() as u32).div_ceil(1 + m).max(stuck.div_ceil(m))
 }
 
