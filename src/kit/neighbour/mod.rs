@@ -8,7 +8,7 @@
 mod engine;
 pub mod solver;
 
-use super::board::{Sq, name, offset, parse_sq, placement, read_placement};
+use super::board::{Sq, name, offset, parse_sq, placement, read_placement, squares};
 use super::solitaire::{Board, PIECES, groups, grow, is_piece, is_white, occupancy, reach, refusal, solo_outcome};
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
@@ -78,8 +78,8 @@ pub fn landing(board: &Board, target: Sq) -> Vec<Sq> {
 /// (from, to) once, in square order.
 pub fn moves(board: &Board, captures: bool) -> Vec<(Sq, Sq)> {
     let occ = occupancy(board);
-    let white = (0..64)
-        .filter(|&s| board[s] != 0 && is_white(board[s]))
+    let white = squares(occ)
+        .filter(|&s| is_white(board[s]))
         .fold(0u64, |m, s| m | 1 << s);
     let mut out = Vec::new();
     let mut rest = occ;

@@ -58,17 +58,15 @@ impl Puzzle for Moves {
     type Action = Action;
 
     fn successors(&self, s: &Board, out: &mut Vec<(Action, Board, u32)>) {
-        let mut kids: Vec<(u32, Action, Board)> = moves(s, self.captures)
-            .into_iter()
-            .map(|(a, t)| {
-                let mut b = *s;
-                b[t] = b[a];
-                b[a] = 0;
-                (bound(&b), Action::Move(a, t), b)
-            })
-            .collect();
-        kids.sort_by_key(|k| k.0);
-        out.extend(kids.into_iter().map(|(h, a, b)| (a, b, h)));
+        let first = out.len();
+        out.extend(moves(s, self.captures).into_iter().map(|(a, t)| {
+            let mut b = *s;
+            b[t] = b[a];
+            b[a] = 0;
+            (Action::Move(a, t), b, bound(&b))
+        }));
+        // Most promising first; a stable sort keeps the generation order among equals.
+        out[first..].sort_by_key(|k| k.2);
     }
 
     fn key(&self, s: &Board) -> u64 {
