@@ -182,7 +182,7 @@ pub fn play_recorded(
         }
         let (who, action, event) = match actor {
             Actor::Over => {
-                let o = (game.table.outcome()).unwrap_or_else(|| drawn(n, "no outcome".into()));
+                let o = game.table.outcome().unwrap_or_else(|| drawn(n, "no outcome".into()));
                 return finish(game.record, game.seats, o, None, steps);
             }
             Actor::Chance => match game.table.draw_chance(&mut rng) {
@@ -195,7 +195,7 @@ pub fn play_recorded(
             },
         };
         game.line(steps, &step_line(who, &action, &event))?;
-        for i in 0..n {
+        for i in 0..game.seats.len() {
             if let Err(e) = game.seats[i].event(&event) {
                 return game.forfeit(i, &e, steps + 1);
             }
