@@ -291,7 +291,8 @@ fn dfs<P: Puzzle>(
     path: &mut Vec<P::Action>,
     next: &mut u32,
 ) -> Search {
-    if p.solved(s) {
+    // A solved state's bound is 0: a state with a positive bound need not be tested.
+    if h == 0 && p.solved(s) {
         return Search::Found;
     }
     let f = g + h;
