@@ -455,14 +455,19 @@ impl RbcPlayer {
             .take(5)
             .map(|&i| format!("{} {}", self.text(cands[i]), vals[i]))
             .collect();
-        let all = self.belief.boards().to_vec();
-        let threats = all.iter().filter(|b| self.threatened(b)).count();
+        let threats = self.threatened_boards();
         eprintln!(
             "# rbc move: {} boards ({threats} with our king attacked), pass rate {:.2}, {searched}; best {}",
             self.belief.boards().len(),
             self.belief.pass_rate(),
             top.join(", ")
         );
+    }
+
+    /// How many boards of the belief have our king attacked (for the debug lines).
+    fn threatened_boards(&mut self) -> usize {
+        let all = self.belief.boards().to_vec();
+        all.iter().filter(|b| self.threatened(b)).count()
     }
 
     /// True when our king stands attacked on board `b` (the opponent could take it now).
@@ -560,8 +565,7 @@ impl RbcPlayer {
                 .take(5)
                 .map(|&(v, s, c)| format!("{} {} ({})", g.name(c), v * 5, s / rows.len() as i64))
                 .collect();
-            let all = self.belief.boards().to_vec();
-            let threats = all.iter().filter(|b| self.threatened(b)).count();
+            let threats = self.threatened_boards();
             eprintln!(
                 "# rbc sense: {} boards ({threats} with our king attacked), {} valued, {:?}; best {}",
                 self.belief.boards().len(),

@@ -102,30 +102,33 @@ fn normal_moves_in(board: &Board, occ: u64, s: Sq) -> Moves {
 /// victim's checkers and opposite colours cancel, as in a move.
 pub fn attacks_from(board: &Board, s: Sq) -> u64 {
     let occ = occupancy(board);
-    let gainful = board[s].map_or_else(ArrayVec::new, |p| gainful(board, occ, p.color));
+    let gainful = board[s].map_or_else(ArrayVec::new, |p| victims(board, occ, p.color).0);
     attacks_from_in(board, occ, s, &gainful, None)
 }
 
-/// The first six pieces (by square) a piece of `c` gains booster steps by taking: the other
-/// side's pieces, kings apart, carrying more of `c`'s checkers than of their own side's.
-fn gainful(board: &Board, occ: u64, c: Color) -> ArrayVec<Sq, 6> {
+/// The pieces a piece of `c` gains booster steps by taking: the other side's pieces carrying
+/// more of `c`'s checkers than of their own side's. Returns the first six of them that are not
+/// kings (by square), and the steps all of them give, kings included (a normal move may take
+/// a king; a booster step never does).
+fn victims(board: &Board, occ: u64, c: Color) -> (ArrayVec<Sq, 6>, u32) {
     let own = c.index();
-    let mut out = ArrayVec::new();
+    let (mut gainful, mut bonus) = (ArrayVec::new(), 0);
     for t in squares(occ) {
-        if board[t].is_some_and(|v| v.color != c && v.kind != 'K' && v.checkers[own] > v.checkers[1 - own]) {
-            out.push(t);
-            if out.is_full() {
-                break;
-            }
+        let Some(v) = board[t].filter(|v| v.color != c && v.checkers[own] > v.checkers[1 - own]) else {
+            continue;
+        };
+        bonus += u32::from(v.checkers[own]);
+        if v.kind != 'K' && !gainful.is_full() {
+            gainful.push(t);
         }
     }
-    out
+    (gainful, bonus)
 }
 
-/// [`attacks_from`] on a board whose [`occupancy`] is `occ` and whose [`gainful`] victims for
-/// the piece on `s` are `gainful`. With a `target` (a square and the [`step_bonus`] of the
-/// piece's side), only whether the square is attacked is worked out: the search stops once it
-/// is found or out of the piece's reach.
+/// [`attacks_from`] on a board whose [`occupancy`] is `occ` and whose gainful victims for the
+/// piece on `s` are `gainful` ([`victims`]). With a `target` (a square, and the steps the
+/// piece's side can gain by captures), only whether the square is attacked is worked out: the
+/// search stops once it is found or out of the piece's reach.
 fn attacks_from_in(board: &Board, occ: u64, s: Sq, gainful: &[Sq], target: Option<(Sq, u32)>) -> u64 {
     let Some(p) = board[s] else { return 0 };
     let mut att = match (p.hobble() > 0, p.kind) {
@@ -225,18 +228,6 @@ fn attacks_from_in(board: &Board, occ: u64, s: Sq, gainful: &[Sq], target: Optio
     att
 }
 
-/// The most booster steps a piece of `c` can gain by captures: the checkers of `c` under every
-/// piece of the other side (kings included, which a normal move may take) that carries more
-/// of them than of its own side's.
-fn step_bonus(board: &Board, occ: u64, c: Color) -> u32 {
-    let own = c.index();
-    squares(occ)
-        .filter_map(|t| board[t])
-        .filter(|v| v.color != c && v.checkers[own] > v.checkers[1 - own])
-        .map(|v| u32::from(v.checkers[own]))
-        .sum()
-}
-
 /// The squares at most `m` king steps from `t`.
 fn within(t: Sq, m: u32) -> u64 {
     let m = m.min(7) as usize;
@@ -248,8 +239,8 @@ fn within(t: Sq, m: u32) -> u64 {
 /// True when a piece of `by` attacks `sq`, boosters counted.
 pub fn attacked(board: &Board, sq: Sq, by: Color) -> bool {
     let occ = occupancy(board);
-    let gainful = gainful(board, occ, by);
-    let target = Some((sq, step_bonus(board, occ, by)));
+    let (gainful, bonus) = victims(board, occ, by);
+    let target = Some((sq, bonus));
     squares(occ).any(|s| {
         board[s].is_some_and(|p| p.color == by) && attacks_from_in(board, occ, s, &gainful, target) >> sq & 1 != 0
     })

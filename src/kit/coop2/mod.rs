@@ -143,6 +143,12 @@ fn card_of(pos: &Position<Plain>, p: Piece) -> char {
     }
 }
 
+/// Takes the first `card` out of `pile` (`None` when it holds none).
+fn take_card(pile: &mut Vec<char>, card: char) -> Option<char> {
+    let i = pile.iter().position(|&d| d == card)?;
+    Some(pile.remove(i))
+}
+
 fn own(c: Color, kind: char) -> char {
     if c == Color::White {
         kind
@@ -386,12 +392,7 @@ impl Coop2 {
             self.discard.push(card);
         }
         let t = own(c, kind.to_ascii_uppercase());
-        let i = self
-            .discard
-            .iter()
-            .position(|&d| d == t)
-            .ok_or("no such card in the discard")?;
-        self.discard.remove(i);
+        take_card(&mut self.discard, t).ok_or("no such card in the discard")?;
         self.line.insert((pr.insert - 1).min(self.line.len()), t);
         Ok(())
     }
@@ -590,12 +591,7 @@ impl Coop2 {
     /// A card drawn: to the line (the solitaire's draw, a king with `kings=line`) or to the
     /// drawing seat's hand; dealing and refilling end with full hands or an empty pile.
     fn draw(&mut self, card: char) -> Result<String, String> {
-        let i = self
-            .deck
-            .iter()
-            .position(|&d| d == card)
-            .ok_or("not in the draw pile")?;
-        self.deck.remove(i);
+        take_card(&mut self.deck, card).ok_or("not in the draw pile")?;
         let king = card.eq_ignore_ascii_case(&'K');
         match self.phase {
             Phase::DrawLine => {
@@ -770,8 +766,7 @@ impl TableGame for Coop2 {
             (Action::Draw(card), Phase::Deal(_) | Phase::Refill(_) | Phase::DrawLine) => self.draw(*card),
             (Action::Play(card), Phase::Play) => {
                 let seat = self.seat_of(c);
-                let i = self.hands[seat].iter().position(|d| d == card).ok_or("not in hand")?;
-                self.hands[seat].remove(i);
+                take_card(&mut self.hands[seat], *card).ok_or("not in hand")?;
                 self.line.push(*card);
                 self.phase = Phase::Quiet;
                 Ok(format!("plays {card}"))
