@@ -380,21 +380,24 @@ pub fn engine_seat_or_own<G: TableGame>(
         .map(|(_, v)| v.as_str())
     {
         None | Some("mcts") => {
-            // A budget given in seconds replaces the default iterations.
-            let given = |key: &str| {
-                rest.iter()
-                    .any(|(k, _)| k == key || (key == "iterations" && k == "seconds"))
-            };
-            let mut mcts: Settings = (mcts_defaults.iter())
-                .filter(|(k, _)| !given(k))
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect();
-            mcts.extend(rest.iter().cloned());
+            let mcts = with_defaults(&rest, mcts_defaults);
             Ok(Box::new(PlayerSeat(Mcts::new(game, seat, &mcts, seed)?)))
         }
         Some(p) if p == own_name => own(&rest),
         Some(p) => Err(format!("engine option player={p}: mcts or {own_name}")),
     }
+}
+
+/// `options` after those of `defaults` they do not give (a budget in seconds replaces a
+/// default number of iterations).
+fn with_defaults(options: &Settings, defaults: &[(&str, &str)]) -> Settings {
+    let given = |key: &str| (options.iter()).any(|(k, _)| k == key || (key == "iterations" && k == "seconds"));
+    let mut out: Settings = (defaults.iter())
+        .filter(|(k, _)| !given(k))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    out.extend(options.iter().cloned());
+    out
 }
 
 /// Draws a chance outcome by its odds.
@@ -425,5 +428,32 @@ impl<G: TableGame> Player for Mcts<G> {
         } else {
             Err(format!("mcts chose '{a}', which the referee does not list"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_defaults;
+
+    fn settings(pairs: &[(&str, &str)]) -> crate::table::Settings {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn a_game_s_defaults_yield_to_the_options_given() {
+        let defaults = [("iterations", "500"), ("explore", "60")];
+        assert_eq!(
+            with_defaults(&settings(&[]), &defaults),
+            settings(&[("iterations", "500"), ("explore", "60")])
+        );
+        assert_eq!(
+            with_defaults(&settings(&[("iterations", "80")]), &defaults),
+            settings(&[("explore", "60"), ("iterations", "80")])
+        );
+        // A budget in seconds: no default number of iterations cuts it short.
+        assert_eq!(
+            with_defaults(&settings(&[("seconds", "2")]), &defaults),
+            settings(&[("explore", "60"), ("seconds", "2")])
+        );
     }
 }
