@@ -787,6 +787,41 @@ impl<R: Rules> Position<R> {
         self.st = self.history.pop().expect("unmake_null without make_null");
     }
 
+    /// Hands the move to `side` with move number `fullmove`, and en passant on `ep` where a
+    /// pawn of the other side stands right behind it and one of `side` can take it, as
+    /// [`Position::from_setup`] would read them; the undo history is dropped. For table games
+    /// whose turns do not alternate as in chess.
+    pub fn set_turn(&mut self, side: Color, ep: Option<Square>, fullmove: u32) {
+        let z = &self.game.zobrist;
+        self.history.clear();
+        if self.side != side {
+            self.side = side;
+            self.st.key ^= z.side;
+        }
+        self.fullmove = fullmove.max(1);
+        self.st.captured = Piece::NONE;
+        self.st.last_move = Move::NONE;
+        if let Some(old) = self.st.ep.take() {
+            self.st.key ^= z.ep(old.index());
+        }
+        let g = &self.game.variant.geometry;
+        let behind = ep
+            .filter(|&sq| g.exists(sq) && self.board[sq.index()].is_none())
+            .and_then(|sq| {
+                let b = g.offset(sq, 0, if side == Color::White { -1 } else { 1 })?;
+                let p = self.board[b.index()];
+                let pawn = p.is_some() && p.color() != side && self.game.pawn_kinds >> p.kind() & 1 != 0;
+                pawn.then_some((sq, b))
+            });
+        if let Some((sq, victim)) = behind
+            && self.ep_capturable(sq)
+        {
+            self.st.ep = Some(sq);
+            self.st.ep_victim = victim;
+            self.st.key ^= self.game.zobrist.ep(sq.index());
+        }
+    }
+
     /// True when the position repeats an earlier one (same key, same side) within the reach of
     /// the half-move clock; `count` is how many earlier occurrences are required.
     pub fn is_repetition(&self, count: usize) -> bool {

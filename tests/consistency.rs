@@ -518,3 +518,65 @@ fn slow_attack_detector_sees_an_attack() {
     }
     assert_eq!(games::dispatch(set.get("chess").unwrap(), T), (true, false));
 }
+
+/// `Position::set_turn` (a table game handing the move to either side, with an en-passant
+/// square it keeps open) gives the position that `from_setup` reads from the same setup: the
+/// same FEN, key and legal moves, on positions along random games, for both sides and every
+/// square of the third and sixth ranks as en passant.
+struct TurnHandover;
+
+impl GameVisitor for TurnHandover {
+    type Output = (usize, usize);
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> (usize, usize) {
+        let mut rng = StdRng::seed_from_u64(0x7475_726e);
+        let g = game.variant.geometry.clone();
+        let mut eps: Vec<Option<Square>> = vec![None];
+        eps.extend((0..g.files()).flat_map(|f| [g.square(f, 2), g.square(f, g.ranks() - 3)]));
+        let (mut checked, mut with_ep) = (0, 0);
+        for _ in 0..6 {
+            let mut pos = Position::startpos(Arc::clone(&game));
+            for _ in 0..80 {
+                for side in [Color::White, Color::Black] {
+                    for &ep in &eps {
+                        let mut setup = pos.setup();
+                        setup.side = side;
+                        setup.fullmove = 7;
+                        setup.set_ep_if_passed(&game, ep);
+                        let Ok(mut want) = Position::from_setup(Arc::clone(&game), &setup, true) else {
+                            continue;
+                        };
+                        let mut got = pos.clone();
+                        got.set_turn(side, ep, 7);
+                        assert_eq!((got.fen(), got.key()), (want.fen(), want.key()), "from {}", pos.fen());
+                        let (mut a, mut b) = (MoveList::new(), MoveList::new());
+                        got.legal_moves(&mut a);
+                        want.legal_moves(&mut b);
+                        let bits = |l: &MoveList| l.iter().map(|m| m.bits()).collect::<Vec<u32>>();
+                        assert_eq!(bits(&a), bits(&b), "moves differ in {}", want.fen());
+                        checked += 1;
+                        with_ep += usize::from(want.fen().split(' ').nth(3) != Some("-"));
+                    }
+                }
+                let mut list = MoveList::new();
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                pos.make_move(list[rng.random_range(0..list.len())]);
+            }
+        }
+        (checked, with_ep)
+    }
+}
+
+#[test]
+fn set_turn_agrees_with_from_setup() {
+    let set = default_variants();
+    for variant in ["chess", "capablanca"] {
+        let (checked, with_ep) = games::dispatch(set.get(variant).unwrap(), TurnHandover);
+        assert!(
+            checked > 1000 && with_ep > 20,
+            "{variant}: {checked} checked, {with_ep} with en passant"
+        );
+    }
+}

@@ -255,6 +255,10 @@ fn bad_input_changes_nothing() {
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1 - - PPP,- - 0 0 play",
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1 X - -,- - 0 0 play",
         "4k3/8/8/8/8/8/8/4K3 w - - 0 1 - - -,- - 0 0 dance",
+        // More cards in one place than the deck has, and a pile of absurd size (once an
+        // allocation of that many cards).
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP - -,- - 0 0 play",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 - - -,- #99999999999 0 0 play",
     ] {
         assert!(t.set_state(bad).is_err(), "{bad}");
         assert_eq!(t.state_text(), before, "{bad}");

@@ -124,7 +124,7 @@ pub(crate) fn cards_text(cards: &[char]) -> String {
 /// shuffled by `rng`: one draw of the hidden cards that a seat's view allows.
 pub(crate) fn deal_unseen(
     full: &[char],
-    places: &mut [&mut Vec<char>],
+    places: &mut [&mut [char]],
     rng: &mut rand::rngs::StdRng,
 ) -> Result<(), String> {
     use rand::RngExt;

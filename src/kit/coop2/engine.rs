@@ -98,7 +98,7 @@ impl Engine {
             v += 0.5 * gain / pool.len() as f64;
         }
         // With few cards left the king must fall: reward a line that allows it.
-        let cards_left = g.deck.len() + g.hands.iter().map(Vec::len).sum::<usize>();
+        let cards_left = g.deck.len() + g.hands.iter().map(|h| h.len()).sum::<usize>();
         if cards_left <= 8 {
             // A king the next player can take now, or a king attack waiting for the right
             // card next to the king's card.

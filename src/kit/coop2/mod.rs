@@ -9,11 +9,12 @@ use crate::Color;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Game, Piece, Position};
 use crate::rules::Plain;
-use crate::square::Square;
+use crate::square::{Square, parse_square_name};
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
+use arrayvec::ArrayVec;
 use std::fmt;
 use std::sync::Arc;
 
@@ -22,12 +23,76 @@ const DECK: &str = "PPPPPPPPNNBBRRQKppppppppnnbbrrqk";
 /// Piece types in the order their "type gone" bonus is counted.
 const TYPES: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
 
+/// Cards in one place (a hand, the line, the draw pile, the discard): at most the deck.
+pub type Pile = ArrayVec<char, 32>;
+
 /// A promotion's cards: the line index (1-based) of the own pawn card spent, and where the new
 /// type's card goes (1-based, in the line after the spent cards left it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Promo {
     pawn_card: usize,
     insert: usize,
+}
+
+/// A chess move as its text names it: from, to (the king's square when castling) and the
+/// promotion letter (`e2e4`, `e7e8q`). The board is the chess board, `rank * 8 + file`.
+#[derive(Clone, Copy, Debug, Eq)]
+pub struct Step {
+    from: Square,
+    to: Square,
+    promo: Option<char>,
+    /// The generator's move for this step where it made it: a shortcut to playing it again,
+    /// not part of the step.
+    made: Move,
+}
+
+impl PartialEq for Step {
+    fn eq(&self, o: &Step) -> bool {
+        (self.from, self.to, self.promo) == (o.from, o.to, o.promo)
+    }
+}
+
+impl Step {
+    /// The step of move `m` in `pos`.
+    fn of(pos: &Position<Plain>, m: Move) -> Step {
+        Step {
+            from: m.from(),
+            to: m.to(),
+            promo: promotion(pos, m),
+            made: m,
+        }
+    }
+
+    /// Reads `e2e4` or `e7e8q`.
+    fn parse(t: &str) -> Option<Step> {
+        let square = |s: &str| {
+            let (f, r) = parse_square_name(s)?;
+            (f < 8 && r < 8).then(|| Square::new(r * 8 + f))
+        };
+        let promo = match t.get(4..)? {
+            "" => None,
+            p if p.len() == 1 && "nbrq".contains(p) => p.chars().next(),
+            _ => return None,
+        };
+        Some(Step {
+            from: square(t.get(0..2)?)?,
+            to: square(t.get(2..4)?)?,
+            promo,
+            made: Move::NONE,
+        })
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for sq in [self.from, self.to] {
+            write!(f, "{}{}", (b'a' + (sq.index() % 8) as u8) as char, sq.index() / 8 + 1)?;
+        }
+        match self.promo {
+            Some(p) => write!(f, "{p}"),
+            None => Ok(()),
+        }
+    }
 }
 
 /// An action of Cooperative Chess 2.
@@ -40,9 +105,9 @@ pub enum Action {
     /// No quiet move (`pass`).
     Pass,
     /// The quiet move (`e2e4`, castling `e1g1`, `e7e8q p2 i1`).
-    Quiet(String, Option<Promo>),
+    Quiet(Step, Option<Promo>),
     /// A capture and the line index of the captured piece's card (`d5e4 x3`, `d7e8q x3 p2 i1`).
-    Capture(String, usize, Option<Promo>),
+    Capture(Step, usize, Option<Promo>),
     /// No more captures this turn (`end`).
     End,
 }
@@ -121,11 +186,11 @@ pub struct Coop2 {
     /// through the other colour's next turn.
     ep: [Option<Square>; 2],
     phase: Phase,
-    hands: [Vec<char>; 2],
+    hands: [Pile; 2],
     /// The draw pile (order is chance).
-    deck: Vec<char>,
-    line: Vec<char>,
-    discard: Vec<char>,
+    deck: Pile,
+    line: Pile,
+    discard: Pile,
     captures: u32,
     turns: u32,
     rules: Rules,
@@ -144,7 +209,7 @@ fn card_of(pos: &Position<Plain>, p: Piece) -> char {
 }
 
 /// Takes the first `card` out of `pile` (`None` when it holds none).
-fn take_card(pile: &mut Vec<char>, card: char) -> Option<char> {
+fn take_card(pile: &mut Pile, card: char) -> Option<char> {
     let i = pile.iter().position(|&d| d == card)?;
     Some(pile.remove(i))
 }
@@ -183,10 +248,10 @@ impl Coop2 {
             } else {
                 Phase::Deal(0)
             },
-            hands: [Vec::new(), Vec::new()],
+            hands: [Pile::new(), Pile::new()],
             deck: DECK.chars().collect(),
-            line: Vec::new(),
-            discard: Vec::new(),
+            line: Pile::new(),
+            discard: Pile::new(),
             captures: 0,
             turns: 0,
             rules,
@@ -212,20 +277,19 @@ impl Coop2 {
 
     /// The board with the side of the turn to move and en passant if the turn may take it.
     fn mover_pos(&self) -> Position<Plain> {
-        let mut setup = self.pos.setup();
+        let mut p = self.pos.clone();
         // The other colour's double step may be taken; ours is for the partner's next turn.
-        setup.set_ep_if_passed(&self.game, self.ep[(!self.turn()).index()]);
-        Position::from_setup(Arc::clone(&self.game), &setup, true).expect("a position of the game")
+        p.set_turn(self.turn(), self.ep[(!self.turn()).index()], self.pos.fullmove());
+        p
     }
 
     /// The turn's moves by the chess rules (legal, or with `check=allow` pseudo-legal).
-    fn chess_moves(&self, p: &mut Position<Plain>) -> Vec<Move> {
+    fn chess_moves(&self, p: &mut Position<Plain>, list: &mut MoveList) {
+        list.clear();
         if self.rules.into_check {
-            let mut list = MoveList::new();
-            p.pseudo_legal_moves(&mut list);
-            list.into_iter().collect()
+            p.pseudo_legal_moves(list);
         } else {
-            chess::legal(p)
+            p.legal_moves(list);
         }
     }
 
@@ -288,7 +352,9 @@ impl Coop2 {
         let mut p = self.mover_pos();
         let c = self.turn();
         let mut out = Vec::new();
-        for m in self.chess_moves(&mut p) {
+        let mut list = MoveList::new();
+        self.chess_moves(&mut p, &mut list);
+        for &m in list.iter() {
             let victim = match m.kind() {
                 MoveKind::EnPassant => p.piece_at(m.aux_square()),
                 MoveKind::Castle => continue,
@@ -298,25 +364,29 @@ impl Coop2 {
                 continue;
             }
             let mover = card_of(&p, p.piece_at(m.from()));
-            let text = chess::text(&p, m);
+            let step = Step::of(&p, m);
             for x in self.usable(mover, card_of(&p, victim)) {
-                match promotion(&p, m) {
+                match step.promo {
                     Some(t) => out.extend(
                         self.promos(c, t, Some(x))
                             .into_iter()
-                            .map(|pr| Action::Capture(text.clone(), x, Some(pr))),
+                            .map(|pr| Action::Capture(step, x, Some(pr))),
                     ),
-                    None => out.push(Action::Capture(text.clone(), x, None)),
+                    None => out.push(Action::Capture(step, x, None)),
                 }
             }
         }
-        let g = &p.variant().geometry;
         let mut kings = Vec::new();
         for (from, ksq) in self.king_captures(&p) {
             let mover = card_of(&p, p.piece_at(from));
-            let text = format!("{}{}", g.name(from), g.name(ksq));
+            let step = Step {
+                from,
+                to: ksq,
+                promo: None,
+                made: Move::NONE,
+            };
             for x in self.usable(mover, card_of(&p, p.piece_at(ksq))) {
-                kings.push(Action::Capture(text.clone(), x, None));
+                kings.push(Action::Capture(step, x, None));
             }
         }
         (out, kings)
@@ -326,33 +396,40 @@ impl Coop2 {
         let mut p = self.mover_pos();
         let c = self.turn();
         let mut out = vec![Action::Pass];
-        for m in self.chess_moves(&mut p) {
+        let mut list = MoveList::new();
+        self.chess_moves(&mut p, &mut list);
+        for &m in list.iter() {
             let capture =
                 m.kind() == MoveKind::EnPassant || (m.kind() != MoveKind::Castle && p.piece_at(m.to()).is_some());
             if capture {
                 continue;
             }
-            let text = chess::text(&p, m);
-            match promotion(&p, m) {
+            let step = Step::of(&p, m);
+            match step.promo {
                 Some(t) => out.extend(
                     self.promos(c, t, None)
                         .into_iter()
-                        .map(|pr| Action::Quiet(text.clone(), Some(pr))),
+                        .map(|pr| Action::Quiet(step, Some(pr))),
                 ),
-                None => out.push(Action::Quiet(text, None)),
+                None => out.push(Action::Quiet(step, None)),
             }
         }
         out
     }
 
-    /// Plays chess move `text` of the turn's side; returns the captured card, if any.
-    fn play_move(&mut self, text: &str) -> Result<Option<char>, String> {
+    /// Plays chess move `step` of the turn's side; returns the captured card, if any.
+    fn play_move(&mut self, step: Step) -> Result<Option<char>, String> {
         let mut p = self.mover_pos();
-        let m = self
-            .chess_moves(&mut p)
-            .into_iter()
-            .find(|&m| chess::text(&p, m) == text)
-            .ok_or("not a move here")?;
+        let m = match self.known_move(&mut p, step) {
+            Some(m) => m,
+            None => {
+                let mut list = MoveList::new();
+                self.chess_moves(&mut p, &mut list);
+                list.into_iter()
+                    .find(|&m| Step::of(&p, m) == step)
+                    .ok_or("not a move here")?
+            }
+        };
         let victim = match m.kind() {
             MoveKind::EnPassant => Some(p.piece_at(m.aux_square())),
             MoveKind::Castle => None,
@@ -372,13 +449,31 @@ impl Coop2 {
         Ok(card)
     }
 
+    /// The move `step` was made from, when it is a plain move (not castling or en passant) of
+    /// the turn's moves in `p`: playing it needs no search of the whole list.
+    fn known_move(&self, p: &mut Position<Plain>, step: Step) -> Option<Move> {
+        let m = step.made;
+        let plain = matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion);
+        if m == Move::NONE || !plain || !p.is_plain_pseudo_legal(m) || Step::of(p, m) != step {
+            return None;
+        }
+        if !self.rules.into_check {
+            let us = p.side_to_move();
+            p.make_move(m);
+            let exposed = p.royal_in_danger(us);
+            p.unmake_move();
+            if exposed {
+                return None;
+            }
+        }
+        Some(m)
+    }
+
     /// Gives the move to `c` (a new turn, or the same side after one of its moves) with the
     /// FEN move number `fullmove`; the half-move clock runs on.
     fn set_side(&mut self, c: Color, fullmove: u32) {
         if self.pos.side_to_move() != c || self.pos.fullmove() != fullmove {
-            let mut setup = self.pos.setup();
-            (setup.side, setup.ep, setup.fullmove) = (c, None, fullmove);
-            self.pos = Position::from_setup(Arc::clone(&self.game), &setup, true).expect("a position of the game");
+            self.pos.set_turn(c, None, fullmove);
         }
     }
 
@@ -635,17 +730,15 @@ impl Coop2 {
     /// The capture of a king on move text `m` with line card `x`: the capturer takes the
     /// king's square (rules §4) and the game ends at once, so its own king may be left
     /// attacked.
-    fn take_king(mut self, c: Color, m: &str, x: usize, pr: Option<Promo>, card: char) -> Result<Coop2, String> {
+    fn take_king(mut self, c: Color, m: Step, x: usize, pr: Option<Promo>, card: char) -> Result<Coop2, String> {
         let next = &mut self;
-        let g = next.pos.variant().geometry.clone();
-        let from = m.get(0..2).and_then(|t| g.parse(t)).ok_or("bad square")?;
-        let ksq = m.get(2..4).and_then(|t| g.parse(t)).ok_or("bad square")?;
+        let (from, ksq) = (m.from, m.to);
         next.pos.take_off(ksq);
         let mut capturer = next.pos.take_off(from);
         match pr {
             // A pawn taking the king on the last rank promotes as any capture does.
             Some(pr) => {
-                let kind = m.chars().nth(4).ok_or("a promotion names its piece")?;
+                let kind = m.promo.ok_or("a promotion names its piece")?;
                 next.apply_promo(c, kind, pr, Some(x))?;
                 let k = next
                     .pos
@@ -700,7 +793,7 @@ impl TableGame for Coop2 {
     fn legal_actions(&self) -> Vec<Action> {
         match self.phase {
             Phase::Play => {
-                let mut h = self.hands[self.seat_of(self.turn())].clone();
+                let mut h = self.hands[self.seat_of(self.turn())].to_vec();
                 h.sort();
                 h.dedup();
                 h.into_iter().map(Action::Play).collect()
@@ -739,6 +832,7 @@ impl TableGame for Coop2 {
                 .ok_or(format!("'{t}': expected {tag}N with N from 1"))
         };
         let is_move = |t: &str| (4..=5).contains(&t.len()) && t.is_ascii() && t.as_bytes()[0].is_ascii_lowercase();
+        let step = |t: &str| Step::parse(t).ok_or(format!("'{t}' is not a move (e2e4, e7e8q)"));
         let promo = |a: &str, b: &str| -> Result<Promo, String> {
             Ok(Promo {
                 pawn_card: num(a, 'p')?,
@@ -750,10 +844,10 @@ impl TableGame for Coop2 {
             ["play", c] => Ok(Action::Play(card(c)?)),
             ["pass"] => Ok(Action::Pass),
             ["end"] => Ok(Action::End),
-            [m] if is_move(m) => Ok(Action::Quiet(m.to_string(), None)),
-            [m, p, i] if is_move(m) && p.starts_with('p') => Ok(Action::Quiet(m.to_string(), Some(promo(p, i)?))),
-            [m, x] if is_move(m) => Ok(Action::Capture(m.to_string(), num(x, 'x')?, None)),
-            [m, x, p, i] if is_move(m) => Ok(Action::Capture(m.to_string(), num(x, 'x')?, Some(promo(p, i)?))),
+            [m] if is_move(m) => Ok(Action::Quiet(step(m)?, None)),
+            [m, p, i] if is_move(m) && p.starts_with('p') => Ok(Action::Quiet(step(m)?, Some(promo(p, i)?))),
+            [m, x] if is_move(m) => Ok(Action::Capture(step(m)?, num(x, 'x')?, None)),
+            [m, x, p, i] if is_move(m) => Ok(Action::Capture(step(m)?, num(x, 'x')?, Some(promo(p, i)?))),
             _ => Err(format!(
                 "'{text}' is not a Cooperative Chess 2 action (play P, e2e4, pass, d5e4 x3, e7e8q p2 i1, end)"
             )),
@@ -777,9 +871,9 @@ impl TableGame for Coop2 {
             }
             (Action::Quiet(m, pr), Phase::Quiet) => {
                 let mut next = self.clone();
-                next.play_move(m)?;
+                next.play_move(*m)?;
                 if let Some(pr) = pr {
-                    let kind = m.chars().nth(4).ok_or("a promotion names its piece")?;
+                    let kind = m.promo.ok_or("a promotion names its piece")?;
                     next.apply_promo(c, kind, *pr, None)?;
                 }
                 next.phase = Phase::Capture;
@@ -791,13 +885,13 @@ impl TableGame for Coop2 {
                 let card = next.line.get(x - 1).copied().ok_or("no such line card")?;
                 next.captures += 1;
                 if card.eq_ignore_ascii_case(&'K') {
-                    *self = next.take_king(c, m, *x, *pr, card)?;
+                    *self = next.take_king(c, *m, *x, *pr, card)?;
                     return Ok(format!("{action} takes {card}: end"));
                 }
-                next.play_move(m)?;
+                next.play_move(*m)?;
                 match pr {
                     Some(pr) => {
-                        let kind = m.chars().nth(4).ok_or("a promotion names its piece")?;
+                        let kind = m.promo.ok_or("a promotion names its piece")?;
                         next.apply_promo(c, kind, *pr, Some(*x))?;
                     }
                     None => {
@@ -903,7 +997,9 @@ impl Coop2 {
         let mut p = self.mover_pos();
         let c = self.turn();
         let mut out = Vec::new();
-        for m in self.chess_moves(&mut p) {
+        let mut list = MoveList::new();
+        self.chess_moves(&mut p, &mut list);
+        for &m in list.iter() {
             let victim = match m.kind() {
                 MoveKind::EnPassant => p.piece_at(m.aux_square()),
                 MoveKind::Castle => continue,

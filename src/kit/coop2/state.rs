@@ -2,7 +2,7 @@
 //! game untouched on error. `?` cards are ones the text does not give (another seat's hand,
 //! `#N` for a draw pile of N cards in a seat's view).
 
-use super::{Coop2, DECK, Phase};
+use super::{Coop2, DECK, Phase, Pile};
 use crate::Color;
 use crate::position::Position;
 use crate::table::Outcome;
@@ -71,19 +71,16 @@ fn read_ep(g: &mut Coop2, field: &str) -> Result<(), String> {
 /// The line, discard, hands and draw pile fields: every card of the deck somewhere, once
 /// (`?` and `#N` only in a `view`).
 fn read_cards(g: &mut Coop2, [line, discard, hands, pile]: [&str; 4], view: bool) -> Result<(), String> {
-    let cards = |t: &str, what: &str| -> Result<Vec<char>, String> {
-        if t == "-" {
-            return Ok(Vec::new());
+    let cards = |t: &str, what: &str| -> Result<Pile, String> {
+        let mut pile = Pile::new();
+        for c in t.chars().filter(|_| t != "-") {
+            if !(DECK.contains(c) || c == '?') {
+                return Err(format!("{what}: '{c}' is not a card"));
+            }
+            pile.try_push(c)
+                .map_err(|_| format!("{what}: more cards than the deck has"))?;
         }
-        t.chars()
-            .map(|c| {
-                if DECK.contains(c) || c == '?' {
-                    Ok(c)
-                } else {
-                    Err(format!("{what}: '{c}' is not a card"))
-                }
-            })
-            .collect()
+        Ok(pile)
     };
     g.line = cards(line, "line")?;
     g.discard = cards(discard, "discard")?;
@@ -93,7 +90,10 @@ fn read_cards(g: &mut Coop2, [line, discard, hands, pile]: [&str; 4], view: bool
     let (hw, hb) = hands.split_once(',').ok_or("hands: WHITE,BLACK")?;
     g.hands = [cards(hw, "hand")?, cards(hb, "hand")?];
     g.deck = match pile.strip_prefix('#') {
-        Some(n) => vec!['?'; n.parse::<usize>().map_err(|_| format!("draw pile '{}'", pile))?],
+        Some(n) => {
+            let n = n.parse::<usize>().ok().filter(|&n| n <= 32);
+            std::iter::repeat_n('?', n.ok_or(format!("draw pile '{pile}': #N with N up to 32"))?).collect()
+        }
         None => cards(pile, "draw pile")?,
     };
     // Every card is somewhere, once.
