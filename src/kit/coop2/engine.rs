@@ -81,7 +81,7 @@ impl Engine {
         let mut next = g.clone();
         next.set_side(!g.turn(), g.pos.fullmove());
         let pairs = next.capture_pairs();
-        let usable = |m: char, x: char| !next.usable(m, x).is_empty();
+        let usable = |m: char, x: char| next.usable(m, x).next().is_some();
         let now = pairs.iter().filter(|(m, x, _)| usable(*m, *x)).count() as f64;
         v += 0.3 * now.min(5.0);
         let pool = Engine::unseen(g);

@@ -294,14 +294,13 @@ impl Coop2 {
     }
 
     /// Line indices (1-based) of a `victim` card next to a `mover` card.
-    fn usable(&self, mover: char, victim: char) -> Vec<usize> {
-        (0..self.line.len())
-            .filter(|&i| {
-                self.line[i] == victim
-                    && ((i > 0 && self.line[i - 1] == mover) || (i + 1 < self.line.len() && self.line[i + 1] == mover))
+    fn usable(&self, mover: char, victim: char) -> impl Iterator<Item = usize> + '_ {
+        let line = &self.line;
+        (0..line.len())
+            .filter(move |&i| {
+                line[i] == victim && ((i > 0 && line[i - 1] == mover) || (i + 1 < line.len() && line[i + 1] == mover))
             })
             .map(|i| i + 1)
-            .collect()
     }
 
     /// The promotions a pawn of `c` may make, with `x` (a captured card's index) left out.
@@ -395,7 +394,8 @@ impl Coop2 {
     fn quiet_now(&self) -> Vec<Action> {
         let mut p = self.mover_pos();
         let c = self.turn();
-        let mut out = vec![Action::Pass];
+        let mut out = Vec::with_capacity(48);
+        out.push(Action::Pass);
         let mut list = MoveList::new();
         self.chess_moves(&mut p, &mut list);
         for &m in list.iter() {
@@ -477,7 +477,20 @@ impl Coop2 {
         }
     }
 
-    fn apply_promo(&mut self, c: Color, kind: char, pr: Promo, x: Option<usize>) -> Result<(), String> {
+    /// `Err` unless the promotion cards `pr` fit the move `m` of a pawn of `c` (with `x`, the
+    /// captured card's index, left out): a promotion spends cards, another move none.
+    fn check_promo(&self, c: Color, m: Step, pr: Option<Promo>, x: Option<usize>) -> Result<(), String> {
+        match (pr, m.promo) {
+            (None, None) => Ok(()),
+            (Some(pr), Some(kind)) if self.promos(c, kind, x).contains(&pr) => Ok(()),
+            (Some(_), Some(_)) => Err("no such pawn card in the line, or no such type in the discard".into()),
+            (None, Some(_)) => Err("a promotion spends a pawn card (p N i N)".into()),
+            (Some(_), None) => Err("only a promotion spends cards".into()),
+        }
+    }
+
+    /// Spends the cards of promotion `pr` (checked by [`Coop2::check_promo`]).
+    fn apply_promo(&mut self, c: Color, kind: char, pr: Promo, x: Option<usize>) {
         // Remove the captured card (if any) and the pawn card, by their indices before either.
         let mut idx: Vec<usize> = vec![pr.pawn_card - 1];
         idx.extend(x.map(|x| x - 1));
@@ -487,9 +500,8 @@ impl Coop2 {
             self.discard.push(card);
         }
         let t = own(c, kind.to_ascii_uppercase());
-        take_card(&mut self.discard, t).ok_or("no such card in the discard")?;
+        take_card(&mut self.discard, t).expect("check_promo found the card in the discard");
         self.line.insert((pr.insert - 1).min(self.line.len()), t);
-        Ok(())
     }
 
     /// Points now: captures plus ten per piece type with no piece left on the board.
@@ -731,6 +743,7 @@ impl Coop2 {
     /// king's square (rules §4) and the game ends at once, so its own king may be left
     /// attacked.
     fn take_king(mut self, c: Color, m: Step, x: usize, pr: Option<Promo>, card: char) -> Result<Coop2, String> {
+        self.check_promo(c, m, pr, Some(x))?;
         let next = &mut self;
         let (from, ksq) = (m.from, m.to);
         next.pos.take_off(ksq);
@@ -739,7 +752,7 @@ impl Coop2 {
             // A pawn taking the king on the last rank promotes as any capture does.
             Some(pr) => {
                 let kind = m.promo.ok_or("a promotion names its piece")?;
-                next.apply_promo(c, kind, pr, Some(x))?;
+                next.apply_promo(c, kind, pr, Some(x));
                 let k = next
                     .pos
                     .variant()
@@ -870,36 +883,33 @@ impl TableGame for Coop2 {
                 Ok("no quiet move".into())
             }
             (Action::Quiet(m, pr), Phase::Quiet) => {
-                let mut next = self.clone();
-                next.play_move(*m)?;
-                if let Some(pr) = pr {
-                    let kind = m.promo.ok_or("a promotion names its piece")?;
-                    next.apply_promo(c, kind, *pr, None)?;
+                // Checked first, so that nothing changes on error.
+                self.check_promo(c, *m, *pr, None)?;
+                self.play_move(*m)?;
+                if let (Some(pr), Some(kind)) = (pr, m.promo) {
+                    self.apply_promo(c, kind, *pr, None);
                 }
-                next.phase = Phase::Capture;
-                *self = next;
+                self.phase = Phase::Capture;
                 Ok(format!("{action}"))
             }
             (Action::Capture(m, x, pr), Phase::Capture) => {
-                let mut next = self.clone();
-                let card = next.line.get(x - 1).copied().ok_or("no such line card")?;
-                next.captures += 1;
+                let card = self.line.get(x - 1).copied().ok_or("no such line card")?;
                 if card.eq_ignore_ascii_case(&'K') {
+                    let mut next = self.clone();
+                    next.captures += 1;
                     *self = next.take_king(c, *m, *x, *pr, card)?;
                     return Ok(format!("{action} takes {card}: end"));
                 }
-                next.play_move(*m)?;
-                match pr {
-                    Some(pr) => {
-                        let kind = m.promo.ok_or("a promotion names its piece")?;
-                        next.apply_promo(c, kind, *pr, Some(*x))?;
-                    }
-                    None => {
-                        next.line.remove(x - 1);
-                        next.discard.push(card);
+                self.check_promo(c, *m, *pr, Some(*x))?;
+                self.play_move(*m)?;
+                self.captures += 1;
+                match (pr, m.promo) {
+                    (Some(pr), Some(kind)) => self.apply_promo(c, kind, *pr, Some(*x)),
+                    _ => {
+                        self.line.remove(x - 1);
+                        self.discard.push(card);
                     }
                 }
-                *self = next;
                 Ok(format!("{action} takes {card}"))
             }
             (Action::End, Phase::Capture) => {
