@@ -346,3 +346,25 @@ fn fen_move_counters_advance() {
     u.set_state(&text).unwrap();
     assert_eq!(u.state_text(), text);
 }
+
+/// The default engine seat is the generic player at 80 iterations a decision (BENCHMARKS.md):
+/// its games are those of `mcts:iterations=80`, not of the generic player's own default nor
+/// of the turn planner (`engine:player=turns`). One seat, the solitaire, to keep it short.
+#[test]
+fn the_engine_seat_is_the_generic_player_at_80_iterations() {
+    use menagerie::table::referee;
+    use menagerie::table::seats::make_seats;
+    let settings: Settings = vec![("seats".into(), "1".into())];
+    let record = |spec: &str, seed: u64| {
+        let mut t = new_table("coop2", &settings).unwrap();
+        let names = vec![spec.to_string()];
+        let mut seats = make_seats(t.as_ref(), &names, seed, 30.0).unwrap();
+        let p = referee::play(t.as_mut(), &mut seats, seed, &names, &settings, true, 30.0);
+        // The steps, without the header (which names the seats).
+        p.record[1..].join("\n")
+    };
+    let engine = record("engine", 1);
+    assert_eq!(engine, record("mcts:iterations=80", 1));
+    assert_ne!(engine, record("mcts", 1), "played as mcts at 1,000 iterations");
+    assert_ne!(engine, record("engine:player=turns", 1), "played as the turn planner");
+}

@@ -81,6 +81,27 @@ pub fn occupancy(b: &Board) -> u64 {
     m
 }
 
+/// The White pieces' squares among those of `occ` (the board's occupancy), eight squares at
+/// a time: bit 5 (`0x20`) of a letter is set in lower case, and is gathered as in
+/// [`occupancy`].
+pub fn white_squares(b: &Board, occ: u64) -> u64 {
+    let mut lower = 0u64;
+    for (i, rank) in b.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(rank.try_into().expect("eight squares"));
+        let case = (x >> 5) & 0x0101_0101_0101_0101;
+        lower |= (case.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+    }
+    occ & !lower
+}
+
+/// The squares next to some square of `x` (any of the eight directions); a square of `x` is
+/// in it only when another square of `x` is next to it.
+pub fn neighbours(x: u64) -> u64 {
+    let side = (x << 1 & NOT_A) | (x >> 1 & NOT_H);
+    let row = x | side;
+    side | row << 8 | row >> 8
+}
+
 /// The squares a piece of type `kind` (`KQRBN`, either case) on `s` attacks when `occ` is
 /// occupied: knight and king steps, and slides up to and including the first occupied square.
 pub fn reach(kind: u8, s: Sq, occ: u64) -> u64 {
@@ -426,6 +447,35 @@ mod tests {
             }
             let walked = (0..64).filter(|&s| b[s] != 0).fold(0u64, |m, s| m | 1 << s);
             assert_eq!(occupancy(&b), walked);
+        }
+    }
+
+    #[test]
+    fn white_squares_and_neighbours_agree_with_walking_the_board() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..2000 {
+            let mut b: Board = [0; 64];
+            for slot in b.iter_mut() {
+                let r = next();
+                *slot = if r.is_multiple_of(3) {
+                    b"KQRBNkqrbn"[(r >> 8) as usize % 10]
+                } else {
+                    0
+                };
+            }
+            let walked = (0..64).filter(|&s| is_white(b[s])).fold(0u64, |m, s| m | 1 << s);
+            assert_eq!(white_squares(&b, occupancy(&b)), walked);
+            let x = next() & next();
+            let near = (0..64)
+                .filter(|&s| grow(1 << s, true) & x & !(1u64 << s) != 0)
+                .fold(0u64, |m, s| m | 1 << s);
+            assert_eq!(neighbours(x), near, "{x:#x}");
         }
     }
 

@@ -221,7 +221,7 @@ impl<G: TableGame> Mcts<G> {
                 Actor::Chance => {
                     let a = draw(&state.chance_outcomes(), &mut self.rng)?;
                     let (i, fresh) = self.edge(node, &a, cap);
-                    state.apply(&a)?;
+                    state.apply_unseen(&a)?;
                     match i {
                         Some(i) => node = self.nodes[node].edges[i].child as usize,
                         None => break,
@@ -243,7 +243,7 @@ impl<G: TableGame> Mcts<G> {
                         Some(i) => self.nodes[node].edges[i].action.clone(),
                         None => legal[self.rng.random_range(0..legal.len())].clone(),
                     };
-                    state.apply(&action)?;
+                    state.apply_unseen(&action)?;
                     let Some(i) = i else { break };
                     path.push((node, i, seat));
                     node = self.nodes[node].edges[i].child as usize;
@@ -340,7 +340,7 @@ impl<G: TableGame> Mcts<G> {
                 }
                 Actor::Chance => {
                     let a = draw(&state.chance_outcomes(), &mut self.rng)?;
-                    state.apply(&a)?;
+                    state.apply_unseen(&a)?;
                 }
                 Actor::Seat(..) => {
                     if steps >= self.options.rollout
@@ -353,7 +353,7 @@ impl<G: TableGame> Mcts<G> {
                         return Err(format!("a seat acts with no legal action: {}", state.state_text()));
                     }
                     let a = legal[self.rng.random_range(0..legal.len())].clone();
-                    state.apply(&a)?;
+                    state.apply_unseen(&a)?;
                     steps += 1;
                 }
             }

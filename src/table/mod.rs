@@ -141,6 +141,11 @@ pub trait TableGame: Clone + Send + 'static {
     /// event text. Legality is checked once, by [`Table::act`] and [`Table::act_chance`]; on
     /// error the state is untouched.
     fn apply(&mut self, action: &Self::Action) -> Result<String, String>;
+    /// [`TableGame::apply`] without the event's text, for searches that apply many actions
+    /// whose events nobody reads. The default calls `apply`.
+    fn apply_unseen(&mut self, action: &Self::Action) -> Result<(), String> {
+        self.apply(action).map(drop)
+    }
     /// Why `action` (parsed, but not among the legal actions) is refused, in one line. The
     /// default reads the legal actions and the actor's own observation ([`explain::refusal`]);
     /// a game overrides it where it can say more.

@@ -36,7 +36,7 @@ impl Engine {
 
     /// The unseen cards: the draw pile and the other hand (as this seat knows them).
     fn unseen(g: &Coop2) -> Vec<char> {
-        let mut all: Vec<char> = DECK.chars().collect();
+        let mut all: Vec<char> = DECK.to_vec();
         let seen = g
             .line
             .iter()

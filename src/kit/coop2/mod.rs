@@ -10,6 +10,7 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Game, Piece, Position};
 use crate::rules::Plain;
 use crate::square::{Square, parse_square_name};
+use crate::table::mcts::Belief;
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
@@ -19,7 +20,10 @@ use std::fmt;
 use std::sync::Arc;
 
 /// The 32 chess cards: per colour 8 P, 2 N, 2 B, 2 R, Q, K (upper case White).
-const DECK: &str = "PPPPPPPPNNBBRRQKppppppppnnbbrrqk";
+const DECK: &[char; 32] = &[
+    'P', 'P', 'P', 'P', 'P', 'P', 'P', 'P', 'N', 'N', 'B', 'B', 'R', 'R', 'Q', 'K', 'p', 'p', 'p', 'p', 'p', 'p', 'p',
+    'p', 'n', 'n', 'b', 'b', 'r', 'r', 'q', 'k',
+];
 /// Piece types in the order their "type gone" bonus is counted.
 const TYPES: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
 
@@ -131,6 +135,33 @@ impl fmt::Display for Action {
                 promo(f, p)
             }
             Action::End => write!(f, "end"),
+        }
+    }
+}
+
+/// What an action did, as its public event says.
+#[derive(Clone, Debug)]
+enum Event {
+    /// A card drawn, to the line (shown) or to a hand.
+    Drawn(char, bool),
+    Played(char),
+    NoQuiet,
+    Moved(Action),
+    /// A capture, the captured piece's card, and whether it ended the game (a king).
+    Took(Action, char, bool),
+    TurnEnd,
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Drawn(card, true) => write!(f, "card to the line: {card}"),
+            Event::Drawn(_, false) => write!(f, "card to the hand"),
+            Event::Played(card) => write!(f, "plays {card}"),
+            Event::NoQuiet => write!(f, "no quiet move"),
+            Event::Moved(a) => write!(f, "{a}"),
+            Event::Took(a, card, end) => write!(f, "{a} takes {card}{}", if *end { ": end" } else { "" }),
+            Event::TurnEnd => write!(f, "end of turn"),
         }
     }
 }
@@ -249,7 +280,7 @@ impl Coop2 {
                 Phase::Deal(0)
             },
             hands: [Pile::new(), Pile::new()],
-            deck: DECK.chars().collect(),
+            deck: Pile::from(*DECK),
             line: Pile::new(),
             discard: Pile::new(),
             captures: 0,
@@ -697,7 +728,7 @@ pub static INFO: GameInfo = GameInfo {
 impl Coop2 {
     /// A card drawn: to the line (the solitaire's draw, a king with `kings=line`) or to the
     /// drawing seat's hand; dealing and refilling end with full hands or an empty pile.
-    fn draw(&mut self, card: char) -> Result<String, String> {
+    fn draw(&mut self, card: char) -> Result<Event, String> {
         take_card(&mut self.deck, card).ok_or("not in the draw pile")?;
         let king = card.eq_ignore_ascii_case(&'K');
         match self.phase {
@@ -724,19 +755,8 @@ impl Coop2 {
             }
             _ => {}
         }
-        let to = if king && self.rules.kings_to_line || self.phase == Phase::Quiet {
-            "line"
-        } else {
-            "hand"
-        };
-        Ok(format!(
-            "card to the {to}{}",
-            if to == "line" {
-                format!(": {card}")
-            } else {
-                String::new()
-            }
-        ))
+        let to_line = king && self.rules.kings_to_line || self.phase == Phase::Quiet;
+        Ok(Event::Drawn(card, to_line))
     }
 
     /// The capture of a king on move text `m` with line card `x`: the capturer takes the
@@ -770,6 +790,93 @@ impl Coop2 {
         next.pos.put_piece(capturer, ksq);
         next.finish(true);
         Ok(self)
+    }
+}
+
+impl Coop2 {
+    /// Applies `action` (see [`TableGame::apply`]); returns its event.
+    fn play(&mut self, action: &Action) -> Result<Event, String> {
+        let c = self.turn();
+        match (action, self.phase) {
+            (Action::Draw(card), Phase::Deal(_) | Phase::Refill(_) | Phase::DrawLine) => self.draw(*card),
+            (Action::Play(card), Phase::Play) => {
+                let seat = self.seat_of(c);
+                take_card(&mut self.hands[seat], *card).ok_or("not in hand")?;
+                self.line.push(*card);
+                self.phase = Phase::Quiet;
+                Ok(Event::Played(*card))
+            }
+            (Action::Pass, Phase::Quiet) => {
+                self.phase = Phase::Capture;
+                Ok(Event::NoQuiet)
+            }
+            (Action::Quiet(m, pr), Phase::Quiet) => {
+                // Checked first, so that nothing changes on error.
+                self.check_promo(c, *m, *pr, None)?;
+                self.play_move(*m)?;
+                if let (Some(pr), Some(kind)) = (pr, m.promo) {
+                    self.apply_promo(c, kind, *pr, None);
+                }
+                self.phase = Phase::Capture;
+                Ok(Event::Moved(action.clone()))
+            }
+            (Action::Capture(m, x, pr), Phase::Capture) => {
+                let card = self.line.get(x - 1).copied().ok_or("no such line card")?;
+                if card.eq_ignore_ascii_case(&'K') {
+                    let mut next = self.clone();
+                    next.captures += 1;
+                    *self = next.take_king(c, *m, *x, *pr, card)?;
+                    return Ok(Event::Took(action.clone(), card, true));
+                }
+                self.check_promo(c, *m, *pr, Some(*x))?;
+                self.play_move(*m)?;
+                self.captures += 1;
+                match (pr, m.promo) {
+                    (Some(pr), Some(kind)) => self.apply_promo(c, kind, *pr, Some(*x)),
+                    _ => {
+                        self.line.remove(x - 1);
+                        self.discard.push(card);
+                    }
+                }
+                Ok(Event::Took(action.clone(), card, false))
+            }
+            (Action::End, Phase::Capture) => {
+                self.after_turn();
+                Ok(Event::TurnEnd)
+            }
+            _ => Err("illegal action".into()),
+        }
+    }
+}
+
+/// A seat's belief: its newest view read once, and for each draw the cards it does not see
+/// dealt afresh (as [`TableGame::sample_observed`] does from the text). A view that cannot
+/// be read (a finished game's) is an error only when drawn from.
+struct Dealt {
+    base: Coop2,
+    view: Result<Coop2, String>,
+}
+
+impl Belief<Coop2> for Dealt {
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        self.view = state::parse(&self.base, observation, true, None);
+        Ok(())
+    }
+
+    fn sample(&mut self, rng: &mut rand::rngs::StdRng) -> Result<Coop2, String> {
+        let mut g = self.view.clone()?;
+        g.deal_unseen(rng)?;
+        Ok(g)
+    }
+}
+
+impl Coop2 {
+    /// The cards a seat's view does not show (`?`: the partner's hand, the pile), dealt at
+    /// random from those not in view.
+    fn deal_unseen(&mut self, rng: &mut rand::rngs::StdRng) -> Result<(), String> {
+        let [h0, h1] = &mut self.hands;
+        let places: &mut [&mut [char]] = &mut [h0, h1, &mut self.deck, &mut self.discard, &mut self.line];
+        super::deal_unseen(DECK, places, rng)
     }
 }
 
@@ -832,7 +939,7 @@ impl TableGame for Coop2 {
         let w: Vec<&str> = text.split_whitespace().collect();
         let card = |t: &str| -> Result<char, String> {
             let c = t.chars().next().unwrap_or(' ');
-            if t.len() == 1 && DECK.contains(c) {
+            if t.len() == 1 && DECK.contains(&c) {
                 Ok(c)
             } else {
                 Err(format!("'{t}' is not a card (P N B R Q K, black in lower case)"))
@@ -868,56 +975,11 @@ impl TableGame for Coop2 {
     }
 
     fn apply(&mut self, action: &Action) -> Result<String, String> {
-        let c = self.turn();
-        match (action, self.phase) {
-            (Action::Draw(card), Phase::Deal(_) | Phase::Refill(_) | Phase::DrawLine) => self.draw(*card),
-            (Action::Play(card), Phase::Play) => {
-                let seat = self.seat_of(c);
-                take_card(&mut self.hands[seat], *card).ok_or("not in hand")?;
-                self.line.push(*card);
-                self.phase = Phase::Quiet;
-                Ok(format!("plays {card}"))
-            }
-            (Action::Pass, Phase::Quiet) => {
-                self.phase = Phase::Capture;
-                Ok("no quiet move".into())
-            }
-            (Action::Quiet(m, pr), Phase::Quiet) => {
-                // Checked first, so that nothing changes on error.
-                self.check_promo(c, *m, *pr, None)?;
-                self.play_move(*m)?;
-                if let (Some(pr), Some(kind)) = (pr, m.promo) {
-                    self.apply_promo(c, kind, *pr, None);
-                }
-                self.phase = Phase::Capture;
-                Ok(format!("{action}"))
-            }
-            (Action::Capture(m, x, pr), Phase::Capture) => {
-                let card = self.line.get(x - 1).copied().ok_or("no such line card")?;
-                if card.eq_ignore_ascii_case(&'K') {
-                    let mut next = self.clone();
-                    next.captures += 1;
-                    *self = next.take_king(c, *m, *x, *pr, card)?;
-                    return Ok(format!("{action} takes {card}: end"));
-                }
-                self.check_promo(c, *m, *pr, Some(*x))?;
-                self.play_move(*m)?;
-                self.captures += 1;
-                match (pr, m.promo) {
-                    (Some(pr), Some(kind)) => self.apply_promo(c, kind, *pr, Some(*x)),
-                    _ => {
-                        self.line.remove(x - 1);
-                        self.discard.push(card);
-                    }
-                }
-                Ok(format!("{action} takes {card}"))
-            }
-            (Action::End, Phase::Capture) => {
-                self.after_turn();
-                Ok("end of turn".into())
-            }
-            _ => Err("illegal action".into()),
-        }
+        self.play(action).map(|e| e.to_string())
+    }
+
+    fn apply_unseen(&mut self, action: &Action) -> Result<(), String> {
+        self.play(action).map(drop)
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
@@ -941,12 +1003,16 @@ impl TableGame for Coop2 {
     }
 
     fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<Coop2, String> {
-        // The partner's hand and the pile: the cards not in view, dealt at random.
         let mut g = state::parse(self, observation, true, None)?;
-        let full: Vec<char> = DECK.chars().collect();
-        let [h0, h1] = &mut g.hands;
-        super::deal_unseen(&full, &mut [h0, h1, &mut g.deck, &mut g.discard, &mut g.line], rng)?;
+        g.deal_unseen(rng)?;
         Ok(g)
+    }
+
+    fn belief(&self, _: usize) -> Box<dyn Belief<Coop2>> {
+        Box::new(Dealt {
+            base: self.clone(),
+            view: Err("no observation yet".into()),
+        })
     }
 
     fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
@@ -994,9 +1060,14 @@ impl TableGame for Coop2 {
     }
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
-        let mut e = Engine::new(self.clone(), options, seed)?;
-        Player::see(&mut e, &TableGame::observe(self, seat))?;
-        Ok(Box::new(PlayerSeat(e)))
+        // The generic player scores more than the turn planner (BENCHMARKS.md); 80 iterations
+        // a decision, so that 1,000 games take minutes.
+        let defaults = ("turns", &[("iterations", "80")][..]);
+        crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
+            let mut e = Engine::new(self.clone(), rest, seed)?;
+            Player::see(&mut e, &TableGame::observe(self, seat))?;
+            Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
+        })
     }
 }
 

@@ -74,7 +74,7 @@ fn read_cards(g: &mut Coop2, [line, discard, hands, pile]: [&str; 4], view: bool
     let cards = |t: &str, what: &str| -> Result<Pile, String> {
         let mut pile = Pile::new();
         for c in t.chars().filter(|_| t != "-") {
-            if !(DECK.contains(c) || c == '?') {
+            if !(DECK.contains(&c) || c == '?') {
                 return Err(format!("{what}: '{c}' is not a card"));
             }
             pile.try_push(c)
@@ -111,9 +111,9 @@ fn read_cards(g: &mut Coop2, [line, discard, hands, pile]: [&str; 4], view: bool
             all.len()
         ));
     }
-    for c in DECK.chars() {
+    for &c in DECK {
         let have = all.iter().filter(|&&x| x == c).count();
-        if have > DECK.chars().filter(|&x| x == c).count() {
+        if have > DECK.iter().filter(|&&x| x == c).count() {
             return Err(format!("too many '{c}' cards"));
         }
     }

@@ -8,8 +8,8 @@
 mod engine;
 pub mod solver;
 
-use super::board::{Sq, name, offset, parse_sq, placement, read_placement, squares};
-use super::solitaire::{Board, PIECES, groups, grow, is_piece, is_white, occupancy, reach, refusal, solo_outcome};
+use super::board::{Sq, name, offset, parse_sq, placement, read_placement};
+use super::solitaire::{Board, PIECES, groups, grow, is_piece, occupancy, reach, refusal, solo_outcome, white_squares};
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Optimum, Outcome, Setting, Settings, TableGame, Tally, Utility,
@@ -78,9 +78,7 @@ pub fn landing(board: &Board, target: Sq) -> Vec<Sq> {
 /// (from, to) once, in square order.
 pub fn moves(board: &Board, captures: bool) -> Vec<(Sq, Sq)> {
     let occ = occupancy(board);
-    let white = squares(occ)
-        .filter(|&s| is_white(board[s]))
-        .fold(0u64, |m, s| m | 1 << s);
+    let white = white_squares(board, occ);
     let mut out = Vec::new();
     let mut rest = occ;
     while rest != 0 {

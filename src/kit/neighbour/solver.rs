@@ -5,9 +5,9 @@
 //! beat the best score so far.
 
 use super::{Action, Neighbour, Phase, connected, moves};
-use crate::kit::board::{Sq, squares};
+use crate::kit::board::Sq;
 use crate::kit::solitaire::{
-    Board, Puzzle, Solution, beam, board_key, groups_of, grow, ida, is_white, most_touched, occupancy,
+    Board, Puzzle, Solution, beam, board_key, groups_of, grow, ida, most_touched, neighbours, occupancy, white_squares,
 };
 use std::collections::HashSet;
 
@@ -27,28 +27,11 @@ pub fn bound(board: &Board) -> u32 {
     if gs.len() <= 1 {
         return 0;
     }
-    let white = squares(occ)
-        .filter(|&s| is_white(board[s]))
-        .fold(0u64, |m, s| m | 1 << s);
+    let white = white_squares(board, occ);
     let black = occ & !white;
-    let movable = |s: u64| {
-        let own = if s & white != 0 { white } else { black };
-        grow(s, true) & own & !s != 0
-    };
-    let stuck = gs
-        .iter()
-        .filter(|&&g| {
-            let mut rest = g;
-            while rest != 0 {
-                let s = rest & rest.wrapping_neg();
-                rest &= rest - 1;
-                if movable(s) {
-                    return false;
-                }
-            }
-            true
-        })
-        .count() as u32;
+    // A piece can move while a piece of its colour stands next to it.
+    let movable = (white & neighbours(white)) | (black & neighbours(black));
+    let stuck = gs.iter().filter(|&&g| g & movable == 0).count() as u32;
     let m = most_touched(gs.iter().map(|&g| grow(g, true) & !occ));
     (gs.len() as u32).div_ceil(1 + m).max(stuck.div_ceil(m))
 }
