@@ -68,6 +68,34 @@ impl<G: TableGame> Belief<G> for LastObservation<G> {
     }
 }
 
+/// The belief of a seat that sees the whole state: its newest observation read once (a view
+/// that cannot be read is an error only when drawn from), each draw a copy.
+pub struct Seen<G: TableGame> {
+    base: G,
+    state: Result<G, String>,
+}
+
+impl<G: TableGame> Seen<G> {
+    /// A belief for a seat of `game` (only its settings are read).
+    pub fn new(game: G) -> Seen<G> {
+        Seen {
+            base: game,
+            state: Err("no observation yet".into()),
+        }
+    }
+}
+
+impl<G: TableGame> Belief<G> for Seen<G> {
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        let mut g = self.base.clone();
+        self.state = g.set_state(observation).map(|()| g);
+        Ok(())
+    }
+    fn sample(&mut self, _: &mut StdRng) -> Result<G, String> {
+        self.state.clone()
+    }
+}
+
 /// One action out of a node: its child, and the statistics of the seat that acts there.
 struct Edge<A> {
     action: A,

@@ -380,14 +380,20 @@ impl Gravity {
         self.phase = Phase::Move;
     }
 
-    /// Moves on while no choice is left; returns what happened, for the event.
-    fn settle(&mut self, notes: &mut Vec<String>) {
+    /// Moves on while no choice is left; what happened goes to `notes`, for the event (none:
+    /// nobody reads it).
+    fn settle(&mut self, mut notes: Option<&mut Vec<String>>) {
+        let mut note = |text: &dyn Fn() -> String| {
+            if let Some(n) = notes.as_deref_mut() {
+                n.push(text());
+            }
+        };
         loop {
             match self.phase {
                 Phase::Move if self.bottom_up && matches!(self.moves_now().as_slice(), [Action::Stay(_)]) => {
                     if let [Action::Stay(s)] = self.moves_now().as_slice() {
                         self.remaining &= !(1u64 << s);
-                        notes.push(format!("stay {}", name(*s)));
+                        note(&|| format!("stay {}", name(*s)));
                     }
                 }
                 Phase::Move if !self.has_move_now() => {
@@ -395,9 +401,9 @@ impl Gravity {
                     if self.turn >= self.turns {
                         let fell = self.finish();
                         if fell > 0 {
-                            notes.push(format!("{fell} fall"));
+                            note(&|| format!("{fell} fall"));
                         }
-                        notes.push("end".into());
+                        note(&|| "end".into());
                         return;
                     }
                     if self.turn >= MOVE_ONLY {
@@ -412,7 +418,7 @@ impl Gravity {
                     }
                     let c = self.card.take().expect("a card is flipped before adding");
                     self.set_aside += 1;
-                    notes.push(format!("{c} set aside (rank 8 full)"));
+                    note(&|| format!("{c} set aside (rank 8 full)"));
                     self.next_turn();
                 }
                 _ => return,
@@ -655,6 +661,72 @@ pub static INFO: GameInfo = GameInfo {
     histograms: &[],
 };
 
+impl Gravity {
+    /// Applies `action` (see [`TableGame::apply`]); returns its event, and writes what
+    /// settling did to `notes` if given.
+    fn play(&mut self, action: &Action, notes: Option<&mut Vec<String>>) -> Result<Event, String> {
+        let event = match (*action, self.phase) {
+            (Action::Flip(c), Phase::Flip) => {
+                let pile = &mut self.piles[self.mover().index()];
+                let i = pile
+                    .iter()
+                    .position(|&x| x == c)
+                    .ok_or("that card is not in the pile")?;
+                pile.swap_remove(i);
+                self.card = Some(c);
+                self.start_moves();
+                Event::Flip(c)
+            }
+            (Action::Move(a, b), Phase::Move) => {
+                let p = self.board[a].ok_or("no piece there")?;
+                let taken = self.board[b].take();
+                self.board[b] = Some(p);
+                self.board[a] = None;
+                self.remaining &= !(1u64 << a);
+                if taken.is_some() {
+                    self.captures[p.color.index()] += 1;
+                }
+                Event::Move(a, b, taken.map(Piece::letter))
+            }
+            (Action::Stay(s), Phase::Move) => {
+                self.remaining &= !(1u64 << s);
+                Event::Stay(s)
+            }
+            (Action::Add(s), Phase::Add) => {
+                let c = self.card.take().ok_or("no card flipped")?;
+                self.board[s] = Piece::from_letter(c);
+                self.next_turn();
+                Event::Add(c, s)
+            }
+            _ => return Err("illegal action".into()),
+        };
+        self.settle(notes);
+        Ok(event)
+    }
+}
+
+/// What an action did, before what settling did.
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    Flip(char),
+    /// A move, and the letter of the piece it took.
+    Move(Sq, Sq, Option<char>),
+    Stay(Sq),
+    Add(char, Sq),
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Event::Flip(c) => write!(f, "flip {c}"),
+            Event::Move(a, b, Some(q)) => write!(f, "{}{} takes {q}", name(a), name(b)),
+            Event::Move(a, b, None) => write!(f, "{}{}", name(a), name(b)),
+            Event::Stay(s) => write!(f, "stay {}", name(s)),
+            Event::Add(c, s) => write!(f, "add {c} {}", name(s)),
+        }
+    }
+}
+
 impl TableGame for Gravity {
     type Action = Action;
 
@@ -702,46 +774,20 @@ impl TableGame for Gravity {
 
     fn apply(&mut self, action: &Action) -> Result<String, String> {
         let mut notes = Vec::new();
-        let event = match (*action, self.phase) {
-            (Action::Flip(c), Phase::Flip) => {
-                let pile = &mut self.piles[self.mover().index()];
-                let i = pile
-                    .iter()
-                    .position(|&x| x == c)
-                    .ok_or("that card is not in the pile")?;
-                pile.swap_remove(i);
-                self.card = Some(c);
-                self.start_moves();
-                format!("flip {c}")
-            }
-            (Action::Move(a, b), Phase::Move) => {
-                let p = self.board[a].ok_or("no piece there")?;
-                let taken = self.board[b].take();
-                self.board[b] = Some(p);
-                self.board[a] = None;
-                self.remaining &= !(1u64 << a);
-                match taken {
-                    Some(q) => {
-                        self.captures[p.color.index()] += 1;
-                        format!("{}{} takes {}", name(a), name(b), q.letter())
-                    }
-                    None => format!("{}{}", name(a), name(b)),
-                }
-            }
-            (Action::Stay(s), Phase::Move) => {
-                self.remaining &= !(1u64 << s);
-                format!("stay {}", name(s))
-            }
-            (Action::Add(s), Phase::Add) => {
-                let c = self.card.take().ok_or("no card flipped")?;
-                self.board[s] = Piece::from_letter(c);
-                self.next_turn();
-                format!("add {c} {}", name(s))
-            }
-            _ => return Err("illegal action".into()),
-        };
-        self.settle(&mut notes);
-        Ok(std::iter::once(event).chain(notes).collect::<Vec<_>>().join(" "))
+        let event = self.play(action, Some(&mut notes))?;
+        Ok(std::iter::once(event.to_string())
+            .chain(notes)
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    fn apply_unseen(&mut self, action: &Action) -> Result<(), String> {
+        self.play(action, None).map(drop)
+    }
+
+    fn belief(&self, _: usize) -> Box<dyn crate::table::mcts::Belief<Gravity>> {
+        // A seat sees the whole state.
+        Box::new(crate::table::mcts::Seen::new(self.clone()))
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
@@ -813,8 +859,7 @@ impl TableGame for Gravity {
             next.finish();
         }
         if next.phase != Phase::Over {
-            let mut notes = Vec::new();
-            next.settle(&mut notes);
+            next.settle(None);
         }
         *self = next;
         Ok(())
