@@ -68,31 +68,51 @@ impl<G: TableGame> Belief<G> for LastObservation<G> {
     }
 }
 
-/// The belief of a seat that sees the whole state: its newest observation read once (a view
-/// that cannot be read is an error only when drawn from), each draw a copy.
-pub struct Seen<G: TableGame> {
+/// The belief of a game whose newest observation says all a seat may infer, read once: each
+/// draw is a copy of the view `read` made of it, its hidden parts drawn by `fill` (given the
+/// game the belief was made for, whose settings it keeps). A view that cannot be read (a
+/// finished game's) is an error only when drawn from.
+pub struct ReadOnce<G: TableGame> {
     base: G,
-    state: Result<G, String>,
+    read: fn(&G, &str) -> Result<G, String>,
+    fill: fn(&G, &mut G, &mut StdRng) -> Result<(), String>,
+    view: Result<G, String>,
 }
 
-impl<G: TableGame> Seen<G> {
-    /// A belief for a seat of `game` (only its settings are read).
-    pub fn new(game: G) -> Seen<G> {
-        Seen {
-            base: game,
-            state: Err("no observation yet".into()),
+impl<G: TableGame> ReadOnce<G> {
+    /// A belief for a seat of `base` (only its settings are read).
+    pub fn new(
+        base: G,
+        read: fn(&G, &str) -> Result<G, String>,
+        fill: fn(&G, &mut G, &mut StdRng) -> Result<(), String>,
+    ) -> ReadOnce<G> {
+        ReadOnce {
+            base,
+            read,
+            fill,
+            view: Err("no observation yet".into()),
         }
     }
+
+    /// The belief of a seat that sees the whole state: the observation read as the state.
+    pub fn seen(base: G) -> ReadOnce<G> {
+        let read = |base: &G, observation: &str| {
+            let mut g = base.clone();
+            g.set_state(observation).map(|()| g)
+        };
+        ReadOnce::new(base, read, |_, _, _| Ok(()))
+    }
 }
 
-impl<G: TableGame> Belief<G> for Seen<G> {
+impl<G: TableGame> Belief<G> for ReadOnce<G> {
     fn see(&mut self, observation: &str) -> Result<(), String> {
-        let mut g = self.base.clone();
-        self.state = g.set_state(observation).map(|()| g);
+        self.view = (self.read)(&self.base, observation);
         Ok(())
     }
-    fn sample(&mut self, _: &mut StdRng) -> Result<G, String> {
-        self.state.clone()
+    fn sample(&mut self, rng: &mut StdRng) -> Result<G, String> {
+        let mut g = self.view.clone()?;
+        (self.fill)(&self.base, &mut g, rng)?;
+        Ok(g)
     }
 }
 

@@ -716,6 +716,20 @@ pub static INFO: GameInfo = GameInfo {
     histograms: &[],
 };
 
+impl Booster {
+    /// The opponent's hand and the pile of view `g` (`?` cards): the cards not in view, dealt
+    /// at random. The whole deck is the same in every state of a game's settings (`self`'s).
+    fn deal_unseen(&self, g: &mut Booster, rng: &mut rand::rngs::StdRng) -> Result<(), String> {
+        let full: Vec<char> = (self.deck.iter())
+            .chain(&self.discard)
+            .chain(self.hands.iter().flatten())
+            .copied()
+            .collect();
+        let [h0, h1] = &mut g.hands;
+        super::deal_unseen(&full, &mut [h0, h1, &mut g.deck, &mut g.discard], rng)
+    }
+}
+
 impl TableGame for Booster {
     type Action = Action;
 
@@ -880,19 +894,19 @@ impl TableGame for Booster {
     }
 
     fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<Booster, String> {
-        // The opponent's hand and the pile: the cards not in view, dealt at random. The whole
-        // deck is the same in every state of a game's settings.
-        let full: Vec<char> = self
-            .deck
-            .iter()
-            .chain(&self.discard)
-            .chain(self.hands.iter().flatten())
-            .copied()
-            .collect();
         let mut g = state::parse(self, observation, true, None)?;
-        let [h0, h1] = &mut g.hands;
-        super::deal_unseen(&full, &mut [h0, h1, &mut g.deck, &mut g.discard], rng)?;
+        self.deal_unseen(&mut g, rng)?;
         Ok(g)
+    }
+
+    fn belief(&self, _: usize) -> Box<dyn crate::table::mcts::Belief<Booster>> {
+        // As sample_observed, the view read once.
+        let read = |base: &Booster, observation: &str| state::parse(base, observation, true, None);
+        Box::new(crate::table::mcts::ReadOnce::new(
+            self.clone(),
+            read,
+            Booster::deal_unseen,
+        ))
     }
 
     fn heuristic(&self) -> Option<Vec<f64>> {

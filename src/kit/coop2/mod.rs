@@ -10,7 +10,7 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Game, Piece, Position};
 use crate::rules::Plain;
 use crate::square::{Square, parse_square_name};
-use crate::table::mcts::Belief;
+use crate::table::mcts::{Belief, ReadOnce};
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
@@ -849,28 +849,12 @@ impl Coop2 {
     }
 }
 
-/// A seat's belief: its newest view read once, and for each draw the cards it does not see
-/// dealt afresh (as [`TableGame::sample_observed`] does from the text). A view that cannot
-/// be read (a finished game's) is an error only when drawn from.
-struct Dealt {
-    base: Coop2,
-    view: Result<Coop2, String>,
-}
-
-impl Belief<Coop2> for Dealt {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.view = state::parse(&self.base, observation, true, None);
-        Ok(())
-    }
-
-    fn sample(&mut self, rng: &mut rand::rngs::StdRng) -> Result<Coop2, String> {
-        let mut g = self.view.clone()?;
-        g.deal_unseen(rng)?;
-        Ok(g)
-    }
-}
-
 impl Coop2 {
+    /// A seat's view (`observation`) read as a state with `?` cards.
+    fn read_view(&self, observation: &str) -> Result<Coop2, String> {
+        state::parse(self, observation, true, None)
+    }
+
     /// The cards a seat's view does not show (`?`: the partner's hand, the pile), dealt at
     /// random from those not in view.
     fn deal_unseen(&mut self, rng: &mut rand::rngs::StdRng) -> Result<(), String> {
@@ -1003,16 +987,16 @@ impl TableGame for Coop2 {
     }
 
     fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<Coop2, String> {
-        let mut g = state::parse(self, observation, true, None)?;
+        let mut g = Coop2::read_view(self, observation)?;
         g.deal_unseen(rng)?;
         Ok(g)
     }
 
     fn belief(&self, _: usize) -> Box<dyn Belief<Coop2>> {
-        Box::new(Dealt {
-            base: self.clone(),
-            view: Err("no observation yet".into()),
-        })
+        // As sample_observed, the view read once.
+        Box::new(ReadOnce::new(self.clone(), Coop2::read_view, |_, g, rng| {
+            g.deal_unseen(rng)
+        }))
     }
 
     fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {

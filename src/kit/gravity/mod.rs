@@ -787,7 +787,7 @@ impl TableGame for Gravity {
 
     fn belief(&self, _: usize) -> Box<dyn crate::table::mcts::Belief<Gravity>> {
         // A seat sees the whole state.
-        Box::new(crate::table::mcts::Seen::new(self.clone()))
+        Box::new(crate::table::mcts::ReadOnce::seen(self.clone()))
     }
 
     fn chance_outcomes(&self) -> Vec<(Action, f64)> {
