@@ -111,14 +111,7 @@ impl Setup {
     /// empty, with a pawn of the side not to move right behind it); `None` when `sq` cannot be
     /// one.
     pub fn ep_victim<R: Rules>(&self, game: &Game<R>, sq: Square) -> Option<Square> {
-        let g = &game.variant.geometry;
-        if !g.exists(sq) {
-            return None;
-        }
-        let behind = g.offset(sq, 0, if self.side == Color::White { -1 } else { 1 })?;
-        let p = *self.board.get(behind.index())?;
-        let pawn = p.is_some() && p.color() != self.side && p.kind() < 32 && game.pawn_kinds >> p.kind() & 1 != 0;
-        (pawn && self.board.get(sq.index()).is_some_and(|q| q.is_none())).then_some(behind)
+        passed_pawn(game, &self.board, self.side, sq)
     }
 
     /// Sets the en-passant square to `ep` when a pawn just passed it, to none otherwise (a
@@ -126,6 +119,19 @@ impl Setup {
     pub fn set_ep_if_passed<R: Rules>(&mut self, game: &Game<R>, ep: Option<Square>) {
         self.ep = ep.filter(|&sq| self.ep_victim(game, sq).is_some());
     }
+}
+
+/// The square of the pawn of the side not to move (`side` moves) right behind en-passant
+/// square `sq` on `board`, with `sq` an empty square of the board; `None` otherwise.
+pub(crate) fn passed_pawn<R: Rules>(game: &Game<R>, board: &[Piece], side: Color, sq: Square) -> Option<Square> {
+    let g = &game.variant.geometry;
+    if !g.exists(sq) {
+        return None;
+    }
+    let behind = g.offset(sq, 0, if side == Color::White { -1 } else { 1 })?;
+    let p = *board.get(behind.index())?;
+    let pawn = p.is_some() && p.color() != side && p.kind() < 32 && game.pawn_kinds >> p.kind() & 1 != 0;
+    (pawn && board.get(sq.index()).is_some_and(|q| q.is_none())).then_some(behind)
 }
 
 /// Takes the holdings out of a FEN's fields: `[...]` right after the board, or as the last

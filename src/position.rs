@@ -788,9 +788,10 @@ impl<R: Rules> Position<R> {
     }
 
     /// Hands the move to `side` with move number `fullmove`, and en passant on `ep` where a
-    /// pawn of the other side stands right behind it and one of `side` can take it, as
-    /// [`Position::from_setup`] would read them; the undo history is dropped. For table games
-    /// whose turns do not alternate as in chess.
+    /// pawn of the other side stands right behind it and one of `side` can take it: the side,
+    /// en passant, move number and key that [`Position::from_setup`] would read (the rest, as
+    /// castling rights, is kept; the undo history is dropped). For table games whose turns do
+    /// not alternate as in chess.
     pub fn set_turn(&mut self, side: Color, ep: Option<Square>, fullmove: u32) {
         let z = &self.game.zobrist;
         self.history.clear();
@@ -804,15 +805,7 @@ impl<R: Rules> Position<R> {
         if let Some(old) = self.st.ep.take() {
             self.st.key ^= z.ep(old.index());
         }
-        let g = &self.game.variant.geometry;
-        let behind = ep
-            .filter(|&sq| g.exists(sq) && self.board[sq.index()].is_none())
-            .and_then(|sq| {
-                let b = g.offset(sq, 0, if side == Color::White { -1 } else { 1 })?;
-                let p = self.board[b.index()];
-                let pawn = p.is_some() && p.color() != side && self.game.pawn_kinds >> p.kind() & 1 != 0;
-                pawn.then_some((sq, b))
-            });
+        let behind = ep.and_then(|sq| Some((sq, crate::fen::passed_pawn(&self.game, &self.board, side, sq)?)));
         if let Some((sq, victim)) = behind
             && self.ep_capturable(sq)
         {

@@ -80,7 +80,7 @@ pub struct ReadOnce<G: TableGame> {
 }
 
 impl<G: TableGame> ReadOnce<G> {
-    /// A belief for a seat of `base` (only its settings are read).
+    /// A belief for a seat of `base` (read as [`TableGame::sample_observed`] reads `self`).
     pub fn new(
         base: G,
         read: fn(&G, &str) -> Result<G, String>,

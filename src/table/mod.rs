@@ -187,7 +187,8 @@ pub trait TableGame: Clone + Send + 'static {
         Box::new(mcts::LastObservation::new(self.clone(), seat))
     }
     /// A true state in which `observe(seat)` is `observation`, its hidden parts drawn from
-    /// `rng`. Only `self`'s settings are read, never its state. The default reads the
+    /// `rng`. Only what every state of `self`'s settings shares is read (the settings, a
+    /// whole deck), never the position or whose turn it is. The default reads the
     /// observation as the state: right for a game in which a seat sees everything.
     fn sample_observed(&self, seat: usize, observation: &str, rng: &mut StdRng) -> Result<Self, String> {
         let _ = (seat, rng);

@@ -135,7 +135,7 @@ impl Engine {
             }
             for a in TableGame::legal_actions(&s) {
                 let mut n = s.clone();
-                if TableGame::apply(&mut n, &a).is_err() {
+                if TableGame::apply_unseen(&mut n, &a).is_err() {
                     continue;
                 }
                 if !seen.insert((n.text(None), matches!(a, Action::End))) {
@@ -168,7 +168,7 @@ impl Engine {
         let mut out = Vec::new();
         for a in acts {
             out.push((s.text(None), a.to_string()));
-            if TableGame::apply(&mut s, &a).is_err() {
+            if TableGame::apply_unseen(&mut s, &a).is_err() {
                 break;
             }
         }

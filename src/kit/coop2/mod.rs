@@ -484,8 +484,9 @@ impl Coop2 {
     /// the turn's moves in `p`: playing it needs no search of the whole list.
     fn known_move(&self, p: &mut Position<Plain>, step: Step) -> Option<Move> {
         let m = step.made;
-        let plain = matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Promotion);
-        if m == Move::NONE || !plain || !p.is_plain_pseudo_legal(m) || Step::of(p, m) != step {
+        // Not plain (castling, en passant) or none: `is_plain_pseudo_legal` says no. A hint
+        // that is not the step's own move is refused too.
+        if !p.is_plain_pseudo_legal(m) || Step::of(p, m) != step {
             return None;
         }
         if !self.rules.into_check {
@@ -759,7 +760,7 @@ impl Coop2 {
         Ok(Event::Drawn(card, to_line))
     }
 
-    /// The capture of a king on move text `m` with line card `x`: the capturer takes the
+    /// The capture of a king by step `m` (legal: checked by `Table::act`) with line card `x`: the capturer takes the
     /// king's square (rules §4) and the game ends at once, so its own king may be left
     /// attacked.
     fn take_king(mut self, c: Color, m: Step, x: usize, pr: Option<Promo>, card: char) -> Result<Coop2, String> {
