@@ -72,26 +72,25 @@ pub fn gap(p: u8) -> usize {
 /// the byte is not zero, and a multiplication gathers the eight top bits into one byte.
 pub fn occupancy(b: &Board) -> u64 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    per_square(b, |x| ((((x & LOW7) + LOW7) | x) & !LOW7) >> 7)
+}
+
+/// One bit per square, eight squares at a time: `flag` turns a rank's eight bytes (as one
+/// little-endian word) into a word with each square's bit at the bottom of its byte, and a
+/// multiplication gathers the eight bits into one byte.
+fn per_square(b: &Board, flag: impl Fn(u64) -> u64) -> u64 {
     let mut m = 0u64;
     for (i, rank) in b.chunks_exact(8).enumerate() {
         let x = u64::from_le_bytes(rank.try_into().expect("eight squares"));
-        let top = (((x & LOW7) + LOW7) | x) & !LOW7;
-        m |= ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
+        m |= (flag(x).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
     }
     m
 }
 
 /// The White pieces' squares among those of `occ` (the board's occupancy), eight squares at
-/// a time: bit 5 (`0x20`) of a letter is set in lower case, and is gathered as in
-/// [`occupancy`].
+/// a time: bit 5 (`0x20`) of a letter is set in lower case.
 pub fn white_squares(b: &Board, occ: u64) -> u64 {
-    let mut lower = 0u64;
-    for (i, rank) in b.chunks_exact(8).enumerate() {
-        let x = u64::from_le_bytes(rank.try_into().expect("eight squares"));
-        let case = (x >> 5) & 0x0101_0101_0101_0101;
-        lower |= (case.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * i);
-    }
-    occ & !lower
+    occ & !per_square(b, |x| (x >> 5) & 0x0101_0101_0101_0101)
 }
 
 /// The squares next to some square of `x` (any of the eight directions); a square of `x` is

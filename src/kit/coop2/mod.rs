@@ -4,12 +4,13 @@
 //! must end by capturing a king before the cards run out. Each step of a turn is one action;
 //! the draws are chance. Notation: `docs/table-games.md`.
 
+use super::board::{name, parse_sq};
 use super::chess::{self, promotion};
 use crate::Color;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Game, Piece, Position};
 use crate::rules::Plain;
-use crate::square::{Square, parse_square_name};
+use crate::square::Square;
 use crate::table::mcts::{Belief, ReadOnce};
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
@@ -39,7 +40,7 @@ pub struct Promo {
 }
 
 /// A chess move as its text names it: from, to (the king's square when castling) and the
-/// promotion letter (`e2e4`, `e7e8q`). The board is the chess board, `rank * 8 + file`.
+/// promotion letter (`e2e4`, `e7e8q`).
 #[derive(Clone, Copy, Debug, Eq)]
 pub struct Step {
     from: Square,
@@ -69,10 +70,7 @@ impl Step {
 
     /// Reads `e2e4` or `e7e8q`.
     fn parse(t: &str) -> Option<Step> {
-        let square = |s: &str| {
-            let (f, r) = parse_square_name(s)?;
-            (f < 8 && r < 8).then(|| Square::new(r * 8 + f))
-        };
+        let square = |s: &str| parse_sq(s).map(Square::new);
         let promo = match t.get(4..)? {
             "" => None,
             p if p.len() == 1 && "nbrq".contains(p) => p.chars().next(),
@@ -89,9 +87,7 @@ impl Step {
 
 impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for sq in [self.from, self.to] {
-            write!(f, "{}{}", (b'a' + (sq.index() % 8) as u8) as char, sq.index() / 8 + 1)?;
-        }
+        write!(f, "{}{}", name(self.from.index()), name(self.to.index()))?;
         match self.promo {
             Some(p) => write!(f, "{p}"),
             None => Ok(()),
