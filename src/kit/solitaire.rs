@@ -155,7 +155,20 @@ pub fn group_bound(occ: u64, diagonal: bool) -> u32 {
         return 0;
     }
     let around = gs.iter().map(|&g| grow(g, diagonal) & !occ);
-    (gs.len() as u32).div_ceil(1 + most_touched(around))
+    div_ceil_small(gs.len() as u32, 1 + most_touched(around))
+}
+
+/// `n.div_ceil(d)`, by constants for the divisors the bounds use (1 to 5): a division
+/// instruction takes tens of cycles, in the solvers' hottest loop.
+pub fn div_ceil_small(n: u32, d: u32) -> u32 {
+    match d {
+        1 => n,
+        2 => n.div_ceil(2),
+        3 => n.div_ceil(3),
+        4 => n.div_ceil(4),
+        5 => n.div_ceil(5),
+        _ => n.div_ceil(d),
+    }
 }
 
 /// Groups of squares, each as a bit set (64 squares make at most 32 groups apart).
@@ -171,6 +184,42 @@ pub fn groups_of(occ: u64, diagonal: bool) -> Groups {
         out.push(g);
     }
     out
+}
+
+/// Writes to `out` the groups of `gs` (the connected groups of some squares) after the square
+/// bit `gone` leaves and the square bit `came` comes (or stays, when it was in a group): only
+/// the group that loses `gone` is flooded again, and the groups touching `came` join it.
+pub fn regroup(gs: &Groups, gone: u64, came: u64, diagonal: bool, out: &mut Groups) {
+    out.clear();
+    let mut joined = came;
+    let mut keep = |g: u64| {
+        if grow(g, diagonal) & came != 0 {
+            joined |= g;
+        } else {
+            out.push(g);
+        }
+    };
+    for &g in gs {
+        if g & gone == 0 {
+            keep(g);
+            continue;
+        }
+        let rest = g & !gone;
+        // A square with one neighbour in its group leaves the rest connected.
+        if (grow(gone, diagonal) & rest).count_ones() <= 1 {
+            if rest != 0 {
+                keep(rest);
+            }
+            continue;
+        }
+        let mut left = rest;
+        while left != 0 {
+            let part = flood(left & left.wrapping_neg(), rest, diagonal);
+            left &= !part;
+            keep(part);
+        }
+    }
+    out.push(joined);
 }
 
 /// The most of the sets `around` that one square is in, capped at 4 (the most groups one
@@ -220,8 +269,11 @@ pub trait Puzzle {
     type State: Clone + Eq + Hash;
     /// An action.
     type Action: Clone;
-    /// The actions from `s` with the states they lead to and their bounds, best-looking first.
-    fn successors(&self, s: &Self::State, out: &mut Vec<(Self::Action, Self::State, u32)>);
+    /// The actions from `s` with the bounds of the states they lead to, best-looking first,
+    /// appended to `out` (which may hold others' successors).
+    fn successors(&self, s: &Self::State, out: &mut Vec<(Self::Action, u32)>);
+    /// The state `a` (one of `successors(s)`) leads to from `s`.
+    fn play(&self, s: &Self::State, a: &Self::Action) -> Self::State;
     /// A 64-bit key of the state for [`ida`]'s table of states seen (two states sharing a
     /// key are taken as one: with a good hash, never in practice).
     fn key(&self, s: &Self::State) -> u64;
@@ -249,46 +301,41 @@ pub struct Solution<A> {
 /// at most `budget` states. Within one iteration a state reached again at no smaller depth is
 /// skipped, which keeps the answer optimal. When the budget runs out the answer is not proved.
 pub fn ida<P: Puzzle>(p: &P, start: &P::State, max: u32, budget: u64) -> Solution<P::Action> {
-    let mut nodes = 0u64;
     let h0 = p.bound(start);
-    let mut limit = h0;
-    let mut seen = KeyMap::default();
-    let mut path = Vec::new();
-    while limit <= max {
-        seen.clear();
-        let mut next = u32::MAX;
-        match dfs(
-            p, start, h0, 0, limit, budget, &mut nodes, &mut seen, &mut path, &mut next,
-        ) {
-            Search::Found => {
-                return Solution {
-                    actions: Some(path),
-                    proved: true,
-                    lower: limit,
-                    nodes,
-                };
-            }
-            Search::Budget => {
-                return Solution {
-                    actions: None,
-                    proved: false,
-                    lower: limit,
-                    nodes,
-                };
-            }
+    let mut ida = Ida {
+        p,
+        limit: h0,
+        budget,
+        nodes: 0,
+        seen: KeyMap::default(),
+        path: Vec::new(),
+        next: u32::MAX,
+        kids: Vec::new(),
+    };
+    while ida.limit <= max {
+        ida.seen.clear();
+        ida.next = u32::MAX;
+        let (proved, found) = match ida.dfs(start, h0, 0) {
+            Search::Found => (true, true),
+            Search::Budget => (false, false),
+            Search::NotFound if ida.next == u32::MAX => break,
             Search::NotFound => {
-                if next == u32::MAX {
-                    break;
-                }
-                limit = next;
+                ida.limit = ida.next;
+                continue;
             }
-        }
+        };
+        return Solution {
+            actions: found.then_some(ida.path),
+            proved,
+            lower: ida.limit,
+            nodes: ida.nodes,
+        };
     }
     Solution {
         actions: None,
         proved: true,
-        lower: limit,
-        nodes,
+        lower: ida.limit,
+        nodes: ida.nodes,
     }
 }
 
@@ -298,60 +345,75 @@ enum Search {
     Budget,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn dfs<P: Puzzle>(
-    p: &P,
-    s: &P::State,
-    h: u32,
-    g: u32,
+/// One iteration of [`ida`]: its bound on cost, what it has seen and found, and one buffer
+/// for the successors of every state on the path (each state's at the end, while it is
+/// searched).
+struct Ida<'a, P: Puzzle> {
+    p: &'a P,
     limit: u32,
     budget: u64,
-    nodes: &mut u64,
-    seen: &mut KeyMap,
-    path: &mut Vec<P::Action>,
-    next: &mut u32,
-) -> Search {
-    // A solved state's bound is 0: a state with a positive bound need not be tested.
-    if h == 0 && p.solved(s) {
-        return Search::Found;
-    }
-    let f = g + h;
-    if f > limit {
-        *next = (*next).min(f);
-        return Search::NotFound;
-    }
-    if g >= limit {
-        *next = (*next).min(g + 1);
-        return Search::NotFound;
-    }
-    let key = p.key(s);
-    // Reached before at no greater depth: nothing new below.
-    match seen.entry(key) {
-        std::collections::hash_map::Entry::Occupied(e) if *e.get() <= g => return Search::NotFound,
-        e => {
-            e.insert_entry(g);
+    nodes: u64,
+    seen: KeyMap,
+    path: Vec<P::Action>,
+    /// The smallest cost over `limit` met, the next iteration's limit.
+    next: u32,
+    kids: Vec<(P::Action, u32)>,
+}
+
+impl<P: Puzzle> Ida<'_, P> {
+    /// Searches below `s` (its bound `h`, reached in `g` actions).
+    fn dfs(&mut self, s: &P::State, h: u32, g: u32) -> Search {
+        // A solved state's bound is 0: a state with a positive bound need not be tested.
+        if h == 0 && self.p.solved(s) {
+            return Search::Found;
         }
-    }
-    *nodes += 1;
-    if *nodes > budget {
-        return Search::Budget;
-    }
-    let mut kids = Vec::new();
-    p.successors(s, &mut kids);
-    for (a, t, h) in kids {
-        if g + 1 + h > limit {
-            *next = (*next).min(g + 1 + h);
-            continue;
+        let f = g + h;
+        if f > self.limit {
+            self.next = self.next.min(f);
+            return Search::NotFound;
         }
-        path.push(a);
-        match dfs(p, &t, h, g + 1, limit, budget, nodes, seen, path, next) {
-            Search::NotFound => {
-                path.pop();
+        if g >= self.limit {
+            self.next = self.next.min(g + 1);
+            return Search::NotFound;
+        }
+        let key = self.p.key(s);
+        // Reached before at no greater depth: nothing new below.
+        match self.seen.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) if *e.get() <= g => return Search::NotFound,
+            e => {
+                e.insert_entry(g);
             }
-            other => return other,
         }
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            return Search::Budget;
+        }
+        let first = self.kids.len();
+        self.p.successors(s, &mut self.kids);
+        let end = self.kids.len();
+        let mut result = Search::NotFound;
+        for i in first..end {
+            let h = self.kids[i].1;
+            if g + 1 + h > self.limit {
+                self.next = self.next.min(g + 1 + h);
+                continue;
+            }
+            let a = self.kids[i].0.clone();
+            let t = self.p.play(s, &a);
+            self.path.push(a);
+            match self.dfs(&t, h, g + 1) {
+                Search::NotFound => {
+                    self.path.pop();
+                }
+                other => {
+                    result = other;
+                    break;
+                }
+            }
+        }
+        self.kids.truncate(first);
+        result
     }
-    Search::NotFound
 }
 
 /// A solution of `start` in at most `max` actions, not necessarily the shortest: a beam search
@@ -372,7 +434,8 @@ pub fn beam<P: Puzzle>(p: &P, start: &P::State, max: u32, width: usize) -> Optio
         for (_, at, s) in &level {
             kids.clear();
             p.successors(s, &mut kids);
-            for (a, t, h) in kids.drain(..) {
+            for (a, h) in kids.drain(..) {
+                let t = p.play(s, &a);
                 let k = p.key(&t);
                 if seen.insert(k, 0).is_some() {
                     continue;
@@ -446,6 +509,49 @@ mod tests {
             }
             let walked = (0..64).filter(|&s| b[s] != 0).fold(0u64, |m, s| m | 1 << s);
             assert_eq!(occupancy(&b), walked);
+        }
+    }
+
+    #[test]
+    fn regroup_agrees_with_grouping_again() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let sorted = |mut g: Groups| {
+            g.sort_unstable();
+            g
+        };
+        let mut after = Groups::new();
+        for round in 0..3000 {
+            // Sparse and dense boards, so that groups split, join and stay apart.
+            let occ = if round % 2 == 0 {
+                next() & next()
+            } else {
+                next() & (next() | next())
+            };
+            if occ == 0 {
+                continue;
+            }
+            let mut pick = |set: u64| {
+                let n = (next() % u64::from(set.count_ones())) as u32;
+                (0..n).fold(set, |m, _| m & (m - 1)) & (0..n).fold(set, |m, _| m & (m - 1)).wrapping_neg()
+            };
+            let gone = pick(occ);
+            // Onto an empty square, or onto another piece (a capture).
+            let came = if round % 3 == 0 && occ != gone {
+                pick(occ & !gone)
+            } else {
+                pick(!occ)
+            };
+            for diagonal in [true, false] {
+                regroup(&groups_of(occ, diagonal), gone, came, diagonal, &mut after);
+                let want = groups_of(occ & !gone | came, diagonal);
+                assert_eq!(sorted(after.clone()), sorted(want), "{occ:#x} {gone:#x} -> {came:#x}");
+            }
         }
     }
 

@@ -77,9 +77,15 @@ pub fn landing(board: &Board, target: Sq) -> Vec<Sq> {
 /// neighbours does, to an empty square (or, with `captures`, onto an enemy piece). Each
 /// (from, to) once, in square order.
 pub fn moves(board: &Board, captures: bool) -> Vec<(Sq, Sq)> {
+    let mut out = Vec::new();
+    each_move(board, captures, |a, t| out.push((a, t)));
+    out
+}
+
+/// Calls `f` with each move of [`moves`], in the same order.
+pub fn each_move(board: &Board, captures: bool, mut f: impl FnMut(Sq, Sq)) {
     let occ = occupancy(board);
     let white = white_squares(board, occ);
-    let mut out = Vec::new();
     let mut rest = occ;
     while rest != 0 {
         let s = rest.trailing_zeros() as usize;
@@ -96,10 +102,9 @@ pub fn moves(board: &Board, captures: bool) -> Vec<(Sq, Sq)> {
         while to != 0 {
             let t = to.trailing_zeros() as usize;
             to &= to - 1;
-            out.push((s, t));
+            f(s, t);
         }
     }
-    out
 }
 
 /// True when the pieces on `board` form one group, diagonal contact counting.

@@ -4,10 +4,11 @@
 //! leaves, IDA* finds the fewest moves that connect it, allowed only as many as could still
 //! beat the best score so far.
 
-use super::{Action, Neighbour, Phase, connected, moves};
+use super::{Action, Neighbour, Phase, connected, each_move};
 use crate::kit::board::Sq;
 use crate::kit::solitaire::{
-    Board, Puzzle, Solution, beam, board_key, groups_of, grow, ida, most_touched, neighbours, occupancy, white_squares,
+    Board, Groups, Puzzle, Solution, beam, board_key, div_ceil_small, groups_of, grow, ida, most_touched, neighbours,
+    occupancy, regroup, white_squares,
 };
 use std::collections::HashSet;
 
@@ -23,33 +24,55 @@ pub struct Moves {
 /// moved piece touches at most `m` groups (the most any empty square touches now).
 pub fn bound(board: &Board) -> u32 {
     let occ = occupancy(board);
-    let gs = groups_of(occ, true);
+    bound_from(&groups_of(occ, true), occ, white_squares(board, occ))
+}
+
+/// [`bound`] from the board's groups `gs`, occupancy `occ` and White's squares `white`.
+fn bound_from(gs: &Groups, occ: u64, white: u64) -> u32 {
     if gs.len() <= 1 {
         return 0;
     }
-    let white = white_squares(board, occ);
     let black = occ & !white;
     // A piece can move while a piece of its colour stands next to it.
     let movable = (white & neighbours(white)) | (black & neighbours(black));
     let stuck = gs.iter().filter(|&&g| g & movable == 0).count() as u32;
     let m = most_touched(gs.iter().map(|&g| grow(g, true) & !occ));
-    (gs.len() as u32).div_ceil(1 + m).max(stuck.div_ceil(m))
+    div_ceil_small(gs.len() as u32, 1 + m).max(div_ceil_small(stuck, m))
 }
 
 impl Puzzle for Moves {
     type State = Board;
     type Action = Action;
 
-    fn successors(&self, s: &Board, out: &mut Vec<(Action, Board, u32)>) {
+    fn successors(&self, s: &Board, out: &mut Vec<(Action, u32)>) {
+        let occ = occupancy(s);
+        let white = white_squares(s, occ);
+        let gs = groups_of(occ, true);
         let first = out.len();
-        out.extend(moves(s, self.captures).into_iter().map(|(a, t)| {
-            let mut b = *s;
+        let mut after = Groups::new();
+        each_move(s, self.captures, |a, t| {
+            // The bound from the groups one move changes, not from the whole board again.
+            let (gone, came) = (1u64 << a, 1u64 << t);
+            let white = if white & gone != 0 {
+                white & !gone | came
+            } else {
+                white & !came
+            };
+            regroup(&gs, gone, came, true, &mut after);
+            let h = bound_from(&after, occ & !gone | came, white);
+            out.push((Action::Move(a, t), h));
+        });
+        // Most promising first; a stable sort keeps the generation order among equals.
+        out[first..].sort_by_key(|k| k.1);
+    }
+
+    fn play(&self, s: &Board, a: &Action) -> Board {
+        let mut b = *s;
+        if let Action::Move(a, t) = *a {
             b[t] = b[a];
             b[a] = 0;
-            (Action::Move(a, t), b, bound(&b))
-        }));
-        // Most promising first; a stable sort keeps the generation order among equals.
-        out[first..].sort_by_key(|k| k.2);
+        }
+        b
     }
 
     fn key(&self, s: &Board) -> u64 {

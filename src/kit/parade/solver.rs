@@ -39,6 +39,11 @@ impl OpenDeal {
         }
     }
 
+    /// The card an `add` turns after `spent` actions.
+    fn next_card(&self, spent: u8) -> Option<u8> {
+        self.pile.get(usize::from(spent - self.base)).copied()
+    }
+
     /// The most actions a game may still take.
     pub fn max_actions(&self) -> u32 {
         MAX_ACTIONS - u32::from(self.base)
@@ -55,26 +60,38 @@ impl Puzzle for OpenDeal {
     type State = State;
     type Action = Action;
 
-    fn successors(&self, s: &State, out: &mut Vec<(Action, State, u32)>) {
+    fn successors(&self, s: &State, out: &mut Vec<(Action, u32)>) {
         let (board, spent) = s;
         if u32::from(*spent) >= MAX_ACTIONS {
             return;
         }
-        let mut kids: Vec<(u32, Action, State)> = Vec::new();
-        let i = usize::from(spent - self.base);
-        if let Some(&c) = self.pile.get(i) {
-            let mut b = *board;
-            b[gap_square(&b, gap(c))] = c;
-            kids.push((bound(&b), Action::Add, (b, spent + 1)));
+        let first = out.len();
+        if self.next_card(*spent).is_some() {
+            out.push((Action::Add, bound(&self.play(s, &Action::Add).0)));
         }
+        let occ = occupancy(board);
         for (a, t) in moves(board) {
-            let mut b = *board;
-            b[t] = b[a];
-            b[a] = 0;
-            kids.push((bound(&b), Action::Move(a, t), (b, spent + 1)));
+            out.push((Action::Move(a, t), group_bound(occ & !(1 << a) | 1 << t, false)));
         }
-        kids.sort_by_key(|k| k.0);
-        out.extend(kids.into_iter().map(|(h, a, s)| (a, s, h)));
+        // Most promising first; a stable sort keeps the generation order among equals.
+        out[first..].sort_by_key(|k| k.1);
+    }
+
+    fn play(&self, s: &State, a: &Action) -> State {
+        let (mut b, spent) = *s;
+        match *a {
+            Action::Add => {
+                if let Some(c) = self.next_card(spent) {
+                    b[gap_square(&b, gap(c))] = c;
+                }
+            }
+            Action::Move(a, t) => {
+                b[t] = b[a];
+                b[a] = 0;
+            }
+            _ => {}
+        }
+        (b, spent + 1)
     }
 
     fn key(&self, s: &State) -> u64 {
