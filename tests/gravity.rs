@@ -37,10 +37,7 @@ fn names(set: u64) -> Vec<String> {
 
 fn dests(g: &Gravity, from: &str) -> Vec<String> {
     let b = g.board();
-    let mut v: Vec<String> = piece_moves(b, occupancy(b), stacked(b), sq(from))
-        .into_iter()
-        .map(|s| format!("{}{}", (b'a' + (s % 8) as u8) as char, s / 8 + 1))
-        .collect();
+    let mut v = names(piece_moves(b, occupancy(b), stacked(b), sq(from)));
     v.sort();
     v
 }
@@ -316,4 +313,28 @@ fn a_piece_stacked_during_the_turn_stays() {
     Table::act(&mut g, "g3e2").unwrap();
     assert_eq!(TableGame::actor(&g), Actor::Over, "{}", TableGame::state_text(&g));
     assert!(g.board()[sq("e3")].is_some());
+}
+
+/// The default engine seat is the generic player with ten random actions before the heuristic
+/// (BENCHMARKS.md): its games are those of `mcts:rollout=10`, not of the generic player's own
+/// default (the heuristic straight after the tree) nor of the whole-turn search.
+#[test]
+fn the_engine_seat_is_the_generic_player_with_rollouts_of_ten() {
+    use menagerie::table::seats::make_seats;
+    let record = |spec: &str, seed: u64| {
+        let mut t = new_table("gravity", &Vec::new()).unwrap();
+        let names = vec![spec.to_string(), spec.to_string()];
+        let mut seats = make_seats(t.as_ref(), &names, seed, 30.0).unwrap();
+        let p = referee::play(t.as_mut(), &mut seats, seed, &names, &Vec::new(), true, 30.0);
+        // The steps, without the header (which names the seats).
+        p.record[1..].join("\n")
+    };
+    let engine = record("engine", 1);
+    assert_eq!(engine, record("mcts:rollout=10", 1));
+    assert_ne!(engine, record("mcts", 1), "played as mcts without rollouts");
+    assert_ne!(
+        engine,
+        record("engine:player=turns", 1),
+        "played as the whole-turn search"
+    );
 }

@@ -197,6 +197,11 @@ pub struct Mcts<G: TableGame> {
     nodes: Vec<Node<G::Action>>,
     /// The lowest and highest scores seen, to bring every game's scores to 0..1 for UCB.
     range: (f64, f64),
+    /// Buffers an iteration reuses: its path (node, edge, acting seat), and the edges of the
+    /// legal actions at a node and those untried (indices into the legal actions).
+    path: Vec<(usize, usize, usize)>,
+    present: Vec<usize>,
+    untried: Vec<usize>,
 }
 
 impl<G: TableGame> Mcts<G> {
@@ -214,6 +219,9 @@ impl<G: TableGame> Mcts<G> {
             rng: StdRng::seed_from_u64(seed),
             nodes: Vec::with_capacity(cap),
             range: (f64::INFINITY, f64::NEG_INFINITY),
+            path: Vec::new(),
+            present: Vec::new(),
+            untried: Vec::new(),
         })
     }
 
@@ -259,8 +267,8 @@ impl<G: TableGame> Mcts<G> {
 
     /// One iteration on the drawn `state`: select, expand, play out, back up.
     fn iterate(&mut self, state: &mut G, cap: usize) -> Result<(), String> {
-        // (node, edge index, acting seat) along the path.
-        let mut path: Vec<(usize, usize, usize)> = Vec::new();
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
         let mut node = 0usize;
         let mut expanded = false;
         loop {
@@ -304,19 +312,21 @@ impl<G: TableGame> Mcts<G> {
             self.range.0 = self.range.0.min(s);
             self.range.1 = self.range.1.max(s);
         }
-        for (n, i, seat) in path {
+        for &(n, i, seat) in &path {
             let e = &mut self.nodes[n].edges[i];
             e.visits += 1;
             e.total += scores.get(seat).copied().unwrap_or(0.0);
         }
+        self.path = path;
         Ok(())
     }
 
     /// Picks the edge to follow among `legal`: an untried action first (made an edge, if the
     /// tree has room: `(None, _)` when not), else the best by UCB. Counts availability.
     fn select(&mut self, node: usize, legal: &[G::Action], cap: usize) -> (Option<usize>, bool) {
-        let mut untried: Vec<usize> = Vec::new();
-        let mut present: Vec<usize> = Vec::with_capacity(legal.len());
+        let (mut untried, mut present) = (std::mem::take(&mut self.untried), std::mem::take(&mut self.present));
+        untried.clear();
+        present.clear();
         for (k, a) in legal.iter().enumerate() {
             match self.nodes[node].edges.iter().position(|e| e.action == *a) {
                 Some(i) => present.push(i),
@@ -326,19 +336,27 @@ impl<G: TableGame> Mcts<G> {
         for &i in &present {
             self.nodes[node].edges[i].available += 1;
         }
-        if !untried.is_empty() {
+        let picked = if untried.is_empty() {
+            (self.best_by_ucb(node, &present), false)
+        } else {
             let k = untried[self.rng.random_range(0..untried.len())];
             let (i, fresh) = self.edge(node, &legal[k], cap);
             if let Some(i) = i {
                 self.nodes[node].edges[i].available += 1;
             }
-            return (i, fresh);
-        }
+            (i, fresh)
+        };
+        (self.untried, self.present) = (untried, present);
+        picked
+    }
+
+    /// The edge among `present` (edges of `node`) with the best upper confidence bound.
+    fn best_by_ucb(&self, node: usize, present: &[usize]) -> Option<usize> {
         let (lo, hi) = self.range;
         let span = if hi > lo { hi - lo } else { 1.0 };
         let c = self.options.explore;
         let edges = &self.nodes[node].edges;
-        let best = present.iter().copied().max_by(|&a, &b| {
+        present.iter().copied().max_by(|&a, &b| {
             let ucb = |e: &Edge<G::Action>| {
                 let mean = if e.visits == 0 {
                     f64::INFINITY
@@ -348,8 +366,7 @@ impl<G: TableGame> Mcts<G> {
                 mean + c * ((e.available.max(1) as f64).ln() / e.visits.max(1) as f64).sqrt()
             };
             ucb(&edges[a]).total_cmp(&ucb(&edges[b]))
-        });
-        (best, false)
+        })
     }
 
     /// The edge of `action` at `node`, made (with a new child) if missing and the tree has

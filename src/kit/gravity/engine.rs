@@ -1,6 +1,6 @@
 //! Menagerie's own Gravity player (`engine:player=turns`): a search over whole turns.
 
-use super::{Action, Board, Gravity, Phase, occupancy, piece_moves, points, stacked};
+use super::{Action, Board, Gravity, Phase, piece_moves, points_in, squares};
 use crate::Color;
 use crate::table::seats::{Player, number_options};
 use crate::table::{Settings, TableGame};
@@ -97,7 +97,7 @@ impl Engine {
 
     /// Estimated final margin for `me`: points now, plus for active pieces a share of the rank
     /// they would land on falling straight down, less a share of what an enemy piece could take.
-    fn estimate(g: &Gravity, me: Color) -> f64 {
+    pub(super) fn estimate(g: &Gravity, me: Color) -> f64 {
         if g.phase == Phase::Over {
             let w = g.score(Color::White) as f64;
             let b = g.score(Color::Black) as f64;
@@ -113,18 +113,17 @@ impl Engine {
             };
             return if me == Color::White { w - b } else { b - w } + tb;
         }
-        let st = stacked(&g.board);
-        let occ = occupancy(&g.board);
+        let (st, occ) = (g.st, g.occ);
         // The squares each side's active (unstacked) pieces can move to.
         let mut hits = [0u64; 2];
-        for e in (0..64).filter(|&e| st >> e & 1 == 0) {
+        for e in squares(occ & !st) {
             if let Some(q) = g.board[e] {
-                hits[q.color.index()] |= piece_moves(&g.board, occ, st, e).iter().fold(0, |m, t| m | 1 << t);
+                hits[q.color.index()] |= piece_moves(&g.board, occ, st, e);
             }
         }
         let mut v = [0.0f64; 2];
         for c in [Color::White, Color::Black] {
-            v[c.index()] = points(&g.board, g.captures, c) as f64;
+            v[c.index()] = points_in(&g.board, st, g.captures, c) as f64;
         }
         // Turns each side still moves in (a turn of its own after this state).
         let moves_left = |c: Color| -> u32 {
@@ -135,12 +134,10 @@ impl Engine {
                 })
                 .count() as u32
         };
-        for s in 0..64 {
+        let left = [moves_left(Color::White), moves_left(Color::Black)];
+        for s in squares(occ & !st) {
             let Some(p) = g.board[s] else { continue };
-            if st >> s & 1 != 0 {
-                continue;
-            }
-            let left = moves_left(p.color);
+            let left = left[p.color.index()];
             if left == 0 {
                 continue;
             }

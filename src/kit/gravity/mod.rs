@@ -5,9 +5,11 @@
 //! `docs/table-games.md`.
 
 mod engine;
+#[cfg(test)]
+mod tests;
 
 pub use super::board::occupancy;
-use super::board::{Sq, name, offset, parse_sq, placement, reach, read_placement, squares};
+use super::board::{Sq, name, parse_sq, placement, reach, read_placement, squares};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::table::seats::{Player, PlayerSeat, Seat};
@@ -21,6 +23,9 @@ use std::sync::LazyLock;
 
 /// The twelve pieces of each army, as White's letters.
 const ARMY: &str = "KQRRBBNNPPPP";
+
+/// A pile of cards, as piece letters: at most an army.
+type Pile = ArrayVec<char, 12>;
 /// The first turn that only moves (W13): turns 1 to 24 (W1 .. B12) flip, move and add.
 const MOVE_ONLY: u32 = 25;
 
@@ -62,10 +67,15 @@ pub type Board = [Option<Piece>; 64];
 /// bishop, queen: the first square in each downward direction). One pass upward suffices, as
 /// each test looks only at lower ranks.
 pub fn stacked(board: &Board) -> u64 {
+    stacked_in(board, occupancy(board))
+}
+
+/// [`stacked`], given the board's [`occupancy`] `occ`.
+fn stacked_in(board: &Board, occ: u64) -> u64 {
     let mut st = 0u64;
     let under = resting_table();
     // Upwards: a piece rests on squares below it, settled before it.
-    for s in squares(occupancy(board)) {
+    for s in squares(occ) {
         let Some(p) = board[s] else { continue };
         if s < 8 || under[resting_kind(p.kind)][s] & !st == 0 {
             st |= 1 << s;
@@ -74,42 +84,46 @@ pub fn stacked(board: &Board) -> u64 {
     st
 }
 
-/// The single moves of the piece on `s`: a non-capture ends strictly lower, a capture (of an
-/// enemy piece that is not stacked) on the same rank or lower; pawns go one square down (two
-/// from rank 8, where every pawn enters and which none returns to) and capture diagonally down.
-/// `occ`: the board's [`occupancy`].
-pub fn piece_moves(board: &Board, occ: u64, st: u64, s: Sq) -> Targets {
-    let mut out = Targets::new();
-    let Some(p) = board[s] else { return out };
-    let rank = s / 8;
-    let takes = |t: Sq| board[t].is_some_and(|q| q.color != p.color) && st >> t & 1 == 0;
+/// The squares the piece on `s` can move to, as a set: a non-capture ends strictly lower, a
+/// capture (of an enemy piece that is not stacked) on the same rank or lower; pawns go one
+/// square down (two from rank 8, where every pawn enters and which none returns to) and capture
+/// diagonally down. `occ`: the board's [`occupancy`].
+pub fn piece_moves(board: &Board, occ: u64, st: u64, s: Sq) -> u64 {
+    let Some(p) = board[s] else { return 0 };
+    let takes = |set: u64| {
+        squares(set & occ & !st)
+            .filter(|&t| board[t].is_some_and(|q| q.color != p.color))
+            .fold(0, |m, t| m | 1u64 << t)
+    };
     match p.kind {
         'P' => {
-            if let Some(t) = offset(s, 0, -1)
-                && board[t].is_none()
-            {
-                out.push(t);
-                if rank == 7
-                    && let Some(t2) = offset(s, 0, -2)
-                    && board[t2].is_none()
-                {
-                    out.push(t2);
+            let mut out = 0;
+            if s >= 8 && occ >> (s - 8) & 1 == 0 {
+                out |= 1u64 << (s - 8);
+                if s / 8 == 7 && occ >> (s - 16) & 1 == 0 {
+                    out |= 1u64 << (s - 16);
                 }
             }
             // Every pawn captures downwards, as Black's do.
-            out.extend(squares(reach('P', Color::Black, s, occ)).filter(|&t| takes(t)));
+            out | takes(reach('P', Color::Black, s, occ))
         }
         // Along the rank or down: a move to an empty square below, a capture on the rank too.
-        kind => out.extend(
-            squares(reach(kind, p.color, s, occ) & (below(s) | rank_of(s)))
-                .filter(|&t| if board[t].is_none() { t / 8 < rank } else { takes(t) }),
-        ),
+        kind => {
+            let r = reach(kind, p.color, s, occ) & (below(s) | rank_of(s));
+            (r & below(s) & !occ) | takes(r)
+        }
     }
-    out
 }
 
-/// A piece's destinations (a queen has at most 27).
-pub type Targets = ArrayVec<Sq, 32>;
+/// The squares of `targets` (the moves of a piece on `s`, a pawn with `pawn`) in the order
+/// they are offered: by square, but a pawn's step down first, then its double step.
+fn in_order(pawn: bool, s: Sq, targets: u64) -> impl Iterator<Item = Sq> {
+    let step = |d: Sq| if pawn && s >= d { 1u64 << (s - d) } else { 0 };
+    let (one, two) = (step(8), step(16));
+    squares(targets & one)
+        .chain(squares(targets & two))
+        .chain(squares(targets & !(one | two)))
+}
 
 /// The squares a piece rests on, by type ([`resting_kind`]) and square: its nearest
 /// destinations below it (on a full board a slider reaches the first square of each ray, a
@@ -148,7 +162,11 @@ fn rank_of(s: Sq) -> u64 {
 
 /// Points of `c`: a point per capture plus each stacked piece's rank number.
 pub fn points(board: &Board, captures: [u32; 2], c: Color) -> u32 {
-    let st = stacked(board);
+    points_in(board, stacked(board), captures, c)
+}
+
+/// [`points`], given the board's [`stacked`] pieces `st`.
+fn points_in(board: &Board, st: u64, captures: [u32; 2], c: Color) -> u32 {
     captures[c.index()]
         + (0..64)
             .filter(|&s| st >> s & 1 != 0 && board[s].is_some_and(|p| p.color == c))
@@ -244,10 +262,13 @@ pub struct Gravity {
     /// The flipped card of this turn, as the piece's letter.
     card: Option<char>,
     /// Each player's pile (White's holds Black's pieces), as letters; order is chance.
-    piles: [Vec<char>; 2],
+    piles: [Pile; 2],
     captures: [u32; 2],
     /// Pieces of the mover still to be considered this turn.
     remaining: u64,
+    /// The board's occupancy and its stacked pieces, kept with the board ([`Self::placed`]).
+    occ: u64,
+    st: u64,
     end: Option<Outcome>,
     /// Pieces set aside because rank 8 was full.
     set_aside: u32,
@@ -267,9 +288,11 @@ impl Gravity {
     /// rank from the a-file, the author's variant).
     pub fn new(settings: &Settings) -> Result<Gravity, String> {
         let v = INFO.read_settings(settings)?;
-        let white_pile: Vec<char> = ARMY.chars().map(|c| c.to_ascii_lowercase()).collect();
+        let white_pile: Pile = ARMY.chars().map(|c| c.to_ascii_lowercase()).collect();
         Ok(Gravity {
             board: [None; 64],
+            occ: 0,
+            st: 0,
             turn: 1,
             turns: if v[2] == "both" { MOVE_ONLY + 1 } else { MOVE_ONLY },
             phase: Phase::Flip,
@@ -305,30 +328,40 @@ impl Gravity {
         self.captures
     }
 
+    /// Recomputes what is kept with the board after the pieces on `occ` changed.
+    fn placed(&mut self, occ: u64) {
+        self.occ = occ;
+        self.st = stacked_in(&self.board, occ);
+    }
+
+    /// Whether a pawn stands on `s`.
+    fn is_pawn(&self, s: Sq) -> bool {
+        self.board[s].is_some_and(|p| p.kind == 'P')
+    }
+
     fn moves_now(&self) -> Vec<Action> {
-        let st = stacked(&self.board);
-        let occ = occupancy(&self.board);
+        let (st, occ) = (self.st, self.occ);
         if self.bottom_up {
             return self.lowest_moves(occ, st);
         }
-        let mut out = Vec::new();
-        let mut stuck = Vec::new();
-        for s in (0..64).filter(|s| self.remaining >> s & 1 != 0) {
+        let mut out = Vec::with_capacity(32);
+        let mut stuck = 0u64;
+        for s in squares(self.remaining) {
             // A piece that became stacked during the turn (an own piece landed under it) never
             // moves again, captures included.
             let m = if st >> s & 1 != 0 {
-                Targets::new()
+                0
             } else {
                 piece_moves(&self.board, occ, st, s)
             };
-            if m.is_empty() {
-                stuck.push(Action::Stay(s));
+            if m == 0 {
+                stuck |= 1 << s;
             }
-            out.extend(m.into_iter().map(|t| Action::Move(s, t)));
+            out.extend(in_order(self.is_pawn(s), s, m).map(|t| Action::Move(s, t)));
         }
         // When nothing can move, the order of the rest cannot matter: the phase ends.
         if !out.is_empty() {
-            out.extend(stuck);
+            out.extend(squares(stuck).map(Action::Stay));
         }
         out
     }
@@ -339,9 +372,8 @@ impl Gravity {
         if self.bottom_up {
             return !self.moves_now().is_empty();
         }
-        let st = stacked(&self.board);
-        let occ = occupancy(&self.board);
-        squares(self.remaining).any(|s| st >> s & 1 == 0 && !piece_moves(&self.board, occ, st, s).is_empty())
+        let (st, occ) = (self.st, self.occ);
+        squares(self.remaining).any(|s| st >> s & 1 == 0 && piece_moves(&self.board, occ, st, s) != 0)
     }
 
     /// `order=bottom-up`: the moves of the lowest piece still to be considered; if it has none,
@@ -350,20 +382,20 @@ impl Gravity {
     fn lowest_moves(&self, occ: u64, st: u64) -> Vec<Action> {
         let moves = |s: usize| {
             if st >> s & 1 != 0 {
-                Targets::new()
+                0
             } else {
                 piece_moves(&self.board, occ, st, s)
             }
         };
-        let mut left = (0..64).filter(|s| self.remaining >> s & 1 != 0);
+        let mut left = squares(self.remaining);
         let Some(s) = left.next() else {
             return Vec::new();
         };
         let m = moves(s);
-        if !m.is_empty() {
-            return m.into_iter().map(|t| Action::Move(s, t)).collect();
+        if m != 0 {
+            return in_order(self.is_pawn(s), s, m).map(|t| Action::Move(s, t)).collect();
         }
-        if left.any(|t| !moves(t).is_empty()) {
+        if left.any(|t| moves(t) != 0) {
             vec![Action::Stay(s)]
         } else {
             Vec::new()
@@ -372,7 +404,7 @@ impl Gravity {
 
     /// Starts the move phase: every active piece of the mover is to be considered.
     fn start_moves(&mut self) {
-        let st = stacked(&self.board);
+        let st = self.st;
         let c = self.mover();
         self.remaining = (0..64)
             .filter(|&s| st >> s & 1 == 0 && self.board[s].is_some_and(|p| p.color == c))
@@ -441,6 +473,7 @@ impl Gravity {
         self.phase = Phase::Over;
         self.turn = self.turns + 1;
         let fell = if self.fall { fall(&mut self.board) } else { 0 };
+        self.placed(occupancy(&self.board));
         let (w, b) = (self.score(Color::White), self.score(Color::Black));
         let winner = if w != b {
             Some(if w > b { Color::White } else { Color::Black })
@@ -682,6 +715,7 @@ impl Gravity {
                 let taken = self.board[b].take();
                 self.board[b] = Some(p);
                 self.board[a] = None;
+                self.placed(self.occ & !(1u64 << a) | 1u64 << b);
                 self.remaining &= !(1u64 << a);
                 if taken.is_some() {
                     self.captures[p.color.index()] += 1;
@@ -695,6 +729,7 @@ impl Gravity {
             (Action::Add(s), Phase::Add) => {
                 let c = self.card.take().ok_or("no card flipped")?;
                 self.board[s] = Piece::from_letter(c);
+                self.placed(self.occ | u64::from(self.board[s].is_some()) << s);
                 self.next_turn();
                 Event::Add(c, s)
             }
@@ -726,6 +761,9 @@ impl fmt::Display for Event {
         }
     }
 }
+
+/// Centipawns of [`super::team_chances`] a point of margin weighs in the heuristic.
+const HEURISTIC_CP: f64 = 100.0;
 
 impl TableGame for Gravity {
     type Action = Action;
@@ -841,9 +879,17 @@ impl TableGame for Gravity {
             ),
             c => return Err(format!("card '{c}'")),
         };
+        next.placed(occupancy(&next.board));
         let (pw, pb) = w[4].split_once(',').ok_or("piles: expected WHITE,BLACK")?;
-        let pile = |s: &str| -> Vec<char> { if s == "-" { Vec::new() } else { s.chars().collect() } };
-        next.piles = [pile(pw), pile(pb)];
+        let pile = |s: &str| -> Result<Pile, String> {
+            let mut p = Pile::new();
+            for c in s.chars().filter(|_| s != "-") {
+                p.try_push(c)
+                    .map_err(|_| format!("pile '{s}': more than {} cards", ARMY.len()))?;
+            }
+            Ok(p)
+        };
+        next.piles = [pile(pw)?, pile(pb)?];
         let (cw, cb) = w[5].split_once(',').ok_or("captures: expected WHITE,BLACK")?;
         let num = |s: &str| s.parse::<u32>().map_err(|_| format!("capture count '{s}'"));
         next.captures = [num(cw)?, num(cb)?];
@@ -863,6 +909,12 @@ impl TableGame for Gravity {
         }
         *self = next;
         Ok(())
+    }
+
+    fn heuristic(&self) -> Option<Vec<f64>> {
+        // The whole-turn search's estimate of the final margin, as odds: 4 points about 3 to 1.
+        let margin = engine::Engine::estimate(self, Color::White);
+        Some(super::team_chances(1, margin * HEURISTIC_CP))
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -899,8 +951,10 @@ impl TableGame for Gravity {
     }
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
-        // The generic player beat the whole-turn search 69 % of 100 games (BENCHMARKS.md).
-        crate::table::mcts::engine_seat_or_own(self, seat, options, seed, ("turns", &[]), |rest| {
+        // The generic player beats the whole-turn search (BENCHMARKS.md); ten random actions
+        // before the heuristic play as well as random play to the end, at a fraction of its cost.
+        let defaults = ("turns", &[("rollout", "10")][..]);
+        crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
             let mut e = Engine::new(self, rest, seed)?;
             Player::see(&mut e, &TableGame::observe(self, seat))?;
             Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)

@@ -1,0 +1,44 @@
+//! What Gravity keeps with its board.
+
+use super::{Gravity, occupancy, stacked};
+use crate::table::{Actor, TableGame};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+#[test]
+fn the_occupancy_and_stacked_pieces_kept_are_those_of_the_board() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for settings in [&[][..], &[("order", "bottom-up")], &[("end", "fall"), ("last", "both")]] {
+        let settings = settings.iter().map(|&(k, v)| (k.to_string(), v.to_string())).collect();
+        for _ in 0..40 {
+            let mut g = Gravity::new(&settings).expect("settings");
+            let mut steps = 0;
+            loop {
+                assert_eq!(g.occ, occupancy(&g.board), "{}", g.state_text());
+                assert_eq!(g.st, stacked(&g.board), "{}", g.state_text());
+                let a = match g.actor() {
+                    Actor::Over => break,
+                    Actor::Chance => {
+                        let odds = g.chance_outcomes();
+                        odds[rng.random_range(0..odds.len())].0
+                    }
+                    Actor::Seat(..) => {
+                        let legal = g.legal_actions();
+                        legal[rng.random_range(0..legal.len())]
+                    }
+                };
+                // Half the time through the state text, which is read again.
+                if rng.random_range(0..2) == 0 {
+                    g.apply(&a).expect("legal");
+                } else {
+                    g.apply_unseen(&a).expect("legal");
+                    let mut h = g.clone();
+                    h.set_state(&g.state_text()).expect("its own state");
+                    g = h;
+                }
+                steps += 1;
+            }
+            assert!(steps > 50);
+        }
+    }
+}
