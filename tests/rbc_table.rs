@@ -109,3 +109,29 @@ fn the_engine_plays_a_seat_to_the_end() {
     assert!(!p.outcome.reason.contains("forfeit"), "{}", p.outcome);
     assert_eq!(p.outcome.result, "white", "{}", p.outcome);
 }
+
+/// The budgeted seat (`engine:work=N`, per cent of the default work) plays its own repeatable
+/// games, beats a random seat, and refuses a share out of 1..=100.
+#[test]
+fn the_budgeted_engine_seat_repeats_its_games_and_beats_random() {
+    use menagerie::table::seats::make_seats;
+    let record = |names: &[&str], seed: u64| {
+        let mut t = new();
+        let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        let mut seats = make_seats(t.as_ref(), &names, seed, 30.0).unwrap();
+        let p = menagerie::table::referee::play(t.as_mut(), &mut seats, seed, &names, &Vec::new(), true, 30.0);
+        (p.outcome.result.clone(), p.record[1..].join("\n"))
+    };
+    let budgeted = record(&["engine:work=1", "engine:work=1"], 2);
+    assert_eq!(budgeted, record(&["engine:work=1", "engine:work=1"], 2));
+    assert_ne!(budgeted.1, record(&["engine:work=2", "engine:work=2"], 2).1);
+    for seed in 1..=4 {
+        assert_eq!(record(&["engine:work=1", "random"], seed).0, "white");
+        assert_eq!(record(&["random", "engine:work=1"], seed).0, "black");
+    }
+    let t = new();
+    for bad in ["0", "101", "x"] {
+        let options = vec![("work".to_string(), bad.to_string())];
+        assert!(t.engine_seat(0, &options, 1).is_err(), "work={bad}");
+    }
+}

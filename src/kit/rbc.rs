@@ -374,15 +374,16 @@ impl TableGame for RbcTable {
         Some(("rbc", self.moves.clone()))
     }
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
-        let (_, seed_option) = crate::table::seats::number_options(options, &[])?;
+        let (v, seed_option) = crate::table::seats::number_options(options, &[("work", 1, 100, 100)])?;
         Ok(Box::new(PlayerSeat(EnginePlayer::new(
             seat,
             seed_option.unwrap_or(seed),
+            v[0] as u32,
         )?)))
     }
     fn belief(&self, seat: usize) -> Box<dyn crate::table::mcts::Belief<RbcTable>> {
         Box::new(TableBelief {
-            feed: EnginePlayer::new(seat, 0),
+            feed: EnginePlayer::new(seat, 0, 100),
             seat,
         })
     }
@@ -462,11 +463,12 @@ struct EnginePlayer {
 }
 
 impl EnginePlayer {
-    /// The player of `seat` (0 White), its decisions seeded by `seed`.
-    fn new(seat: usize, seed: u64) -> Result<EnginePlayer, String> {
+    /// The player of `seat` (0 White), its decisions seeded by `seed`, at `work` per cent of
+    /// the default work.
+    fn new(seat: usize, seed: u64, work: u32) -> Result<EnginePlayer, String> {
         let start = Position::startpos(RbcTable::game()?);
         Ok(EnginePlayer {
-            hidden: RbcGame::seeded(start, Color::ALL[seat], seed),
+            hidden: RbcGame::seeded(start, Color::ALL[seat], seed, work),
             me: if seat == 0 { "w" } else { "b" },
             observation: String::new(),
             last: Default::default(),

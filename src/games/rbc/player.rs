@@ -14,7 +14,7 @@
 //! shows only there). A move that captures the king on every board of the belief is played at
 //! once.
 
-use super::belief::{Belief, Board, Fixed};
+use super::belief::{Belief, Board, Fixed, MAX_BOARDS, REDRAW_BUDGET};
 use super::{Rbc, Request};
 use crate::color::Color;
 use crate::moves::{Move, MoveKind};
@@ -97,6 +97,9 @@ pub struct RbcPlayer {
     /// Decisions ignore the clock and value every sampled board, so that the same seed and the
     /// same observations give the same decisions (tests, reproducible matches).
     pub fixed_work: bool,
+    /// With fixed work, its share in per cent (1..=100): the samples, the reply searches'
+    /// nodes and the belief's boards shrink with it ([`RbcPlayer::set_work`]).
+    work: u32,
     /// Half-moves since the last capture or pawn move we know of: an upper bound on the
     /// referee's half-move clock (the opponent's pawn moves are not seen).
     quiet_plies: u32,
@@ -118,6 +121,7 @@ impl RbcPlayer {
             searcher: Searcher::new(16, Arc::new(AtomicBool::new(false))),
             rng: StdRng::seed_from_u64(seed),
             fixed_work: false,
+            work: 100,
             opponent_due: me == Color::Black,
             budget: Duration::from_millis(500),
             turn_limit: Duration::from_secs_f64(TURN_SECONDS),
@@ -175,6 +179,20 @@ impl RbcPlayer {
     fn is_pawn(&self, r: Request) -> bool {
         let p = self.belief.boards().first().map_or(Piece::NONE, |b| b.at(r.from));
         p.is_some() && self.belief.game().pawn_kinds >> p.kind() & 1 != 0
+    }
+
+    /// Fixed work at `percent` (1..=100) of the default: the samples to sense and to value
+    /// moves, the reply searches' nodes, and the most boards the belief keeps and redraws.
+    pub fn set_work(&mut self, percent: u32) {
+        self.work = percent.clamp(1, 100);
+        let scale = |n: usize| (n * self.work as usize / 100).max(1);
+        self.belief.max_boards = scale(MAX_BOARDS);
+        self.belief.redraw_budget = scale(REDRAW_BUDGET);
+    }
+
+    /// `n` (a fixed sample or budget) at the player's share of work, at least 1.
+    fn share(&self, n: usize) -> usize {
+        (n * self.work as usize / 100).max(1)
     }
 
     /// True when decisions fill the time the plan gives them (larger samples, deeper
@@ -269,7 +287,11 @@ impl RbcPlayer {
     /// Our score on board `b` after request `r` (revised by the referee), from a shallow search
     /// of the opponent's reply (depth 0: the static evaluation).
     fn score_after(&mut self, b: &Board, r: Option<Request>, depth: u32) -> i32 {
-        let nodes = if self.timed() { TIMED_SEARCH_NODES } else { SEARCH_NODES };
+        let nodes = if self.timed() {
+            TIMED_SEARCH_NODES
+        } else {
+            self.share(SEARCH_NODES as usize) as u64
+        };
         let Some(pos) = play_request(&mut self.belief, b, r) else {
             return 30_000; // the king is taken: the game is won
         };
@@ -333,10 +355,15 @@ impl RbcPlayer {
         // made the player guard against them turn after turn and never make progress (tried:
         // 74a4f31, dc9813b). Sensing looks for them instead.
         let timed = self.timed();
-        let n = if timed { TIMED_MOVE_BOARDS } else { MOVE_BOARDS };
+        let n = if timed {
+            TIMED_MOVE_BOARDS
+        } else {
+            self.share(MOVE_BOARDS)
+        };
         let (boards, board_weights) = self.sample(n);
-        // Deeper when there is little to value (a small belief: mates come into view).
-        let depth = match boards.len() * cands.len() {
+        // Deeper when there is little to value (a small belief: mates come into view); with a
+        // share of the work, as deep as the whole sample would be.
+        let depth = match boards.len() * cands.len() * 100 / self.work as usize {
             n if n > 4_000 => 1,
             n if n > 600 => 2,
             n if n > 150 => 3,
@@ -357,7 +384,7 @@ impl RbcPlayer {
         let adjust: Vec<i32> = vals.iter().zip(&searched).map(|(v, s)| v - s).collect();
         let (max_depth, refine_boards) = match (timed, depth) {
             (true, _) => (TIMED_MAX_DEPTH, boards.len()),
-            (false, 1) => (2, REFINE_BOARDS),
+            (false, 1) => (2, self.share(REFINE_BOARDS)),
             (false, _) => (depth, 0),
         };
         let (mut deeper, mut reached) = (0, depth);
@@ -523,7 +550,11 @@ impl RbcPlayer {
     pub fn choose_sense(&mut self, seconds_left: Option<f64>) -> Option<Square> {
         let start = Instant::now();
         let budget = self.time_for(seconds_left, true);
-        let n = if self.timed() { TIMED_SENSE_BOARDS } else { SENSE_BOARDS };
+        let n = if self.timed() {
+            TIMED_SENSE_BOARDS
+        } else {
+            self.share(SENSE_BOARDS)
+        };
         let (boards, board_weights) = self.sample_weighted(n);
         if boards.len() <= 1 {
             return self.default_sense(&boards);
@@ -696,11 +727,13 @@ impl RbcGame {
         })
     }
 
-    /// A game from `start` already told its colour, whose player decides by a fixed amount of work from
-    /// generators seeded with `seed`: the same observations give the same decisions.
-    pub fn seeded(start: Position<Rbc>, me: Color, seed: u64) -> RbcGame {
+    /// A game from `start` already told its colour, whose player decides by a fixed amount of
+    /// work (`work` per cent of the default, [`RbcPlayer::set_work`]) from generators seeded
+    /// with `seed`: the same observations give the same decisions.
+    pub fn seeded(start: Position<Rbc>, me: Color, seed: u64, work: u32) -> RbcGame {
         let mut player = RbcPlayer::with_seed(&start, me, seed);
         player.fixed_work = true;
+        player.set_work(work);
         RbcGame {
             start,
             player: Some(player),
