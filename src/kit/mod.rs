@@ -153,7 +153,7 @@ pub(crate) fn deal_unseen(
 }
 
 /// Each team's expected score (White's seats first) from White's advantage in centipawns: a
-/// logistic curve, 400 cp for about three to one.
+/// logistic curve, 400 cp for ten to one.
 pub(crate) fn team_chances(per_team: usize, white_cp: f64) -> Vec<f64> {
     let w = 1.0 / (1.0 + 10f64.powf(-white_cp / 400.0));
     let mut v = vec![w; per_team];

@@ -361,9 +361,15 @@ impl RbcPlayer {
             self.share(MOVE_BOARDS)
         };
         let (boards, board_weights) = self.sample(n);
-        // Deeper when there is little to value (a small belief: mates come into view); with a
-        // share of the work, as deep as the whole sample would be.
-        let depth = match boards.len() * cands.len() * 100 / self.work as usize {
+        // With a share of the work, as deep as the whole sample would be: the belief's boards
+        // when they all fit, else the sample scaled up (never past the belief).
+        let whole = if boards.len() < n {
+            boards.len()
+        } else {
+            (boards.len() * 100 / self.work as usize).min(self.belief.boards().len())
+        };
+        // Deeper when there is little to value (a small belief: mates come into view).
+        let depth = match whole * cands.len() {
             n if n > 4_000 => 1,
             n if n > 600 => 2,
             n if n > 150 => 3,

@@ -912,7 +912,7 @@ impl TableGame for Gravity {
     }
 
     fn heuristic(&self) -> Option<Vec<f64>> {
-        // The whole-turn search's estimate of the final margin, as odds: 4 points about 3 to 1.
+        // The whole-turn search's estimate of the final margin, as odds: 4 points ten to one.
         let margin = engine::Engine::estimate(self, Color::White);
         Some(super::team_chances(1, margin * HEURISTIC_CP))
     }
