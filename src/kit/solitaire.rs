@@ -479,10 +479,20 @@ pub fn draw_some<T: Copy>(mut cards: Vec<T>, n: usize, rng: &mut rand::rngs::Std
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::board::parse_sq;
+    use crate::kit::board::{parse_sq, squares};
 
     fn bits(names: &[&str]) -> u64 {
         names.iter().fold(0, |m, n| m | 1 << parse_sq(n).unwrap())
+    }
+
+    /// A xorshift generator from `seed`, for random boards.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
     }
 
     #[test]
@@ -498,14 +508,12 @@ mod tests {
                 assert_eq!(occupancy(&b), 1 << s | 1 << ((s + 9) % 64), "{v} on {s}");
             }
         }
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..1000 {
             let mut b: Board = [0; 64];
             for slot in b.iter_mut() {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                *slot = if seed.is_multiple_of(3) { (seed >> 8) as u8 } else { 0 };
+                let r = next();
+                *slot = if r.is_multiple_of(3) { (r >> 8) as u8 } else { 0 };
             }
             let walked = (0..64).filter(|&s| b[s] != 0).fold(0u64, |m, s| m | 1 << s);
             assert_eq!(occupancy(&b), walked);
@@ -514,13 +522,7 @@ mod tests {
 
     #[test]
     fn regroup_agrees_with_grouping_again() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let sorted = |mut g: Groups| {
             g.sort_unstable();
             g
@@ -536,9 +538,10 @@ mod tests {
             if occ == 0 {
                 continue;
             }
+            // A random square of `set`, as its bit.
             let mut pick = |set: u64| {
-                let n = (next() % u64::from(set.count_ones())) as u32;
-                (0..n).fold(set, |m, _| m & (m - 1)) & (0..n).fold(set, |m, _| m & (m - 1)).wrapping_neg()
+                let n = (next() % u64::from(set.count_ones())) as usize;
+                squares(set).nth(n).map_or(0, |s| 1u64 << s)
             };
             let gone = pick(occ);
             // Onto an empty square, or onto another piece (a capture).
@@ -557,13 +560,7 @@ mod tests {
 
     #[test]
     fn white_squares_and_neighbours_agree_with_walking_the_board() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..2000 {
             let mut b: Board = [0; 64];
             for slot in b.iter_mut() {

@@ -494,7 +494,7 @@ impl Gravity {
     /// each of its pieces, all resting once the game is over).
     fn score(&self, c: Color) -> u32 {
         if !self.fall {
-            return points(&self.board, self.captures, c);
+            return points_in(&self.board, self.st, self.captures, c);
         }
         self.captures[c.index()]
             + (0..64)
