@@ -361,20 +361,7 @@ impl RbcPlayer {
             self.share(MOVE_BOARDS)
         };
         let (boards, board_weights) = self.sample(n);
-        // With a share of the work, as deep as the whole sample would be: the belief's boards
-        // when they all fit, else the sample scaled up (never past the belief).
-        let whole = if boards.len() < n {
-            boards.len()
-        } else {
-            (boards.len() * 100 / self.work as usize).min(self.belief.boards().len())
-        };
-        // Deeper when there is little to value (a small belief: mates come into view).
-        let depth = match whole * cands.len() {
-            n if n > 4_000 => 1,
-            n if n > 600 => 2,
-            n if n > 150 => 3,
-            _ => 4,
-        };
+        let depth = self.move_depth(boards.len(), n, cands.len());
         // Timed, the first table leaves half the time at least for the deeper passes.
         let table_end = start + if timed { budget / 2 } else { budget };
         let rows = self.matrix(&cands, &boards, depth, table_end);
@@ -427,6 +414,24 @@ impl RbcPlayer {
             );
         }
         cands[best]
+    }
+
+    /// The depth of the first table for `cands` candidates on `sampled` boards of the `wanted`
+    /// asked: deeper when there is little to value (a small belief: mates come into view).
+    /// With a share of the work, as deep as the whole sample would be: the belief's boards when
+    /// they all fit, else the sample scaled up (never past the belief).
+    fn move_depth(&self, sampled: usize, wanted: usize, cands: usize) -> u32 {
+        let whole = if sampled < wanted {
+            sampled
+        } else {
+            (sampled * 100 / self.work as usize).min(self.belief.boards().len())
+        };
+        match whole * cands {
+            n if n > 4_000 => 1,
+            n if n > 600 => 2,
+            n if n > 150 => 3,
+            _ => 4,
+        }
     }
 
     /// Known threats: on a wider sample, how often the opponent could take our king after

@@ -131,12 +131,50 @@ fn victims(board: &Board, occ: u64, c: Color) -> (ArrayVec<Sq, 6>, u32) {
 /// search stops once it is found or out of the piece's reach.
 fn attacks_from_in(board: &Board, occ: u64, s: Sq, gainful: &[Sq], target: Option<(Sq, u32)>) -> u64 {
     let Some(p) = board[s] else { return 0 };
-    let mut att = match (p.hobble() > 0, p.kind) {
+    let att = match (p.hobble() > 0, p.kind) {
         (true, 'P') => return 0,
         // A hobbled piece attacks as a pawn of its colour.
         (true, _) => reach('P', p.color, s, occ),
         (false, kind) => reach(kind, p.color, s, occ),
     };
+    // Without own checkers and with no victim to give some, no booster step follows.
+    if p.boost() == 0 && gainful.is_empty() {
+        return att;
+    }
+    if let Some((t, bonus)) = target
+        && (att >> t & 1 != 0 || out_of_reach(p, s, att, t, bonus))
+    {
+        return att;
+    }
+    att | booster_steps(board, occ, s, gainful, target.map(|(t, _)| t))
+}
+
+/// Whether booster steps cannot bring the piece `p` on `s`, attacking `att` normally, to `t`:
+/// steps along a path are at most its checkers and `bonus`, the checkers of every victim that
+/// may give some, so a target farther than that from each destination is out of reach (the
+/// destinations lie in the piece's reach and, moving as a pawn, its pushes).
+fn out_of_reach(p: Piece, s: Sq, att: u64, t: Sq, bonus: u32) -> bool {
+    let most = u32::from(p.checkers[p.color.index()]) + bonus;
+    if most == 0 {
+        return true;
+    }
+    let pushes = if p.kind == 'P' || p.hobble() > 0 {
+        let fwd = forward(p.color);
+        [1, 2]
+            .iter()
+            .filter_map(|&n| offset(s, 0, n * fwd))
+            .fold(0u64, |b, d| b | 1 << d)
+    } else {
+        0
+    };
+    (att | pushes) & within(t, most) == 0
+}
+
+/// The squares the piece on `s` attacks by booster steps after a normal move (those it
+/// reaches by the normal move alone may be among them), stopping once `target` is found.
+fn booster_steps(board: &Board, occ: u64, s: Sq, gainful: &[Sq], target: Option<Sq>) -> u64 {
+    let Some(p) = board[s] else { return 0 };
+    let mut att = 0;
     // Booster steps left at each place the piece may stand (-1: not reached). A capture, by
     // the normal move or by a step, first takes over the victim's checkers, then cancels. A
     // victim that gives steps (it carries more of the mover's checkers than the other's) gives
@@ -150,32 +188,6 @@ fn attacks_from_in(board: &Board, occ: u64, s: Sq, gainful: &[Sq], target: Optio
         }
         a.saturating_sub(b) as i32
     };
-    // Without own checkers and with no victim to give some, no booster step follows.
-    if p.boost() == 0 && gainful.is_empty() {
-        return att;
-    }
-    if let Some((t, bonus)) = target {
-        // Steps along a path are at most the piece's checkers and `bonus`, the checkers of
-        // every victim that may give some: a target farther than that from each destination is
-        // out of reach (the destinations lie in the piece's reach and, moving as a pawn, its
-        // pushes).
-        let most = u32::from(p.checkers[own]) + bonus;
-        if most == 0 {
-            return att;
-        }
-        let pushes = if p.kind == 'P' || p.hobble() > 0 {
-            let fwd = forward(p.color);
-            [1, 2]
-                .iter()
-                .filter_map(|&n| offset(s, 0, n * fwd))
-                .fold(0u64, |b, d| b | 1 << d)
-        } else {
-            0
-        };
-        if att >> t & 1 != 0 || (att | pushes) & within(t, most) == 0 {
-            return att;
-        }
-    }
     let moves = normal_moves_in(board, occ, s);
     let index = |t: Sq| gainful.iter().position(|&x| x == t);
     // Without gainful victims (most boards) the table fits on the stack.
@@ -207,7 +219,7 @@ fn attacks_from_in(board: &Board, occ: u64, s: Sq, gainful: &[Sq], target: Optio
         let steps = (r - 1) as u32;
         for t in squares(king_steps(from)) {
             att |= 1 << t;
-            if target.is_some_and(|(x, _)| x == t) {
+            if target == Some(t) {
                 return att;
             }
             // The piece has left `s`.
