@@ -29,7 +29,7 @@ fn placement(t: &dyn Table) -> String {
 fn there_are_exactly_960_assignments() {
     let all = arrays();
     assert_eq!(all.len(), 960);
-    let mut unique = all.clone();
+    let mut unique = all.to_vec();
     unique.sort();
     unique.dedup();
     assert_eq!(unique.len(), 960);
@@ -329,4 +329,45 @@ fn en_passant_only_for_the_other_side() {
     assert!(t.actions().contains(&"d4e3".to_string()), "{:?}", t.actions());
     assert_eq!(act(&mut t, "d4e3"), "black d4e3 takes P");
     assert_eq!(placement(t.as_ref()), "4k3/8/8/8/8/4p3/3P4/4K3");
+}
+
+/// The generic player's leaf value: the chess quiescence search with the side that moves next
+/// on the board to move (after White's move, in its uncloaking, Black's pawn takes the queen),
+/// and a bonus still to come counted for its side.
+#[test]
+fn the_heuristic_sees_the_reply_and_the_bonus_to_come() {
+    use menagerie::kit::cloak::Cloak;
+    use menagerie::table::TableGame;
+    let white = |state: &str| {
+        let mut g = Cloak::new(&Vec::new()).unwrap();
+        TableGame::set_state(&mut g, state).unwrap_or_else(|e| panic!("{state}: {e}"));
+        g.heuristic().expect("a heuristic")[0]
+    };
+    let hanging = white("4k3/8/8/4p3/3Q4/8/8/4K3 w uncloak - - - 0 1 0,0 - - w:d1d4 -");
+    let safe = white("4k3/8/4p3/8/3Q4/8/8/4K3 w uncloak - - - 0 1 0,0 - - w:d1d4 -");
+    assert!(hanging < 0.5, "the queen is lost: {hanging}");
+    assert!(safe > 0.9, "a queen up: {safe}");
+    let plain = white("4k3/4p3/8/8/8/8/3P4/4K3 b guess - - - 0 2 0,0 - - w:d1d2 -");
+    let bonus = white("4k3/4p3/8/8/8/8/3P4/4K3 b bonus-black - - - 0 2 0,0 - - w:d1d2 -");
+    assert!(bonus < plain - 0.05, "Black's bonus to come: {bonus} against {plain}");
+}
+
+/// The engine seat is the generic player at 500 iterations a decision (it beats the
+/// hand-made player, BENCHMARKS.md); `engine:player=search` asks for the hand-made one.
+#[test]
+fn the_engine_seat_is_the_generic_player_at_500_iterations() {
+    use menagerie::table::referee;
+    use menagerie::table::seats::make_seats;
+    let record = |spec: &str| {
+        let mut t = new_table("cloak", &Vec::new()).unwrap();
+        let names = vec![spec.to_string(), "random".to_string()];
+        let mut seats = make_seats(t.as_ref(), &names, 3, 30.0).unwrap();
+        let p = referee::play(t.as_mut(), &mut seats, 3, &names, &Vec::new(), true, 30.0);
+        // The steps, without the header (which names the seats); the first 40.
+        p.record[1..].iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+    };
+    let engine = record("engine");
+    assert_eq!(engine, record("mcts:iterations=500"));
+    assert_ne!(engine, record("mcts"), "played as mcts at 1,000 iterations");
+    assert_ne!(engine, record("engine:player=search"), "played as the hand-made player");
 }

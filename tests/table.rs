@@ -700,7 +700,7 @@ struct Dice {
     guess: Option<bool>,
 }
 
-#[derive(Clone, PartialEq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 enum DiceAction {
     Roll(u8),
     Guess(bool),

@@ -8,9 +8,10 @@ use crate::games::{AnyGame, default_variants};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::notation::move_text;
 use crate::position::{EndReason, Game, Piece, Position};
-use crate::rules::Plain;
+use crate::rules::{Plain, Rules};
 use crate::search::{Limits, MATE_BOUND, Searcher, Silent};
 use crate::square::Square;
+use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -118,6 +119,18 @@ pub fn board_end(pos: &Position<Plain>, has_move: bool, draws: bool) -> Option<(
 /// A searcher for a player: small table, its own stop flag.
 pub fn searcher() -> Searcher {
     Searcher::new(1, Arc::new(AtomicBool::new(false)))
+}
+
+/// Nodes of the quiescence search of [`leaf_value`].
+const LEAF_NODES: u64 = 2_000;
+
+/// The quiescence search's value of `pos` for its side to move (centipawns), by this thread's
+/// own searcher: a leaf value for the generic player's heuristics, which score many positions.
+pub fn leaf_value<R: Rules>(pos: &mut Position<R>) -> i32 {
+    thread_local! {
+        static SEARCHER: RefCell<Searcher> = RefCell::new(searcher());
+    }
+    SEARCHER.with_borrow_mut(|s| s.quiescence(pos, LEAF_NODES))
 }
 
 /// The value of each legal move for the side to move (centipawns, mate scores kept below

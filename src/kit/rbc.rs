@@ -33,7 +33,7 @@ pub struct RbcTable {
 }
 
 /// A seat's action.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RbcAction {
     /// Sense the 3x3 window around a square.
     Sense(String),

@@ -43,7 +43,7 @@ pub enum Phase {
 }
 
 /// An action of Telepathy.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// The predictor's card (`card Q`).
     Card(char),

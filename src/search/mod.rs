@@ -273,6 +273,25 @@ impl Searcher {
         e + ((z ^ (z >> 31)) % 17) as i32 - 8
     }
 
+    /// The quiescence search's value of `pos` for the side to move (captures and promotions
+    /// until the position is quiet), within `nodes` nodes: a static value that sees the
+    /// exchanges pending, for players that score many positions (the table games' leaves).
+    pub fn quiescence<R: Rules>(&mut self, pos: &mut Position<R>, nodes: u64) -> i32 {
+        self.limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        self.clock = Some(Clock::new(&self.limits));
+        self.nodes = 0;
+        self.aborted = false;
+        self.seldepth = 0;
+        pos.reserve_history(MAX_PLY + 8);
+        let mut frames = std::mem::take(&mut self.frames);
+        let v = self.qsearch(pos, &mut frames, 0, -INF, INF);
+        self.frames = frames;
+        if self.aborted { pos.evaluate() } else { v }
+    }
+
     /// Searches `pos` within `limits` and returns the best move. The position is restored.
     /// With `limits.multipv` above 1, each iteration finds that many lines, each without the
     /// first moves of the lines before it, and reports them best first.

@@ -12,6 +12,8 @@ use super::seats::{Player, PlayerSeat, Seat, number_options};
 use super::{Actor, Settings, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::time::{Duration, Instant};
 
 /// What a seat believes: its observations so far, and true states drawn from them.
@@ -130,6 +132,71 @@ struct Edge<A> {
 /// A node: the actions tried from it. Which seat acts is read from each draw.
 struct Node<A> {
     edges: Vec<Edge<A>>,
+    /// The edge of each action, once the node has [`INDEXED`] edges: a node of many actions
+    /// (a Cloak assignment's 960) is then matched in one pass.
+    index: HashMap<A, u32, BuildHasherDefault<QuickHasher>>,
+}
+
+/// A fast hash for the index of a node's actions (small values: squares, letters): each word
+/// rotated in and multiplied. Not for data an opponent chooses to collide.
+#[derive(Default)]
+struct QuickHasher(u64);
+
+impl Hasher for QuickHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The number of edges from which a node keeps an index of its actions.
+const INDEXED: usize = 32;
+
+impl<A: PartialEq + Eq + Hash + Clone> Node<A> {
+    fn new() -> Node<A> {
+        Node {
+            edges: Vec::new(),
+            index: HashMap::default(),
+        }
+    }
+
+    /// The edge of `action`, if tried.
+    fn find(&self, action: &A) -> Option<usize> {
+        if self.edges.len() < INDEXED {
+            self.edges.iter().position(|e| e.action == *action)
+        } else {
+            self.index.get(action).map(|&i| i as usize)
+        }
+    }
+
+    /// Adds the edge `e`; returns its number.
+    fn add(&mut self, e: Edge<A>) -> usize {
+        self.edges.push(e);
+        let n = self.edges.len();
+        if n == INDEXED {
+            let all = self.edges.iter().enumerate().map(|(i, e)| (e.action.clone(), i as u32));
+            self.index.extend(all);
+        } else if n > INDEXED {
+            self.index.insert(self.edges[n - 1].action.clone(), n as u32 - 1);
+        }
+        n - 1
+    }
 }
 
 /// Search settings: `iterations=N` (default 1000), `seconds=S` (a time budget; alone, it lifts
@@ -228,7 +295,7 @@ impl<G: TableGame> Mcts<G> {
     /// The most visited action at the root after the search.
     pub fn search(&mut self) -> Result<G::Action, String> {
         self.nodes.clear();
-        self.nodes.push(Node { edges: Vec::new() });
+        self.nodes.push(Node::new());
         self.range = (f64::INFINITY, f64::NEG_INFINITY);
         let start = Instant::now();
         let cap = self.nodes.capacity();
@@ -328,7 +395,7 @@ impl<G: TableGame> Mcts<G> {
         untried.clear();
         present.clear();
         for (k, a) in legal.iter().enumerate() {
-            match self.nodes[node].edges.iter().position(|e| e.action == *a) {
+            match self.nodes[node].find(a) {
                 Some(i) => present.push(i),
                 None => untried.push(k),
             }
@@ -372,23 +439,22 @@ impl<G: TableGame> Mcts<G> {
     /// The edge of `action` at `node`, made (with a new child) if missing and the tree has
     /// room; the flag says it was made now.
     fn edge(&mut self, node: usize, action: &G::Action, cap: usize) -> (Option<usize>, bool) {
-        if let Some(i) = self.nodes[node].edges.iter().position(|e| e.action == *action) {
+        if let Some(i) = self.nodes[node].find(action) {
             return (Some(i), false);
         }
         if self.nodes.len() >= cap {
             return (None, false);
         }
         let child = self.nodes.len() as u32;
-        self.nodes.push(Node { edges: Vec::new() });
-        let edges = &mut self.nodes[node].edges;
-        edges.push(Edge {
+        self.nodes.push(Node::new());
+        let i = self.nodes[node].add(Edge {
             action: action.clone(),
             child,
             visits: 0,
             available: 0,
             total: 0.0,
         });
-        (Some(edges.len() - 1), true)
+        (Some(i), true)
     }
 
     /// Random actions (chance by its odds) for at most `rollout` seat actions, then the
@@ -487,6 +553,10 @@ impl<G: TableGame> Player for Mcts<G> {
     }
 
     fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+        // One legal action is no decision (a pass, an end of turn): no search.
+        if let [only] = legal {
+            return Ok(only.clone());
+        }
         let a = self.search()?.to_string();
         if legal.contains(&a) {
             Ok(a)
@@ -498,7 +568,7 @@ impl<G: TableGame> Player for Mcts<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::with_defaults;
+    use super::{Edge, INDEXED, Node, with_defaults};
 
     fn settings(pairs: &[(&str, &str)]) -> crate::table::Settings {
         pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
@@ -520,5 +590,27 @@ mod tests {
             with_defaults(&settings(&[("seconds", "2")]), &defaults),
             settings(&[("explore", "60"), ("seconds", "2")])
         );
+    }
+
+    /// A node finds each action's edge, before and after it keeps an index, and no edge for
+    /// an action never added.
+    #[test]
+    fn a_node_finds_its_edges_with_and_without_an_index() {
+        let mut node: Node<(u8, char)> = Node::new();
+        let action = |i: usize| ((i % 7) as u8, (b'a' + (i / 7) as u8) as char);
+        for n in 0..3 * INDEXED {
+            let i = node.add(Edge {
+                action: action(n),
+                child: n as u32,
+                visits: 0,
+                available: 0,
+                total: 0.0,
+            });
+            assert_eq!(i, n);
+            for k in 0..=n {
+                assert_eq!(node.find(&action(k)), Some(k), "action {k} of {}", n + 1);
+            }
+            assert_eq!(node.find(&action(n + 1)), None);
+        }
     }
 }

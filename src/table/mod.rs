@@ -119,8 +119,9 @@ pub type Tally = Vec<(String, f64)>;
 
 /// One table game: its true state and rules. Implementors live in `kit/`, one file per game.
 pub trait TableGame: Clone + Send + 'static {
-    /// An action (typed; `Display` gives its text form).
-    type Action: Clone + PartialEq + fmt::Display + Send;
+    /// An action (typed; `Display` gives its text form; hashed where the generic player
+    /// indexes a node's many actions).
+    type Action: Clone + Eq + std::hash::Hash + fmt::Display + Send;
 
     /// What the game is: name, seats, settings, fields, design questions ([`GameInfo`]).
     fn info(&self) -> &'static GameInfo;

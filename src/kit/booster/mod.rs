@@ -28,7 +28,7 @@ use std::fmt;
 const CHESS_CARDS: &str = "PPPPPPPPNNBBRRQKppppppppnnbbrrqk";
 
 /// An action of Booster Chess.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Chance: the card drawn (`draw Q`; `C`/`c` the checker cards).
     Draw(char),

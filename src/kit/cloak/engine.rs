@@ -14,7 +14,7 @@ use crate::table::seats::{Player, number_options};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 /// What a won or lost king is worth in a move's value (centipawns).
 const KING_VALUE: f64 = 50_000.0;
@@ -50,7 +50,7 @@ impl Engine {
         Ok(Engine {
             me: if seat == 0 { Color::White } else { Color::Black },
             view: None,
-            belief: arrays(),
+            belief: arrays().to_vec(),
             samples: v[0] as usize,
             depth: v[1] as u32,
             noise: v[2] as f64,
@@ -142,37 +142,14 @@ impl Engine {
 
     /// A position of the chess960 variant with the hidden types from `arr`, side `me` to move.
     fn sample_position(&self, view: &Cloak, arr: &[char; 8]) -> Option<Position<Plain>> {
-        let b = view.board();
-        let letter = |p: Piece| -> char {
-            let k = if p.kind == '?' && p.cloak != 0 {
+        let kind = |p: Piece| {
+            if p.kind == '?' && p.cloak != 0 {
                 arr[(p.cloak - 1) as usize]
             } else {
                 p.kind
-            };
-            if p.color == Color::White {
-                k
-            } else {
-                k.to_ascii_lowercase()
             }
         };
-        let mut castling = String::new();
-        for (c, rank) in [(Color::White, 0usize), (Color::Black, 7)] {
-            let is = |s: usize, k: char| b[s].is_some_and(|p| p.color == c && letter(p).eq_ignore_ascii_case(&k));
-            let king = (rank * 8..rank * 8 + 8).find(|&s| is(s, 'K') && view.unmoved >> s & 1 != 0);
-            if king.is_none() {
-                continue;
-            }
-            for s in rank * 8..rank * 8 + 8 {
-                if is(s, 'R') && view.unmoved >> s & 1 != 0 {
-                    let f = (b'A' + (s % 8) as u8) as char;
-                    castling.push(if c == Color::White { f } else { f.to_ascii_lowercase() });
-                }
-            }
-        }
-        if castling.is_empty() {
-            castling.push('-');
-        }
-        chess::grid_position(&self.game, |s| b[s].map(letter), self.me, &castling, view.ep)
+        position(&self.game, view, kind, self.me)
     }
 
     /// The average value of each offered move over sampled assignments.
@@ -306,6 +283,59 @@ impl Engine {
             Phase::Over => first(),
         }
     }
+}
+
+/// The position of the chess960 variant on `state`'s board, each piece of the type `kind`
+/// gives, `side` to move; `None` when it is none (a type unknown, a side not to move in check).
+fn position(
+    game: &Arc<Game<Plain>>,
+    state: &Cloak,
+    kind: impl Fn(Piece) -> char,
+    side: Color,
+) -> Option<Position<Plain>> {
+    let b = state.board();
+    let letter = |p: Piece| -> char {
+        let k = kind(p);
+        if p.color == Color::White {
+            k
+        } else {
+            k.to_ascii_lowercase()
+        }
+    };
+    let mut castling = String::new();
+    for (c, rank) in [(Color::White, 0usize), (Color::Black, 7)] {
+        let is = |s: usize, k: char| b[s].is_some_and(|p| p.color == c && letter(p).eq_ignore_ascii_case(&k));
+        let king = (rank * 8..rank * 8 + 8).find(|&s| is(s, 'K') && state.unmoved >> s & 1 != 0);
+        if king.is_none() {
+            continue;
+        }
+        for s in rank * 8..rank * 8 + 8 {
+            if is(s, 'R') && state.unmoved >> s & 1 != 0 {
+                let f = (b'A' + (s % 8) as u8) as char;
+                castling.push(if c == Color::White { f } else { f.to_ascii_lowercase() });
+            }
+        }
+    }
+    if castling.is_empty() {
+        castling.push('-');
+    }
+    chess::grid_position(game, |s| b[s].map(letter), side, &castling, state.ep)
+}
+
+/// The chess value of a true state (every type known), in centipawns for White: the
+/// quiescence search's, with the side that moves next on the board to move; `None` when the
+/// board is no chess960 position.
+pub fn evaluation(state: &Cloak) -> Option<f64> {
+    static GAME: LazyLock<Option<Arc<Game<Plain>>>> = LazyLock::new(|| chess::plain_game("chess960").ok());
+    let game = GAME.as_ref()?;
+    let side = match state.phase {
+        Phase::Bonus(c) => c,
+        Phase::Uncloak => !state.side,
+        _ => state.side,
+    };
+    let mut pos = position(game, state, |p| p.kind, side)?;
+    let e = f64::from(chess::leaf_value(&mut pos));
+    Some(if side == Color::White { e } else { -e })
 }
 
 /// `view` with side `c`'s unknown cloaked types filled in from `arr`.

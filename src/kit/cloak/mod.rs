@@ -23,7 +23,13 @@ pub use moves::{attacked, attacks};
 
 /// Every legal assignment of K, Q, 2 R, 2 B, 2 N to checkers 1-8 (checker n on file n): the
 /// king between the rooks, the bishops on squares of opposite colours. There are 960.
-pub fn arrays() -> Vec<[char; 8]> {
+pub fn arrays() -> &'static [[char; 8]] {
+    static ARRAYS: std::sync::LazyLock<Vec<[char; 8]>> = std::sync::LazyLock::new(all_arrays);
+    &ARRAYS
+}
+
+/// [`arrays`], worked out.
+fn all_arrays() -> Vec<[char; 8]> {
     let mut out = Vec::new();
     let mut cur = ['.'; 8];
     fn place(i: usize, left: &mut Vec<char>, cur: &mut [char; 8], out: &mut Vec<[char; 8]>) {
@@ -104,7 +110,7 @@ pub enum Phase {
 }
 
 /// An action of Cloak and Dagger.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// The secret assignment (`assign RQKRBBNN`: the types of checkers 1-8).
     Assign([char; 8]),
@@ -197,7 +203,7 @@ pub struct Cloak {
     /// Attempts refused in this phase (only the side that tried sees which).
     refused: Vec<Action>,
     /// Position keys at each turn's start, for repetition.
-    seen: Vec<String>,
+    seen: Vec<u64>,
     limit: u32,
     draws: bool,
     end: Option<Outcome>,
@@ -365,31 +371,28 @@ impl Cloak {
         self.end = Some(team_outcome(1, winner, how));
     }
 
-    fn key(&self) -> String {
-        let cells: String = self
-            .board
-            .iter()
-            .map(|c| {
-                c.map_or('.', |p| {
-                    if p.color == Color::White {
-                        p.kind
-                    } else {
-                        p.kind.to_ascii_lowercase()
-                    }
-                })
-            })
-            .collect();
-        // Cloaks, public facts and pawns to drop are part of a position: uncloaking or a
-        // guess changes what the players may do.
-        let cloaks: Vec<u8> = self.board.iter().map(|c| c.map_or(0, |p| p.cloak)).collect();
-        let facts: Vec<String> = self.facts.iter().map(|f| f.to_string()).collect();
-        format!(
-            "{cells} {} {:x} {:?} {cloaks:?} {facts:?} {:?}",
-            ch(self.side),
-            self.unmoved,
-            self.ep,
-            self.pawns_taken
-        )
+    /// The position for repetition, hashed: the board with its cloaks, the side, castling
+    /// and en-passant rights, and (as uncloaking or a guess changes what the players may do)
+    /// the public facts and the pawns to drop.
+    fn key(&self) -> u64 {
+        let mut h = 0u64;
+        let mut mix = |x: u64| h = (h.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for c in &self.board {
+            mix(c.map_or(0, |p| {
+                u64::from(p.color == Color::White) | u64::from(p.kind) << 1 | u64::from(p.cloak) << 40
+            }));
+        }
+        mix(u64::from(self.side == Color::White));
+        mix(self.unmoved);
+        mix(self.ep.map_or(64, |s| s as u64));
+        mix(u64::from(self.pawns_taken[0]) | u64::from(self.pawns_taken[1]) << 32);
+        for f in &self.facts {
+            mix(u64::from(f.color == Color::White)
+                | u64::from(f.checker) << 1
+                | u64::from(f.kind) << 9
+                | u64::from(f.is) << 41);
+        }
+        h
     }
 
     /// The start of a turn of the side to move: the end by rule, or its guess.
@@ -410,8 +413,8 @@ impl Cloak {
             return;
         }
         let key = self.key();
-        self.seen.push(key.clone());
-        if self.draws && self.seen.iter().filter(|k| **k == key).count() >= 3 {
+        self.seen.push(key);
+        if self.draws && self.seen.iter().filter(|&&k| k == key).count() >= 3 {
             self.finish(None, "threefold repetition");
         } else if self.draws && self.halfmove >= 100 {
             self.finish(None, "50-move rule");
@@ -717,7 +720,7 @@ impl TableGame for Cloak {
 
     fn legal_actions(&self) -> Vec<Action> {
         let mut v = match self.phase {
-            Phase::Assign(_) => arrays().into_iter().map(Action::Assign).collect(),
+            Phase::Assign(_) => arrays().iter().copied().map(Action::Assign).collect(),
             Phase::Guess => {
                 let mut v = vec![Action::Pass];
                 // A checker whose type a right guess (or a capture) made public is no longer a
@@ -831,6 +834,9 @@ impl TableGame for Cloak {
     }
 
     fn heuristic(&self) -> Option<Vec<f64>> {
+        if let Some(board) = engine::evaluation(self) {
+            return Some(super::team_chances(1, board + self.turn_lead()));
+        }
         let lead = super::material_lead(self.board.iter().flatten().map(|p| {
             if p.color == Color::White {
                 p.kind
@@ -884,13 +890,34 @@ impl TableGame for Cloak {
     }
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
-        let mut e = Engine::new(seat, options, seed)?;
-        Player::see(&mut e, &TableGame::observe(self, seat))?;
-        Ok(Box::new(PlayerSeat(e)))
+        // The generic player beats the hand-made one (BENCHMARKS.md); 500 iterations a
+        // decision, so that 1,000 games take minutes.
+        let defaults = ("search", &[("iterations", "500")][..]);
+        crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
+            let mut e = Engine::new(seat, rest, seed)?;
+            Player::see(&mut e, &TableGame::observe(self, seat))?;
+            Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
+        })
     }
 }
 
+/// What a bonus still to come is worth to its side in the heuristic (centipawns; chosen in
+/// matches of the generic player against the hand-made one, BENCHMARKS.md).
+const BONUS_CP: f64 = 200.0;
+
 impl Cloak {
+    /// White's lead, in centipawns, from what the board does not show: a bonus to come.
+    fn turn_lead(&self) -> f64 {
+        let sign = |c: Color| if c == Color::White { 1.0 } else { -1.0 };
+        let bonus = match (self.phase, self.guess) {
+            (Phase::Bonus(c), _) => sign(c),
+            (Phase::Move, Some(true)) => sign(self.side),
+            (Phase::Move | Phase::Uncloak, Some(false)) => -sign(self.side),
+            _ => 0.0,
+        };
+        bonus * BONUS_CP
+    }
+
     /// After side `c`'s bonus: the mover's own bonus leads to uncloaking; a bonus owed before
     /// `c`'s turn leads to that turn.
     fn after_bonus(&mut self, c: Color) {

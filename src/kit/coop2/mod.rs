@@ -33,7 +33,7 @@ pub type Pile = ArrayVec<char, 32>;
 
 /// A promotion's cards: the line index (1-based) of the own pawn card spent, and where the new
 /// type's card goes (1-based, in the line after the spent cards left it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Promo {
     pawn_card: usize,
     insert: usize,
@@ -54,6 +54,12 @@ pub struct Step {
 impl PartialEq for Step {
     fn eq(&self, o: &Step) -> bool {
         (self.from, self.to, self.promo) == (o.from, o.to, o.promo)
+    }
+}
+
+impl std::hash::Hash for Step {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.from, self.to, self.promo).hash(h);
     }
 }
 
@@ -96,7 +102,7 @@ impl fmt::Display for Step {
 }
 
 /// An action of Cooperative Chess 2.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Chance: the card drawn (`draw q`).
     Draw(char),

@@ -227,7 +227,7 @@ pub enum Phase {
 }
 
 /// An action of Gravity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Chance: the flipped card (`flip q`), a piece of the opponent of the mover.
     Flip(char),

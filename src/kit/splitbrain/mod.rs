@@ -30,7 +30,7 @@ pub enum Side {
 }
 
 /// How the opponents' chooser resolves marks that do not make a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
     /// The marked piece moves, as near the target as it can.
     Piece,
@@ -96,7 +96,7 @@ fn parse_vector(text: &str) -> Result<(i32, i32), String> {
 }
 
 /// An action of Split-Brain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// A secret mark (`mark e2`): any square; an invalid one snaps to the nearest valid one.
     Mark(Square),
