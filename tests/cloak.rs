@@ -333,7 +333,7 @@ fn en_passant_only_for_the_other_side() {
 
 /// The generic player's leaf value: the chess quiescence search with the side that moves next
 /// on the board to move (after White's move, in its uncloaking, Black's pawn takes the queen),
-/// and a bonus still to come counted for its side.
+/// a bonus still to come counted for its side, and a king the next mover attacks taken.
 #[test]
 fn the_heuristic_sees_the_reply_and_the_bonus_to_come() {
     use menagerie::kit::cloak::Cloak;
@@ -350,6 +350,10 @@ fn the_heuristic_sees_the_reply_and_the_bonus_to_come() {
     let plain = white("4k3/4p3/8/8/8/8/3P4/4K3 b guess - - - 0 2 0,0 - - w:d1d2 -");
     let bonus = white("4k3/4p3/8/8/8/8/3P4/4K3 b bonus-black - - - 0 2 0,0 - - w:d1d2 -");
     assert!(bonus < plain - 0.05, "Black's bonus to come: {bonus} against {plain}");
+    // White's cloaked king stands attacked by a pawn, Black to move: the search takes the
+    // king, a queen up or not.
+    let taken = white("4k3/8/8/8/8/8/3p4/Q3K3 w uncloak e1=5 - - 0 1 0,0 - - w:e2e1 -");
+    assert!(taken < 0.01, "the king is taken: {taken}");
 }
 
 /// The engine seat is the generic player at 500 iterations a decision (it beats the

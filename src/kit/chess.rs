@@ -126,9 +126,10 @@ const LEAF_NODES: u64 = 2_000;
 
 /// The quiescence search's value of `pos` for its side to move (centipawns), by this thread's
 /// own searcher: a leaf value for the generic player's heuristics, which score many positions.
+/// It depends on `pos` alone (the same games whatever a thread played before: `--jobs`).
 pub fn leaf_value<R: Rules>(pos: &mut Position<R>) -> i32 {
     thread_local! {
-        static SEARCHER: RefCell<Searcher> = RefCell::new(searcher());
+        static SEARCHER: RefCell<Searcher> = RefCell::new(Searcher::for_quiescence(Arc::new(AtomicBool::new(false))));
     }
     SEARCHER.with_borrow_mut(|s| s.quiescence(pos, LEAF_NODES))
 }

@@ -273,10 +273,21 @@ impl Searcher {
         e + ((z ^ (z >> 31)) % 17) as i32 - 8
     }
 
+    /// A searcher with the smallest table, for [`Searcher::quiescence`], which empties it at
+    /// every call.
+    pub fn for_quiescence(stop: Arc<AtomicBool>) -> Searcher {
+        let mut s = Searcher::new(1, stop);
+        s.tt = TransTable::smallest();
+        s
+    }
+
     /// The quiescence search's value of `pos` for the side to move (captures and promotions
     /// until the position is quiet), within `nodes` nodes: a static value that sees the
     /// exchanges pending, for players that score many positions (the table games' leaves).
+    /// The table is emptied first, so that the value depends on `pos` alone, whatever was
+    /// searched before (a pass over the table: see [`Searcher::for_quiescence`]).
     pub fn quiescence<R: Rules>(&mut self, pos: &mut Position<R>, nodes: u64) -> i32 {
+        self.tt.clear();
         self.limits = Limits {
             nodes: Some(nodes),
             ..Limits::default()

@@ -59,6 +59,15 @@ impl TransTable {
         }
     }
 
+    /// The smallest table: 1,024 entries (16 KB), cheap to empty.
+    pub fn smallest() -> TransTable {
+        TransTable {
+            entries: vec![Entry::default(); 1024],
+            mask: 1024 / BUCKET - 1,
+            generation: 0,
+        }
+    }
+
     /// Like [`TransTable::new`], but reports an allocation failure instead of aborting.
     pub fn try_new(mb: usize) -> Result<TransTable, String> {
         let bytes = mb.clamp(1, 1 << 16) << 20;

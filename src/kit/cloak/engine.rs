@@ -286,7 +286,8 @@ impl Engine {
 }
 
 /// The position of the chess960 variant on `state`'s board, each piece of the type `kind`
-/// gives, `side` to move; `None` when it is none (a type unknown, a side not to move in check).
+/// gives, `side` to move (the other side may stand in check); `None` when the board is no
+/// position of the variant (a type unknown).
 fn position(
     game: &Arc<Game<Plain>>,
     state: &Cloak,

@@ -834,17 +834,18 @@ impl TableGame for Cloak {
     }
 
     fn heuristic(&self) -> Option<Vec<f64>> {
-        if let Some(board) = engine::evaluation(self) {
-            return Some(super::team_chances(1, board + self.turn_lead()));
-        }
-        let lead = super::material_lead(self.board.iter().flatten().map(|p| {
-            if p.color == Color::White {
-                p.kind
-            } else {
-                p.kind.to_ascii_lowercase()
-            }
-        }));
-        Some(super::team_chances(1, lead))
+        let lead = match engine::evaluation(self) {
+            Some(board) => board,
+            // Before the assignments: material.
+            None => super::material_lead(self.board.iter().flatten().map(|p| {
+                if p.color == Color::White {
+                    p.kind
+                } else {
+                    p.kind.to_ascii_lowercase()
+                }
+            })),
+        };
+        Some(super::team_chances(1, lead + self.turn_lead()))
     }
 
     fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
