@@ -273,6 +273,17 @@ impl Searcher {
         e + ((z ^ (z >> 31)) % 17) as i32 - 8
     }
 
+    /// What every search starts with: its limits and clock, counters at zero, room in the
+    /// position's history for the deepest line.
+    fn begin<R: Rules>(&mut self, pos: &mut Position<R>, limits: Limits) {
+        self.limits = limits;
+        self.clock = Some(Clock::new(&limits));
+        self.nodes = 0;
+        self.aborted = false;
+        self.seldepth = 0;
+        pos.reserve_history(MAX_PLY + 8);
+    }
+
     /// A searcher with the smallest table, for [`Searcher::quiescence`], which empties it at
     /// every call.
     pub fn for_quiescence(stop: Arc<AtomicBool>) -> Searcher {
@@ -288,15 +299,11 @@ impl Searcher {
     /// searched before (a pass over the table: see [`Searcher::for_quiescence`]).
     pub fn quiescence<R: Rules>(&mut self, pos: &mut Position<R>, nodes: u64) -> i32 {
         self.tt.clear();
-        self.limits = Limits {
+        let limits = Limits {
             nodes: Some(nodes),
             ..Limits::default()
         };
-        self.clock = Some(Clock::new(&self.limits));
-        self.nodes = 0;
-        self.aborted = false;
-        self.seldepth = 0;
-        pos.reserve_history(MAX_PLY + 8);
+        self.begin(pos, limits);
         let mut frames = std::mem::take(&mut self.frames);
         let v = self.qsearch(pos, &mut frames, 0, -INF, INF);
         self.frames = frames;
@@ -307,15 +314,10 @@ impl Searcher {
     /// With `limits.multipv` above 1, each iteration finds that many lines, each without the
     /// first moves of the lines before it, and reports them best first.
     pub fn go<R: Rules>(&mut self, pos: &mut Position<R>, limits: Limits, report: &mut dyn Report<R>) -> SearchResult {
-        self.limits = limits;
-        self.clock = Some(Clock::new(&limits));
-        self.nodes = 0;
-        self.aborted = false;
-        self.seldepth = 0;
+        self.begin(pos, limits);
         self.null_ok = pos.variant().check && !pos.game().caps.contains(Capabilities::NO_NULL_MOVE);
         self.tt.new_search();
         self.history.iter_mut().flatten().for_each(|h| *h /= 2);
-        pos.reserve_history(MAX_PLY + 8);
         let mut frames = std::mem::take(&mut self.frames);
         let mut result = SearchResult {
             best: Move::NONE,

@@ -8,12 +8,13 @@
 //! their odds; every seat maximises its own score, so teams, opponents and solitaires need no
 //! special case. The tree's size is fixed before the search starts.
 
+use super::QuickHasher;
 use super::seats::{Player, PlayerSeat, Seat, number_options};
 use super::{Actor, Settings, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash};
 use std::time::{Duration, Instant};
 
 /// What a seat believes: its observations so far, and true states drawn from them.
@@ -135,34 +136,6 @@ struct Node<A> {
     /// The edge of each action, once the node has [`INDEXED`] edges: a node of many actions
     /// (a Cloak assignment's 960) is then matched in one pass.
     index: HashMap<A, u32, BuildHasherDefault<QuickHasher>>,
-}
-
-/// A fast hash for the index of a node's actions (small values: squares, letters): each word
-/// rotated in and multiplied. Not for data an opponent chooses to collide.
-#[derive(Default)]
-struct QuickHasher(u64);
-
-impl Hasher for QuickHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u8(&mut self, x: u8) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 /// The number of edges from which a node keeps an index of its actions.

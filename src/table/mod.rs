@@ -20,6 +20,35 @@ pub use info::{Chance, Field, FieldKind, GameInfo, Information, Setting, Utility
 use rand::rngs::StdRng;
 use std::fmt;
 
+/// A fast hash of small values (squares, letters, counts): each word rotated in and
+/// multiplied. For the generic player's index of actions and the games' position keys;
+/// not for data an opponent chooses to collide.
+#[derive(Default)]
+pub struct QuickHasher(u64);
+
+impl std::hash::Hasher for QuickHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Who acts next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Actor {

@@ -185,9 +185,8 @@ impl RbcPlayer {
     /// moves, the reply searches' nodes, and the most boards the belief keeps and redraws.
     pub fn set_work(&mut self, percent: u32) {
         self.work = percent.clamp(1, 100);
-        let scale = |n: usize| (n * self.work as usize / 100).max(1);
-        self.belief.max_boards = scale(MAX_BOARDS);
-        self.belief.redraw_budget = scale(REDRAW_BUDGET);
+        self.belief.max_boards = self.share(MAX_BOARDS);
+        self.belief.redraw_budget = self.share(REDRAW_BUDGET);
     }
 
     /// `n` (a fixed sample or budget) at the player's share of work, at least 1.

@@ -375,24 +375,17 @@ impl Cloak {
     /// and en-passant rights, and (as uncloaking or a guess changes what the players may do)
     /// the public facts and the pawns to drop.
     fn key(&self) -> u64 {
-        let mut h = 0u64;
-        let mut mix = |x: u64| h = (h.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        use std::hash::{Hash, Hasher};
+        let mut h = crate::table::QuickHasher::default();
+        let white = |c: Color| c == Color::White;
         for c in &self.board {
-            mix(c.map_or(0, |p| {
-                u64::from(p.color == Color::White) | u64::from(p.kind) << 1 | u64::from(p.cloak) << 40
-            }));
+            c.map(|p| (white(p.color), p.kind, p.cloak)).hash(&mut h);
         }
-        mix(u64::from(self.side == Color::White));
-        mix(self.unmoved);
-        mix(self.ep.map_or(64, |s| s as u64));
-        mix(u64::from(self.pawns_taken[0]) | u64::from(self.pawns_taken[1]) << 32);
+        (white(self.side), self.unmoved, self.ep, self.pawns_taken).hash(&mut h);
         for f in &self.facts {
-            mix(u64::from(f.color == Color::White)
-                | u64::from(f.checker) << 1
-                | u64::from(f.kind) << 9
-                | u64::from(f.is) << 41);
+            (white(f.color), f.checker, f.kind, f.is).hash(&mut h);
         }
-        h
+        h.finish()
     }
 
     /// The start of a turn of the side to move: the end by rule, or its guess.
