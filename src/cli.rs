@@ -52,8 +52,8 @@ COMMANDS:
     play GAME --seats S,S,... [--seed N] [--games N] [--record FILE] [--pgn FILE]
          [--move-seconds S] [KEY=VALUE...]
                       play table games; a seat is engine[:KEY=VALUE...], mcts[:KEY=VALUE...]
-                      (iterations=N, seconds=S, explore=N, rollout=N, seed=N), random,
-                      human or cmd:PROGRAM ARGS; --record writes JSON lines; --pgn writes the games
+                      (iterations=N, seconds=S, explore=N, rollout=N, partner=N, depth=N,
+                      pick=1, seed=N), random, human or cmd:PROGRAM ARGS; --record writes JSON lines; --pgn writes the games
                       on a variant's board (rbc) as PGN
     play --replay FILE
                       replay a record, checking every step

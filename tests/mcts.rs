@@ -176,6 +176,228 @@ impl TableGame for Bet {
     }
 }
 
+/// A signal: seat 0 plays a letter face down, then its partner, seat 1, names a letter or
+/// passes (`z`). Both score 1 when the partner names the good letter (`a`) that seat 0 played,
+/// 0.4 when it passes, and 0 otherwise. Seat 1 sees seat 0's letter as `?`: drawing it evenly,
+/// naming `a` is worth 1/3 and passing is best; a partner that models seat 0 names `a`.
+#[derive(Clone)]
+struct Signal {
+    played: Option<char>,
+    named: Option<char>,
+}
+
+static SIGNAL_INFO: GameInfo = GameInfo {
+    information: Information::Imperfect,
+    ..GameInfo::new("signal", &[2], &["signaller", "partner"])
+};
+
+impl TableGame for Signal {
+    type Action = char;
+    fn info(&self) -> &'static GameInfo {
+        &SIGNAL_INFO
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn roles(&self, seat: usize) -> Vec<&'static str> {
+        vec![["signaller", "partner"][seat]]
+    }
+    fn actor(&self) -> Actor {
+        match (self.played, self.named) {
+            (None, _) => Actor::Seat(0, "play"),
+            (Some(_), None) => Actor::Seat(1, "name"),
+            _ => Actor::Over,
+        }
+    }
+    fn legal_actions(&self) -> Vec<char> {
+        match self.actor() {
+            Actor::Seat(0, _) => vec!['a', 'b', 'c'],
+            Actor::Seat(..) => vec!['a', 'b', 'c', 'z'],
+            _ => vec![],
+        }
+    }
+    fn parse_action(&self, text: &str) -> Result<char, String> {
+        text.chars().next().ok_or("empty".into())
+    }
+    fn apply(&mut self, a: &char) -> Result<String, String> {
+        match self.actor() {
+            Actor::Seat(0, _) => self.played = Some(*a),
+            _ => self.named = Some(*a),
+        }
+        Ok(format!("{a}"))
+    }
+    fn observe(&self, seat: usize) -> String {
+        let hidden = seat == 1 && self.named.is_none();
+        let played = self.played.map(|c| if hidden { '?' } else { c });
+        format!("{} {}", played.unwrap_or('-'), self.named.unwrap_or('-'))
+    }
+    fn state_text(&self) -> String {
+        format!("{} {}", self.played.unwrap_or('-'), self.named.unwrap_or('-'))
+    }
+    fn set_state(&mut self, text: &str) -> Result<(), String> {
+        let c: Vec<char> = text.chars().collect();
+        let letter = |c: char| match c {
+            '-' => Ok(None),
+            'a' | 'b' | 'c' | 'z' => Ok(Some(c)),
+            _ => Err(format!("'{c}': a letter or -")),
+        };
+        *self = Signal {
+            played: letter(c[0])?,
+            named: letter(c[2])?,
+        };
+        Ok(())
+    }
+    fn sample_observed(&self, _: usize, observation: &str, rng: &mut StdRng) -> Result<Signal, String> {
+        // The hidden letter evenly.
+        let letter = ['a', 'b', 'c'][rng.random_range(0..3)];
+        let mut g = self.clone();
+        g.set_state(&observation.replace('?', &letter.to_string()))?;
+        Ok(g)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        let (p, n) = (self.played?, self.named?);
+        let v = match n {
+            'z' => 0.4,
+            _ if n == p && p == 'a' => 1.0,
+            _ => 0.0,
+        };
+        Some(Outcome {
+            scores: vec![v, v],
+            result: "scored".into(),
+            reason: "named".into(),
+        })
+    }
+    fn forfeit(&self, _: usize, _: &str) -> Outcome {
+        unreachable!()
+    }
+    fn engine_seat(&self, _: usize, _: &Settings, _: u64) -> Result<Box<dyn Seat>, String> {
+        Err("none".into())
+    }
+}
+
+/// The partner's choice after seat 0 played `played`, by an `mcts` seat with `extra` options
+/// that saw the start (seat 0's choice still to come), then seat 0's letter face down.
+fn partner_names(played: char, extra: &[(&str, &str)], seed: u64) -> String {
+    let start = Signal {
+        played: None,
+        named: None,
+    };
+    let mut opts = options(&[("iterations", "400")]);
+    opts.extend(options(extra));
+    let mut p = Mcts::new(&start, 1, &opts, seed).unwrap();
+    let mut g = start.clone();
+    g.apply(&played).unwrap();
+    p.see(&g.observe(1)).unwrap();
+    let legal: Vec<String> = g.legal_actions().iter().map(|a| a.to_string()).collect();
+    p.decide(&legal).unwrap()
+}
+
+#[test]
+fn a_partner_model_names_what_its_partner_would_play() {
+    for seed in 0..4 {
+        // Drawing the hidden letter evenly, the partner passes.
+        assert_eq!(partner_names('a', &[], seed), "z", "seed {seed}");
+        // Modelling seat 0 by seat 0's own search, it names `a`: seat 0 would play it.
+        assert_eq!(partner_names('a', &[("partner", "200")], seed), "a", "seed {seed}");
+        // The model is of seat 0's choice, not of the hidden letter: the same answer when
+        // seat 0 in fact played `b`.
+        assert_eq!(partner_names('b', &[("partner", "200")], seed), "a", "seed {seed}");
+    }
+}
+
+/// A trap for a search that stops early: seat 0 plays `a` or `b`, then seat 1 (its opponent)
+/// `x` or `y`. After `a` seat 1's `y` wins for seat 1, after `b` both seats draw; the heuristic,
+/// which scores the state before seat 1's reply, calls `a` good for seat 0.
+#[derive(Clone)]
+struct Trap {
+    moves: Vec<char>,
+}
+
+static TRAP_INFO: GameInfo = GameInfo::new("trap", &[2], &["player"]);
+
+impl TableGame for Trap {
+    type Action = char;
+    fn info(&self) -> &'static GameInfo {
+        &TRAP_INFO
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn roles(&self, _: usize) -> Vec<&'static str> {
+        vec!["player"]
+    }
+    fn actor(&self) -> Actor {
+        match self.moves.len() {
+            0 => Actor::Seat(0, "play"),
+            1 => Actor::Seat(1, "reply"),
+            _ => Actor::Over,
+        }
+    }
+    fn legal_actions(&self) -> Vec<char> {
+        match self.moves.len() {
+            0 => vec!['a', 'b'],
+            1 => vec!['x', 'y'],
+            _ => vec![],
+        }
+    }
+    fn parse_action(&self, text: &str) -> Result<char, String> {
+        text.chars().next().ok_or("empty".into())
+    }
+    fn apply(&mut self, a: &char) -> Result<String, String> {
+        self.moves.push(*a);
+        Ok(format!("{a}"))
+    }
+    fn observe(&self, _: usize) -> String {
+        self.state_text()
+    }
+    fn state_text(&self) -> String {
+        self.moves.iter().collect()
+    }
+    fn set_state(&mut self, text: &str) -> Result<(), String> {
+        self.moves = text.chars().collect();
+        Ok(())
+    }
+    fn heuristic(&self) -> Option<Vec<f64>> {
+        (self.moves == ['a']).then(|| vec![0.9, 0.1])
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        let v = match self.moves[..] {
+            ['a', 'y'] => 0.0,
+            ['a', 'x'] => 1.0,
+            [_, _] => 0.5,
+            _ => return None,
+        };
+        Some(Outcome {
+            scores: vec![v, 1.0 - v],
+            result: "played".into(),
+            reason: "replied".into(),
+        })
+    }
+    fn forfeit(&self, _: usize, _: &str) -> Outcome {
+        unreachable!()
+    }
+    fn engine_seat(&self, _: usize, _: &Settings, _: u64) -> Result<Box<dyn Seat>, String> {
+        Err("none".into())
+    }
+}
+
+#[test]
+fn a_search_limited_in_depth_scores_its_leaves_by_the_heuristic() {
+    let trap = Trap { moves: vec![] };
+    let legal = ["a".to_string(), "b".to_string()];
+    for seed in 0..3 {
+        let mut full = Mcts::new(&trap, 0, &options(&[("iterations", "300")]), seed).unwrap();
+        assert_eq!(full.decide(&legal).unwrap(), "b", "seed {seed}: sees the reply");
+        let shallow = options(&[("iterations", "300"), ("depth", "1")]);
+        let mut shallow = Mcts::new(&trap, 0, &shallow, seed).unwrap();
+        assert_eq!(
+            shallow.decide(&legal).unwrap(),
+            "a",
+            "seed {seed}: trusts the heuristic"
+        );
+    }
+}
+
 fn options(text: &[(&str, &str)]) -> Settings {
     text.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
@@ -209,7 +431,14 @@ fn mcts_bets_by_its_belief_and_never_by_the_hidden_card() {
 #[test]
 fn mcts_options_are_checked_and_seeds_repeat() {
     let nim = Nim { stones: 10, turn: 0 };
-    for bad in [("iterations", "0"), ("seconds", "-1"), ("depth", "3"), ("explore", "x")] {
+    for bad in [
+        ("iterations", "0"),
+        ("seconds", "-1"),
+        ("width", "3"),
+        ("explore", "x"),
+        ("pick", "2"),
+        ("depth", "-1"),
+    ] {
         let e = Mcts::new(&nim, 0, &options(&[bad]), 1).err().expect("refused");
         assert!(e.contains(bad.0), "{e}");
     }
@@ -289,4 +518,82 @@ fn apply_unseen_leaves_what_apply_leaves() {
     assert!(walk(Coop2::new(&Vec::new()).unwrap(), 20) > 1000);
     assert!(walk(Coop2::new(&solitaire).unwrap(), 20) > 1000);
     assert!(walk(Gravity::new(&Vec::new()).unwrap(), 10) > 500);
+}
+
+/// Split-Brain's search leaves out exactly the marks that would be snapped (which the
+/// opponent's chooser then places): along seeded random games, with target and vector marks, a
+/// piece or target mark is among the search's actions if and only if it is not snapped.
+#[test]
+fn splitbrain_searches_the_marks_that_are_not_snapped() {
+    use menagerie::kit::splitbrain::SplitBrain;
+    use rand::SeedableRng;
+    let phase = |g: &SplitBrain| g.state_text().split_whitespace().rev().nth(1).unwrap().to_string();
+    let mut checked = 0;
+    for marks in ["target", "vector"] {
+        for seed in 0..3 {
+            let mut g = SplitBrain::new(&options(&[("marks", marks)])).unwrap();
+            let mut rng = StdRng::seed_from_u64(seed);
+            for _ in 0..80 {
+                if g.actor() == Actor::Over {
+                    break;
+                }
+                let (legal, searched, now) = (g.legal_actions(), g.search_actions(), phase(&g));
+                if now == "piece" || now == "target" {
+                    assert!(!searched.is_empty() && searched.iter().all(|a| legal.contains(a)));
+                    for a in &legal {
+                        // Mark `a` (and a valid target after a piece mark); a mark is snapped by
+                        // rule (the event says so) or by the opponent's choice (a snap phase).
+                        let mut h = g.clone();
+                        let mut events = h.apply(a).unwrap();
+                        if now == "piece" {
+                            let t = h.search_actions()[0];
+                            events += &h.apply(&t).unwrap();
+                        } else if phase(&h) == "snap-piece" {
+                            let s = h.legal_actions()[0];
+                            events += &h.apply(&s).unwrap();
+                        }
+                        let own = a.to_string().split_whitespace().nth(1).unwrap().to_string();
+                        if now == "target" && g.state_text().ends_with(&format!(" {own},-")) {
+                            continue; // the piece mark's own snap would read the same
+                        }
+                        let snapped = phase(&h) == if now == "piece" { "snap-piece" } else { "snap-target" }
+                            || events.contains(&format!("snapped {own}->"));
+                        assert_eq!(searched.contains(a), !snapped, "{marks} {now} {a}: {}", g.state_text());
+                        checked += 1;
+                    }
+                }
+                let a = legal[rng.random_range(0..legal.len())];
+                g.apply(&a).unwrap();
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} marks checked");
+}
+
+/// Split-Brain's engine seat is the generic player with the options chosen in matches against
+/// the hand-made one (BENCHMARKS.md), which `engine:player=focal` still gives.
+#[test]
+fn splitbrain_s_engine_seat_is_the_generic_player_with_its_options() {
+    use menagerie::kit::new_table;
+    use menagerie::table::referee;
+    use menagerie::table::seats::make_seats;
+    let record = |spec: &str| {
+        let mut t = new_table("splitbrain", &Vec::new()).unwrap();
+        let names = vec![spec.to_string(), "random".into(), "random".into(), "random".into()];
+        let mut seats = make_seats(t.as_ref(), &names, 3, 30.0).unwrap();
+        let p = referee::play(t.as_mut(), &mut seats, 3, &names, &Vec::new(), true, 30.0);
+        // The steps, without the header (which names the seats); the first 30.
+        p.record[1..].iter().take(30).cloned().collect::<Vec<_>>().join("\n")
+    };
+    let engine = record("engine");
+    assert_eq!(
+        engine,
+        record("mcts:iterations=500:partner=500:depth=4:explore=30:pick=1")
+    );
+    assert_ne!(
+        engine,
+        record("mcts:iterations=400:partner=500:depth=4:explore=30:pick=1"),
+        "at 400 iterations"
+    );
+    assert_ne!(engine, record("engine:player=focal"), "played as the hand-made player");
 }

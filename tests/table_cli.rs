@@ -76,7 +76,12 @@ fn bad_command_lines_are_one_line_and_exit_2() {
             "unknown setting 'colour'",
         ),
         (
-            vec!["play", "splitbrain", "--seats", "engine:depth=99,random,random,random"],
+            vec![
+                "play",
+                "splitbrain",
+                "--seats",
+                "engine:player=focal:depth=99,random,random,random",
+            ],
             "engine option depth=99",
         ),
         (
@@ -285,7 +290,7 @@ fn records_replay_through_the_command_line() {
             "play",
             "splitbrain",
             "--seats",
-            "engine,random,engine:noise=40,random",
+            "engine,random,engine:player=focal:noise=40,random",
             "--games",
             "2",
             "--record",
@@ -377,7 +382,7 @@ fn playtest_prints_statistics_and_progress() {
 #[test]
 fn playtest_jobs_give_the_same_figures_as_one_job() {
     // Engine seats (seeded) in Gravity, random ones in Cooperative Chess 2 and the generic `mcts`
-    // player in Booster and Cloak: the report and the
+    // player in Booster, Cloak and Split-Brain: the report and the
     // CSV, every line but the first (its time), are the same with 1 and 3 jobs.
     let dir = std::env::temp_dir().join(format!("menagerie-jobs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -387,6 +392,11 @@ fn playtest_jobs_give_the_same_figures_as_one_job() {
         ("booster", "mcts:iterations=60,engine:player=greedy"),
         // Its leaves are quiescence searches, whose table must not carry over between games.
         ("cloak", "mcts:iterations=60,engine:player=search"),
+        // Its leaves' values are kept per thread; its partner model searches too.
+        (
+            "splitbrain",
+            "mcts:iterations=60:partner=60:depth=4,engine:player=focal,mcts:iterations=60:partner=60,engine:player=focal",
+        ),
     ] {
         let mut reports = Vec::new();
         for jobs in ["1", "3"] {

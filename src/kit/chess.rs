@@ -11,7 +11,10 @@ use crate::position::{EndReason, Game, Piece, Position};
 use crate::rules::{Plain, Rules};
 use crate::search::{Limits, MATE_BOUND, Searcher, Silent};
 use crate::square::Square;
+use crate::table::QuickHasher;
 use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::Hasher;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -134,6 +137,47 @@ pub fn leaf_value<R: Rules>(pos: &mut Position<R>) -> i32 {
     SEARCHER.with_borrow_mut(|s| s.quiescence(pos, LEAF_NODES))
 }
 
+/// The value of the best legal move for the side to move (centipawns): each move followed by
+/// [`leaf_value`] of the reply; a side without a move is mated (`-MATE_BOUND`) or stalemated.
+pub fn reply_value(pos: &mut Position<Plain>) -> i32 {
+    // A pure function of the position, so a thread keeps the values it worked out (a game's
+    // leaves repeat boards: the same move under each card or mark).
+    thread_local! {
+        static KNOWN: RefCell<HashMap<(u64, u64), i32>> = RefCell::new(HashMap::new());
+    }
+    let mut variant = QuickHasher::default();
+    variant.write(pos.variant().name.as_bytes());
+    let key = (pos.key(), variant.finish());
+    if let Some(v) = KNOWN.with_borrow(|k| k.get(&key).copied()) {
+        return v;
+    }
+    let v = reply_value_uncached(pos);
+    KNOWN.with_borrow_mut(|k| {
+        if k.len() >= REPLIES_KEPT {
+            k.clear();
+        }
+        k.insert(key, v);
+    });
+    v
+}
+
+/// The most reply values a thread keeps.
+const REPLIES_KEPT: usize = 1 << 16;
+
+fn reply_value_uncached(pos: &mut Position<Plain>) -> i32 {
+    let moves = legal(pos);
+    if moves.is_empty() {
+        return if pos.in_check() { -MATE_BOUND } else { 0 };
+    }
+    let mut best = -MATE_BOUND;
+    for m in moves {
+        pos.make_move(m);
+        best = best.max(-leaf_value(pos));
+        pos.unmake_move();
+    }
+    best
+}
+
 /// The value of each legal move for the side to move (centipawns, mate scores kept below
 /// `MATE_BOUND` in order), by a search of `depth` plies after it.
 pub fn move_values(searcher: &mut Searcher, pos: &mut Position<Plain>, depth: u32) -> Vec<(Move, i32)> {
@@ -159,4 +203,32 @@ pub fn move_values(searcher: &mut Searcher, pos: &mut Position<Plain>, depth: u3
 /// The move's text (UCI form).
 pub fn text(pos: &Position<Plain>, m: Move) -> String {
     move_text(pos, m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{leaf_value, plain_game, reply_value};
+    use crate::position::Position;
+    use crate::search::MATE_BOUND;
+
+    /// The reply value sees a mate in one and a quiet move that wins a piece, which the
+    /// quiescence search alone (captures only) does not; asked again, it gives the same value.
+    #[test]
+    fn the_reply_value_sees_a_quiet_move_s_threat() {
+        let game = plain_game("chess").unwrap();
+        let at = |fen: &str| Position::from_fen(game.clone(), fen).unwrap();
+        // Ra8 mates.
+        let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+        assert!(
+            reply_value(&mut at(mate)) >= MATE_BOUND / 2,
+            "{}",
+            reply_value(&mut at(mate))
+        );
+        assert!(leaf_value(&mut at(mate)).abs() < 1_000);
+        // Nc7+ forks king and rook: a rook ahead after the reply.
+        let fork = "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1";
+        let (quiet, reply) = (leaf_value(&mut at(fork)), reply_value(&mut at(fork)));
+        assert!(reply > quiet + 200, "{quiet} {reply}");
+        assert_eq!(reply_value(&mut at(fork)), reply);
+    }
 }

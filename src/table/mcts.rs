@@ -6,7 +6,9 @@
 //! availability counts, expands one action, plays on at random for a few actions and scores the
 //! end ([`TableGame::outcome`]) or the state ([`TableGame::heuristic`]). Chance nodes draw by
 //! their odds; every seat maximises its own score, so teams, opponents and solitaires need no
-//! special case. The tree's size is fixed before the search starts.
+//! special case. The tree's size is fixed before the search starts. Partners who act unseen
+//! (a card face down, a secret mark) can be drawn as their own search would act
+//! ([`PartnerModel`]).
 
 use super::QuickHasher;
 use super::seats::{Player, PlayerSeat, Seat, number_options};
@@ -119,6 +121,120 @@ impl<G: TableGame> Belief<G> for ReadOnce<G> {
     }
 }
 
+/// A belief that draws another seat's unseen action as that seat would choose it. After the
+/// seat saw the whole state and another seat then acted unseen (a predictor's face-down card,
+/// a chooser's secret mark), each draw takes one of the actions that agree with the seat's
+/// newest observation, with the odds of the acting seat's own search of that state (made once,
+/// with `partner` iterations): the action it would play half the time, the others by their
+/// root visits. Otherwise draws come from the game's belief. Partners who reason alike can so
+/// coordinate without talking.
+pub struct PartnerModel<G: TableGame> {
+    seat: usize,
+    base: Box<dyn Belief<G>>,
+    /// The partner's search: these options with `partner` iterations and no model of its own.
+    options: MctsOptions,
+    /// A game with the settings, to read observations as states.
+    game: G,
+    /// The last observation that was the whole state.
+    whole: Option<G>,
+    observation: String,
+    /// The states the unseen action may have made, each with its odds' running total; made at
+    /// the first draw after the action (empty: draw from `base`).
+    model: Option<Vec<(G, f64)>>,
+}
+
+impl<G: TableGame> PartnerModel<G> {
+    /// The model for `seat` of `game`, drawing from `base` when it has nothing to model.
+    pub fn new(game: &G, seat: usize, base: Box<dyn Belief<G>>, options: &MctsOptions) -> PartnerModel<G> {
+        let options = MctsOptions {
+            iterations: options.partner,
+            time: None,
+            partner: 0,
+            seed: None,
+            ..options.clone()
+        };
+        PartnerModel {
+            seat,
+            base,
+            options,
+            game: game.clone(),
+            whole: None,
+            observation: String::new(),
+            model: None,
+        }
+    }
+
+    /// The states one unseen action of another seat makes from the whole state, that the
+    /// seat's newest observation allows, with their odds' running totals (empty if none).
+    fn build(&self, rng: &mut StdRng) -> Result<Vec<(G, f64)>, String> {
+        let Some(before) = &self.whole else {
+            return Ok(Vec::new());
+        };
+        let Actor::Seat(other, _) = before.actor() else {
+            return Ok(Vec::new());
+        };
+        if other == self.seat {
+            return Ok(Vec::new());
+        }
+        let mut after: Vec<(G::Action, G)> = Vec::new();
+        for a in before.legal_actions() {
+            let mut g = before.clone();
+            if g.apply_unseen(&a).is_ok() && g.observe(self.seat) == self.observation {
+                after.push((a, g));
+            }
+        }
+        if after.len() < 2 {
+            return Ok(after.into_iter().map(|(_, g)| (g, 1.0)).collect());
+        }
+        let mut partner = Mcts::with_options(before, other, self.options.clone(), rng.random())?;
+        partner.grow()?;
+        let edges = &partner.nodes[0].edges;
+        let picked = partner.pick().map(|i| &edges[i].action);
+        let all: f64 = edges.iter().map(|e| f64::from(e.visits)).sum();
+        let mut total = 0.0;
+        Ok(after
+            .into_iter()
+            .map(|(a, g)| {
+                // Half a visit for each action keeps every allowed action possible.
+                total += 0.5
+                    + edges
+                        .iter()
+                        .find(|e| e.action == a)
+                        .map_or(0.0, |e| f64::from(e.visits));
+                if picked == Some(&a) {
+                    total += all;
+                }
+                (g, total)
+            })
+            .collect())
+    }
+}
+
+impl<G: TableGame> Belief<G> for PartnerModel<G> {
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        self.base.see(observation)?;
+        let mut g = self.game.clone();
+        if g.set_state(observation).is_ok() && g.state_text() == observation {
+            self.whole = Some(g);
+        }
+        self.observation = observation.to_string();
+        self.model = None;
+        Ok(())
+    }
+    fn sample(&mut self, rng: &mut StdRng) -> Result<G, String> {
+        if self.model.is_none() {
+            self.model = Some(self.build(rng)?);
+        }
+        let model = self.model.as_deref().unwrap_or(&[]);
+        let Some((_, total)) = model.last() else {
+            return self.base.sample(rng);
+        };
+        let x = rng.random::<f64>() * total;
+        let k = model.partition_point(|(_, t)| *t <= x).min(model.len() - 1);
+        Ok(model[k].0.clone())
+    }
+}
+
 /// One action out of a node: its child, and the statistics of the seat that acts there.
 struct Edge<A> {
     action: A,
@@ -175,7 +291,11 @@ impl<A: PartialEq + Eq + Hash + Clone> Node<A> {
 /// Search settings: `iterations=N` (default 1000), `seconds=S` (a time budget; alone, it lifts
 /// the iteration limit, and with both the search stops at whichever comes first),
 /// `explore=N` (UCB's constant in hundredths, default 70), `rollout=N` (random actions after
-/// the tree before the heuristic scores, default 0), `seed=N`.
+/// the tree before the heuristic scores, default 0), `partner=N` (another seat's unseen action
+/// drawn by that seat's own search of N iterations, [`PartnerModel`]; default 0: uniformly
+/// by the game's belief), `depth=N` (seat decisions in the tree before the heuristic scores;
+/// default 0: no limit), `pick=1` (play the best mean among the actions visited at least half
+/// as often as the most visited; default 0: the most visited), `seed=N`.
 #[derive(Clone, Debug)]
 pub struct MctsOptions {
     /// Iterations a decision (`u32::MAX` under a time budget alone).
@@ -186,6 +306,12 @@ pub struct MctsOptions {
     pub explore: f64,
     /// Random seat actions after the tree before the heuristic may score.
     pub rollout: u32,
+    /// Iterations of the search that models another seat's unseen action (0: none).
+    pub partner: u32,
+    /// The most seat decisions an iteration takes in the tree (0: no limit).
+    pub depth: u32,
+    /// Whether the root's action is the best mean among the often visited.
+    pub pick: bool,
     /// The seat's seed, when given.
     pub seed: Option<u64>,
 }
@@ -211,6 +337,9 @@ impl MctsOptions {
             ("iterations", 1, 10_000_000, 1000),
             ("explore", 0, 1000, 70),
             ("rollout", 0, 10_000, 0),
+            ("partner", 0, 10_000_000, 0),
+            ("depth", 0, 10_000, 0),
+            ("pick", 0, 1, 0),
         ];
         let (v, seed) = number_options(&numbers, &known).map_err(|e| format!("{e}, seconds=S"))?;
         let counted = options.iter().any(|(k, _)| k == "iterations");
@@ -223,6 +352,9 @@ impl MctsOptions {
             time,
             explore: v[1] as f64 / 100.0,
             rollout: v[2] as u32,
+            partner: v[3] as u32,
+            depth: v[4] as u32,
+            pick: v[5] == 1,
             seed,
         })
     }
@@ -247,10 +379,17 @@ pub struct Mcts<G: TableGame> {
 impl<G: TableGame> Mcts<G> {
     /// A player for `seat` of `game` (its settings; its belief from [`TableGame::belief`]).
     pub fn new(game: &G, seat: usize, options: &Settings, seed: u64) -> Result<Mcts<G>, String> {
-        let options = MctsOptions::parse(options)?;
+        Mcts::with_options(game, seat, MctsOptions::parse(options)?, seed)
+    }
+
+    /// A player for `seat` of `game` with options already read.
+    fn with_options(game: &G, seat: usize, options: MctsOptions, seed: u64) -> Result<Mcts<G>, String> {
         let seed = options.seed.unwrap_or(seed);
         let cap = options.iterations.min(1 << 20) as usize * 2 + 1;
         let mut belief = game.belief(seat);
+        if options.partner > 0 {
+            belief = Box::new(PartnerModel::new(game, seat, belief, &options));
+        }
         belief.see(&game.observe(seat))?;
         Ok(Mcts {
             seat,
@@ -267,6 +406,22 @@ impl<G: TableGame> Mcts<G> {
 
     /// The most visited action at the root after the search.
     pub fn search(&mut self) -> Result<G::Action, String> {
+        let root_actions = self.grow()?;
+        let root = &self.nodes[0];
+        let best = self.pick().map(|i| root.edges[i].action.clone());
+        best.or_else(|| root_actions.and_then(|a| a.into_iter().next()))
+            .ok_or_else(|| "no legal action".to_string())
+    }
+
+    /// The root's edge to play: the most visited; with `pick=1`, the best mean among those
+    /// visited at least half as often as the most visited.
+    fn pick(&self) -> Option<usize> {
+        pick(&self.nodes[0].edges, self.options.pick)
+    }
+
+    /// Grows a new tree for the decision within the budget; returns the root's legal actions
+    /// in the first draw (none if no iteration ran).
+    fn grow(&mut self) -> Result<Option<Vec<G::Action>>, String> {
         self.nodes.clear();
         self.nodes.push(Node::new());
         self.range = (f64::INFINITY, f64::NEG_INFINITY);
@@ -291,18 +446,11 @@ impl<G: TableGame> Mcts<G> {
                 }
             }
             if root_actions.is_none() {
-                root_actions = Some(state.legal_actions());
+                root_actions = Some(state.search_actions());
             }
             self.iterate(&mut state, cap)?;
         }
-        let root = &self.nodes[0];
-        let best = root
-            .edges
-            .iter()
-            .max_by(|a, b| a.visits.cmp(&b.visits).then(a.total.total_cmp(&b.total)))
-            .map(|e| e.action.clone());
-        best.or_else(|| root_actions.and_then(|a| a.into_iter().next()))
-            .ok_or_else(|| "no legal action".to_string())
+        Ok(root_actions)
     }
 
     /// One iteration on the drawn `state`: select, expand, play out, back up.
@@ -327,10 +475,11 @@ impl<G: TableGame> Mcts<G> {
                     }
                 }
                 Actor::Seat(seat, _) => {
-                    if expanded {
+                    let deep = self.options.depth > 0 && path.len() >= self.options.depth as usize;
+                    if expanded || deep {
                         break;
                     }
-                    let legal = state.legal_actions();
+                    let legal = state.search_actions();
                     if legal.is_empty() {
                         return Err(format!("seat {seat} acts with no legal action: {}", state.state_text()));
                     }
@@ -452,7 +601,7 @@ impl<G: TableGame> Mcts<G> {
                     {
                         return Ok(h);
                     }
-                    let legal = state.legal_actions();
+                    let legal = state.search_actions();
                     if legal.is_empty() {
                         return Err(format!("a seat acts with no legal action: {}", state.state_text()));
                     }
@@ -504,6 +653,23 @@ fn with_defaults(options: &Settings, defaults: &[(&str, &str)]) -> Settings {
     out
 }
 
+/// The edge to play among `edges`: the most visited (ties: the larger total); `by_mean`, the
+/// best mean among those visited at least half as often.
+fn pick<A>(edges: &[Edge<A>], by_mean: bool) -> Option<usize> {
+    let most = (0..edges.len()).max_by(|&a, &b| {
+        let (a, b) = (&edges[a], &edges[b]);
+        a.visits.cmp(&b.visits).then(a.total.total_cmp(&b.total))
+    })?;
+    if !by_mean {
+        return Some(most);
+    }
+    let mean = |e: &Edge<A>| e.total / f64::from(e.visits.max(1));
+    let floor = edges[most].visits.div_ceil(2);
+    (0..edges.len())
+        .filter(|&i| edges[i].visits >= floor)
+        .max_by(|&a, &b| mean(&edges[a]).total_cmp(&mean(&edges[b])))
+}
+
 /// Draws a chance outcome by its odds.
 fn draw<A: Clone>(outcomes: &[(A, f64)], rng: &mut StdRng) -> Result<A, String> {
     let total: f64 = outcomes.iter().map(|o| o.1).sum();
@@ -541,7 +707,7 @@ impl<G: TableGame> Player for Mcts<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Edge, INDEXED, Node, with_defaults};
+    use super::{Edge, INDEXED, Node, pick, with_defaults};
 
     fn settings(pairs: &[(&str, &str)]) -> crate::table::Settings {
         pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
@@ -563,6 +729,23 @@ mod tests {
             with_defaults(&settings(&[("seconds", "2")]), &defaults),
             settings(&[("explore", "60"), ("seconds", "2")])
         );
+    }
+
+    /// The most visited edge, or with `by_mean` the best mean among those visited at least half
+    /// as often as the most visited.
+    #[test]
+    fn the_root_plays_the_most_visited_or_the_best_mean_of_the_often_visited() {
+        let edge = |visits: u32, mean: f64| Edge {
+            action: visits,
+            child: 0,
+            visits,
+            available: visits,
+            total: mean * f64::from(visits),
+        };
+        let edges = [edge(10, 0.5), edge(5, 0.7), edge(4, 0.9), edge(0, 0.0)];
+        assert_eq!(pick(&edges, false), Some(0));
+        assert_eq!(pick(&edges, true), Some(1), "5 of 10 visits is enough, 4 is not");
+        assert_eq!(pick::<u32>(&[], true), None);
     }
 
     /// A node finds each action's edge, before and after it keeps an index, and no edge for

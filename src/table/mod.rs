@@ -165,6 +165,12 @@ pub trait TableGame: Clone + Send + 'static {
     fn actor(&self) -> Actor;
     /// The legal actions of the actor (empty when the game is over).
     fn legal_actions(&self) -> Vec<Self::Action>;
+    /// The legal actions a search should try: a game may leave out actions that another
+    /// always does at least as well as (a mark that only the opponent would snap). Never empty
+    /// while the game is not over.
+    fn search_actions(&self) -> Vec<Self::Action> {
+        self.legal_actions()
+    }
     /// Reads an action's text (syntax only; legality is checked by [`Table::act`]).
     fn parse_action(&self, text: &str) -> Result<Self::Action, String>;
     /// Applies one of [`TableGame::legal_actions`] (or a chance outcome); returns the public

@@ -708,6 +708,19 @@ impl TableGame for SplitBrain {
         self.actor_now()
     }
 
+    fn search_actions(&self) -> Vec<Action> {
+        // An invalid mark is snapped to the nearest valid one (the opponent's choice among
+        // several): never better than marking that one at once.
+        match self.phase {
+            Phase::Target if self.vectors => (self.valid_vectors().into_iter())
+                .map(|(df, dr)| Action::Vector(df, dr))
+                .collect(),
+            Phase::Piece => self.valid_pieces().into_iter().map(Action::Mark).collect(),
+            Phase::Target => self.valid_targets().into_iter().map(Action::Mark).collect(),
+            _ => self.legal_actions(),
+        }
+    }
+
     fn legal_actions(&self) -> Vec<Action> {
         match self.phase {
             Phase::Over => Vec::new(),
@@ -906,7 +919,8 @@ impl TableGame for SplitBrain {
     }
 
     fn heuristic(&self) -> Option<Vec<f64>> {
-        let e = self.pos.evaluate() as f64;
+        // The best reply's value: a leaf before the side to move's reply sees what it takes.
+        let e = f64::from(super::chess::reply_value(&mut self.pos.clone()));
         let white = if self.pos.side_to_move() == Color::White { e } else { -e };
         Some(super::team_chances(2, white))
     }
@@ -958,12 +972,29 @@ impl TableGame for SplitBrain {
     }
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
-        // The view starts from what the seat may see, never from the true state.
-        let mut e = Engine::new(self.clone(), options, seed)?;
-        Player::see(&mut e, &TableGame::observe(self, seat))?;
-        Ok(Box::new(PlayerSeat(e)))
+        // The generic player, which beats the hand-made one (BENCHMARKS.md), unless
+        // `player=focal` asks for that one.
+        let defaults = ("focal", &MCTS_DEFAULTS[..]);
+        crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
+            // The view starts from what the seat may see, never from the true state.
+            let mut e = Engine::new(self.clone(), rest, seed)?;
+            Player::see(&mut e, &TableGame::observe(self, seat))?;
+            Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
+        })
     }
 }
+
+/// The engine seat's options for the generic player, chosen in matches against the hand-made
+/// one (BENCHMARKS.md): the partner's secret mark drawn as the partner's own search would make
+/// it, a tree of four decisions (both marks, the opponents' snap or mode, the next mark) before
+/// the heuristic, a greedier UCB and the best mean of the often visited marks.
+const MCTS_DEFAULTS: [(&str, &str); 5] = [
+    ("iterations", "500"),
+    ("partner", "500"),
+    ("depth", "4"),
+    ("explore", "30"),
+    ("pick", "1"),
+];
 
 impl SplitBrain {
     fn legal_actions_consistent(&self) -> bool {
