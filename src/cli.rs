@@ -53,8 +53,8 @@ COMMANDS:
          [--move-seconds S] [KEY=VALUE...]
                       play table games; a seat is engine[:KEY=VALUE...], mcts[:KEY=VALUE...]
                       (iterations=N, seconds=S, explore=N, rollout=N, partner=N, depth=N,
-                      pick=1, seed=N), random, human or cmd:PROGRAM ARGS; --record writes JSON lines; --pgn writes the games
-                      on a variant's board (rbc) as PGN
+                      pick=1, seed=N), random, human or cmd:PROGRAM ARGS; --record writes
+                      JSON lines; --pgn writes the games on a variant's board (rbc) as PGN
     play --replay FILE
                       replay a record, checking every step
     playtest GAME --games N [--seed N] [--seats S,...] [--csv FILE] [--optimum STATES]

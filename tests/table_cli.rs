@@ -85,6 +85,14 @@ fn bad_command_lines_are_one_line_and_exit_2() {
             "engine option depth=99",
         ),
         (
+            vec!["play", "splitbrain", "--seats", "engine:noise=40,random,random,random"],
+            "engine option noise=40: known are iterations=",
+        ),
+        (
+            vec!["play", "splitbrain", "--seats", "engine:noise=40,random,random,random"],
+            "(the hand-made player's options follow player=focal)",
+        ),
+        (
             vec![
                 "play",
                 "splitbrain",

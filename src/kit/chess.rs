@@ -138,7 +138,8 @@ pub fn leaf_value<R: Rules>(pos: &mut Position<R>) -> i32 {
 }
 
 /// The value of the best legal move for the side to move (centipawns): each move followed by
-/// [`leaf_value`] of the reply; a side without a move is mated (`-MATE_BOUND`) or stalemated.
+/// [`leaf_value`] of the reply (a mate in one scores as the quiescence search scores mate); a
+/// side without a move is mated (`-MATE_BOUND`) or stalemated (0).
 pub fn reply_value(pos: &mut Position<Plain>) -> i32 {
     // A pure function of the position, so a thread keeps the values it worked out (a game's
     // leaves repeat boards: the same move under each card or mark).

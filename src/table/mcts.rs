@@ -124,10 +124,9 @@ impl<G: TableGame> Belief<G> for ReadOnce<G> {
 /// A belief that draws another seat's unseen action as that seat would choose it. After the
 /// seat saw the whole state and another seat then acted unseen (a predictor's face-down card,
 /// a chooser's secret mark), each draw takes one of the actions that agree with the seat's
-/// newest observation, with the odds of the acting seat's own search of that state (made once,
-/// with `partner` iterations): the action it would play half the time, the others by their
-/// root visits. Otherwise draws come from the game's belief. Partners who reason alike can so
-/// coordinate without talking.
+/// newest observation (and leave this seat to act), by the acting seat's own search of that
+/// state (made once, `partner` iterations): half the odds to the action it would play, half by
+/// its root visits. Otherwise draws come from the game's belief.
 pub struct PartnerModel<G: TableGame> {
     seat: usize,
     base: Box<dyn Belief<G>>,
@@ -135,8 +134,10 @@ pub struct PartnerModel<G: TableGame> {
     options: MctsOptions,
     /// A game with the settings, to read observations as states.
     game: G,
-    /// The last observation that was the whole state.
+    /// The whole state, while the newest observation is it or the one right after it.
     whole: Option<G>,
+    /// Whether the newest observation was the whole state.
+    saw_whole: bool,
     observation: String,
     /// The states the unseen action may have made, each with its odds' running total; made at
     /// the first draw after the action (empty: draw from `base`).
@@ -159,6 +160,7 @@ impl<G: TableGame> PartnerModel<G> {
             options,
             game: game.clone(),
             whole: None,
+            saw_whole: false,
             observation: String::new(),
             model: None,
         }
@@ -179,7 +181,11 @@ impl<G: TableGame> PartnerModel<G> {
         let mut after: Vec<(G::Action, G)> = Vec::new();
         for a in before.legal_actions() {
             let mut g = before.clone();
-            if g.apply_unseen(&a).is_ok() && g.observe(self.seat) == self.observation {
+            // States where this seat acts, that show it its observation.
+            if g.apply_unseen(&a).is_ok()
+                && matches!(g.actor(), Actor::Seat(s, _) if s == self.seat)
+                && g.observe(self.seat) == self.observation
+            {
                 after.push((a, g));
             }
         }
@@ -214,9 +220,14 @@ impl<G: TableGame> Belief<G> for PartnerModel<G> {
     fn see(&mut self, observation: &str) -> Result<(), String> {
         self.base.see(observation)?;
         let mut g = self.game.clone();
-        if g.set_state(observation).is_ok() && g.state_text() == observation {
+        let whole = g.set_state(observation).is_ok() && g.state_text() == observation;
+        if whole {
             self.whole = Some(g);
+        } else if !self.saw_whole {
+            // Two observations since the whole state: more than one action to guess.
+            self.whole = None;
         }
+        self.saw_whole = whole;
         self.observation = observation.to_string();
         self.model = None;
         Ok(())
@@ -292,8 +303,8 @@ impl<A: PartialEq + Eq + Hash + Clone> Node<A> {
 /// the iteration limit, and with both the search stops at whichever comes first),
 /// `explore=N` (UCB's constant in hundredths, default 70), `rollout=N` (random actions after
 /// the tree before the heuristic scores, default 0), `partner=N` (another seat's unseen action
-/// drawn by that seat's own search of N iterations, [`PartnerModel`]; default 0: uniformly
-/// by the game's belief), `depth=N` (seat decisions in the tree before the heuristic scores;
+/// drawn by that seat's own search of N iterations, [`PartnerModel`]; default 0: by the
+/// game's belief), `depth=N` (seat decisions in the tree before the heuristic scores;
 /// default 0: no limit), `pick=1` (play the best mean among the actions visited at least half
 /// as often as the most visited; default 0: the most visited), `seed=N`.
 #[derive(Clone, Debug)]
@@ -404,7 +415,7 @@ impl<G: TableGame> Mcts<G> {
         })
     }
 
-    /// The most visited action at the root after the search.
+    /// The action to play after the search (see `pick`).
     pub fn search(&mut self) -> Result<G::Action, String> {
         let root_actions = self.grow()?;
         let root = &self.nodes[0];
@@ -419,8 +430,8 @@ impl<G: TableGame> Mcts<G> {
         pick(&self.nodes[0].edges, self.options.pick)
     }
 
-    /// Grows a new tree for the decision within the budget; returns the root's legal actions
-    /// in the first draw (none if no iteration ran).
+    /// Grows a new tree for the decision within the budget; returns the root's actions to
+    /// search in the first draw (none if no iteration ran).
     fn grow(&mut self) -> Result<Option<Vec<G::Action>>, String> {
         self.nodes.clear();
         self.nodes.push(Node::new());
@@ -634,7 +645,9 @@ pub fn engine_seat_or_own<G: TableGame>(
     {
         None | Some("mcts") => {
             let mcts = with_defaults(&rest, mcts_defaults);
-            Ok(Box::new(PlayerSeat(Mcts::new(game, seat, &mcts, seed)?)))
+            let player = Mcts::new(game, seat, &mcts, seed)
+                .map_err(|e| format!("{e} (the hand-made player's options follow player={own_name})"))?;
+            Ok(Box::new(PlayerSeat(player)))
         }
         Some(p) if p == own_name => own(&rest),
         Some(p) => Err(format!("engine option player={p}: mcts or {own_name}")),
