@@ -140,7 +140,7 @@ pub fn leaf_value<R: Rules>(pos: &mut Position<R>) -> i32 {
 /// The value of the best legal move for the side to move (centipawns): each move followed by
 /// [`leaf_value`] of the reply (a mate in one scores as the quiescence search scores mate); a
 /// side without a move is mated (`-MATE_BOUND`) or stalemated (0).
-pub fn reply_value(pos: &mut Position<Plain>) -> i32 {
+pub fn reply_value(pos: &Position<Plain>) -> i32 {
     // A pure function of the position, so a thread keeps the values it worked out (a game's
     // leaves repeat boards: the same move under each card or mark).
     thread_local! {
@@ -152,7 +152,8 @@ pub fn reply_value(pos: &mut Position<Plain>) -> i32 {
     if let Some(v) = KNOWN.with_borrow(|k| k.get(&key).copied()) {
         return v;
     }
-    let v = reply_value_uncached(pos);
+    // Worked out on a copy, made only when the value is not kept.
+    let v = reply_value_uncached(&mut pos.clone());
     KNOWN.with_borrow_mut(|k| {
         if k.len() >= REPLIES_KEPT {
             k.clear();
@@ -220,16 +221,12 @@ mod tests {
         let at = |fen: &str| Position::from_fen(game.clone(), fen).unwrap();
         // Ra8 mates.
         let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
-        assert!(
-            reply_value(&mut at(mate)) >= MATE_BOUND / 2,
-            "{}",
-            reply_value(&mut at(mate))
-        );
+        assert!(reply_value(&at(mate)) >= MATE_BOUND / 2, "{}", reply_value(&at(mate)));
         assert!(leaf_value(&mut at(mate)).abs() < 1_000);
         // Nc7+ forks king and rook: a rook ahead after the reply.
         let fork = "r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1";
-        let (quiet, reply) = (leaf_value(&mut at(fork)), reply_value(&mut at(fork)));
+        let (quiet, reply) = (leaf_value(&mut at(fork)), reply_value(&at(fork)));
         assert!(reply > quiet + 200, "{quiet} {reply}");
-        assert_eq!(reply_value(&mut at(fork)), reply);
+        assert_eq!(reply_value(&at(fork)), reply);
     }
 }

@@ -812,7 +812,7 @@ impl TableGame for Telepathy {
 
     fn heuristic(&self) -> Option<Vec<f64>> {
         // The best reply's value: a leaf before the side to move's reply sees what it takes.
-        let e = f64::from(chess::reply_value(&mut self.pos.clone()));
+        let e = f64::from(chess::reply_value(&self.pos));
         let mut white = if self.pos.side_to_move() == Color::White { e } else { -e };
         // The marker: each step towards a team's side is part of a forced removal (+2 makes
         // White remove a piece), and a removal due now costs about a pawn.

@@ -920,7 +920,7 @@ impl TableGame for SplitBrain {
 
     fn heuristic(&self) -> Option<Vec<f64>> {
         // The best reply's value: a leaf before the side to move's reply sees what it takes.
-        let e = f64::from(super::chess::reply_value(&mut self.pos.clone()));
+        let e = f64::from(super::chess::reply_value(&self.pos));
         let white = if self.pos.side_to_move() == Color::White { e } else { -e };
         Some(super::team_chances(2, white))
     }
