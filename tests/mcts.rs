@@ -597,3 +597,80 @@ fn splitbrain_s_engine_seat_is_the_generic_player_with_its_options() {
     );
     assert_ne!(engine, record("engine:player=focal"), "played as the hand-made player");
 }
+
+/// Telepathy's and Split-Brain's beliefs (read once per observation, then only dealing what
+/// is hidden) draw every hidden card or mark the observation allows, about evenly, and agree
+/// with reading the observation afresh: along seeded random games, each seat facing a hidden
+/// face-down card draws each of the six cards besides its team's face-up one, and a target
+/// chooser draws the piece mark on each square holding a piece that can move (counted here
+/// from the board's legal moves).
+#[test]
+fn beliefs_draw_every_hidden_card_and_mark_about_evenly() {
+    use menagerie::games::AnyGame;
+    use menagerie::kit::splitbrain::SplitBrain;
+    use menagerie::kit::telepathy::Telepathy;
+    use menagerie::{MoveList, Position, default_variants};
+    use rand::SeedableRng;
+    use std::collections::BTreeMap;
+    // The hidden part of a drawn state (a word of its text) and how many values it may take.
+    type Hidden = fn(&str) -> (String, usize);
+    fn walk<G: TableGame>(start: G, hidden: Hidden) -> usize {
+        let mut checked = 0;
+        for seed in 0..3 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut g = start.clone();
+            for step in 0..120 {
+                let Actor::Seat(..) = g.actor() else { break };
+                for s in 0..g.seats() {
+                    let obs = g.observe(s);
+                    if obs == g.state_text() {
+                        continue;
+                    }
+                    let mut belief = g.belief(s);
+                    belief.see(&obs).unwrap();
+                    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+                    let draws = 300;
+                    for k in 0..draws {
+                        let drawn = belief.sample(&mut StdRng::seed_from_u64(k)).unwrap();
+                        let read = start.sample_observed(s, &obs, &mut StdRng::seed_from_u64(k)).unwrap();
+                        assert_eq!(drawn.state_text(), read.state_text());
+                        assert_eq!(drawn.observe(s), obs);
+                        *seen.entry(hidden(&drawn.state_text()).0).or_default() += 1;
+                    }
+                    let want = hidden(&g.state_text()).1;
+                    let at = format!("seed {seed} step {step} seat {s}: {obs}: {seen:?}");
+                    assert_eq!(seen.len(), want, "{at}");
+                    let even = draws as usize / want;
+                    assert!(seen.values().all(|&n| n * 2 > even && n < even * 2), "{at}");
+                    checked += 1;
+                }
+                let legal = g.legal_actions();
+                g.apply(&legal[rng.random_range(0..legal.len())]).unwrap();
+            }
+        }
+        checked
+    }
+    // Telepathy: the face-down card; six cards are possible, seven without a face-up card.
+    let card: Hidden = |text| {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        let team = usize::from(w[1] == "b");
+        let face = w[7].split(',').nth(team).unwrap();
+        (w[10].to_string(), if face == "-" { 7 } else { 6 })
+    };
+    assert!(walk(Telepathy::new(&Vec::new()).unwrap(), card) > 50);
+    // Split-Brain: the piece mark, on any square a legal move starts from.
+    let mark: Hidden = |text| {
+        let w: Vec<&str> = text.split_whitespace().collect();
+        let Some(AnyGame::Plain(game)) = default_variants().get("losalamos") else {
+            panic!()
+        };
+        let pos = Position::from_fen(game.clone(), &w[..6].join(" ")).unwrap();
+        let mut list = MoveList::new();
+        pos.clone().legal_moves(&mut list);
+        let mut from: Vec<_> = list.iter().map(|m| m.from()).collect();
+        from.sort_by_key(|s| s.index());
+        from.dedup();
+        (w[8].split(',').next().unwrap().to_string(), from.len())
+    };
+    assert!(walk(SplitBrain::new(&Vec::new()).unwrap(), mark) > 20);
+}

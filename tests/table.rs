@@ -412,14 +412,28 @@ fn telepathy_king_capture_after_an_exposed_king() {
     act(&mut t, "card R");
     act(&mut t, "e8e1");
     assert_eq!(t.outcome().unwrap().reason, "Black captures the king");
-    let mut engine = game("telepathy", &[]).engine_seat(2, &Vec::new(), 1).unwrap();
-    engine.see(exposed).unwrap();
-    assert_eq!(
-        engine
-            .ask(1, "predict", 30.0, &[])
-            .map(|c| matches!(c, Answer::Action(c) if c.starts_with("card "))),
-        Ok(true)
-    );
+    // Both engine seats predict; the generic one (the default) then takes the king (the
+    // hand-made mover values only legal moves by its search, and may not).
+    for options in [vec![("player".to_string(), "model".to_string())], vec![]] {
+        let mut t = at("telepathy", exposed);
+        let mut predictor = game("telepathy", &[]).engine_seat(2, &options, 1).unwrap();
+        predictor.see(exposed).unwrap();
+        let card = match predictor.ask(1, "predict", 30.0, &t.actions()) {
+            Ok(Answer::Action(c)) if c.starts_with("card ") => c,
+            other => panic!("{options:?}: {other:?}"),
+        };
+        if !options.is_empty() {
+            continue;
+        }
+        act(&mut t, &card);
+        let mut mover = game("telepathy", &[]).engine_seat(3, &options, 1).unwrap();
+        mover.see(&t.observe(3)).unwrap();
+        let answer = mover.ask(2, "move", 30.0, &t.actions());
+        assert!(
+            matches!(&answer, Ok(Answer::Action(m)) if m == "e8e1"),
+            "{options:?}: {answer:?}"
+        );
+    }
     // A team with only its king must remove it, and loses (bare kings played on, as the rule
     // book has it).
     let mut t = game("telepathy", &[("bare_kings", "play")]);

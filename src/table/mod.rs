@@ -7,6 +7,7 @@
 
 pub mod console;
 pub mod explain;
+pub mod history;
 pub mod info;
 pub mod mcts;
 pub mod playtest;

@@ -11,12 +11,15 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Plain;
 use crate::square::Square;
+use crate::table::history::History;
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, Table, TableGame, Tally, Utility,
 };
 use std::fmt;
+use std::sync::Arc;
 
+mod belief;
 mod engine;
 pub use engine::Engine;
 
@@ -118,6 +121,8 @@ pub enum Action {
 #[derive(Clone)]
 pub struct SplitBrain {
     pos: Position<Plain>,
+    /// The legal moves of `pos`, kept: every phase of a team turn reads them.
+    legal: Arc<[Move]>,
     marker: Side,
     phase: Phase,
     /// The marks (the piece mark, the target mark or vector), as snapped once resolved.
@@ -131,7 +136,7 @@ pub struct SplitBrain {
     end: Option<Outcome>,
     /// Per team turn: the position before it and how it was resolved (0 direct, 1 piece
     /// mode, 2 target mode), with the move played.
-    turns: Vec<(Setup, u8, Move)>,
+    turns: History<(Setup, u8, Move)>,
 }
 
 /// Seat of `team`'s player on `side`.
@@ -153,6 +158,7 @@ impl SplitBrain {
         crate::kit::chess::check_kings(&pos, [1, 1], false)?;
         let mut next = self.clone();
         next.pos = pos;
+        next.legal = legal(&mut next.pos).into();
         next.turns.clear();
         next.end = None;
         next.marker = match words[6] {
@@ -179,7 +185,7 @@ impl SplitBrain {
             }
             _ => need(2)?,
         }
-        let has_move = !legal(&mut next.pos).is_empty();
+        let has_move = !next.legal.is_empty();
         if let Some((winner, reason)) = board_end(&next.pos, has_move, next.draws) {
             next.end = Some(team_outcome(2, winner, reason));
             next.phase = Phase::Over;
@@ -259,9 +265,10 @@ impl SplitBrain {
     /// marks a movement vector instead of a target square).
     pub fn new(settings: &Settings) -> Result<SplitBrain, String> {
         let v = INFO.read_settings(settings)?;
-        let game = chess::plain_game("losalamos")?;
+        let mut pos = Position::startpos(chess::plain_game("losalamos")?);
         Ok(SplitBrain {
-            pos: Position::startpos(game),
+            legal: legal(&mut pos).into(),
+            pos,
             marker: Side::King,
             phase: Phase::Piece,
             marks: (None, None),
@@ -270,7 +277,7 @@ impl SplitBrain {
             limit: v[2].parse().expect("a listed number"),
             vectors: v[3] == "vector",
             end: None,
-            turns: Vec::new(),
+            turns: History::new(),
         })
     }
 
@@ -315,8 +322,8 @@ impl SplitBrain {
         }
     }
 
-    fn moves(&self) -> Vec<Move> {
-        legal(&mut self.pos.clone())
+    fn moves(&self) -> &[Move] {
+        &self.legal
     }
 
     /// Squares holding a piece of the team with a legal move.
@@ -500,7 +507,7 @@ impl SplitBrain {
             *event += &format!(" snapped {}->{}", self.aim_text(t), self.aim_text(near[0]));
         }
         let (s, t) = (self.marks.0.unwrap(), self.marks.1.unwrap());
-        if let Some(m) = self.moves().into_iter().find(|&m| self.hits(m, s, t)) {
+        if let Some(m) = self.moves().iter().copied().find(|&m| self.hits(m, s, t)) {
             *event += " direct";
             return self.complete(None, s, m.to(), event);
         }
@@ -512,7 +519,8 @@ impl SplitBrain {
     fn complete(&mut self, mode: Option<Mode>, s: Square, t: Square, event: &mut String) -> Result<(), String> {
         let candidates: Vec<Move> = self
             .moves()
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|m| m.from() == s && m.to() == t)
             .collect();
         if candidates.len() > 1 {
@@ -534,6 +542,7 @@ impl SplitBrain {
         *event += &format!(" move {}", chess::text(&self.pos, m));
         let black = self.team() == Color::Black;
         self.pos.make_move(m);
+        self.legal = legal(&mut self.pos).into();
         if black {
             self.marker = if self.marker == Side::King {
                 Side::Queen
@@ -762,7 +771,8 @@ impl TableGame for SplitBrain {
                 .collect(),
             Phase::Promote(_, s, t) => self
                 .moves()
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|m| m.from() == s && m.to() == t)
                 .filter_map(|m| promotion(&self.pos, m).map(Action::Promote))
                 .collect(),
@@ -862,7 +872,8 @@ impl TableGame for SplitBrain {
             (Action::Promote(c), Phase::Promote(mode, s, t)) => {
                 let m = self
                     .moves()
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .find(|&m| m.from() == s && m.to() == t && promotion(&self.pos, m) == Some(c))
                     .ok_or("no such promotion")?;
                 event = format!("promote {c}");
@@ -894,28 +905,11 @@ impl TableGame for SplitBrain {
     }
 
     fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<SplitBrain, String> {
-        // Hidden: the partner's piece mark, drawn from the team's pieces that can move.
-        use rand::RngExt;
-        let mut w: Vec<String> = observation.split_whitespace().map(String::from).collect();
-        let Some(rest) = w.last().and_then(|m| m.strip_prefix("?,")).map(String::from) else {
-            let mut g = self.clone();
-            TableGame::set_state(&mut g, observation)?;
-            return Ok(g);
-        };
-        // The team's pieces that can move, read from the same board before any mark.
-        let n = w.len();
-        let mut before = w.clone();
-        before[n - 2] = "piece".into();
-        before[n - 1] = "-,-".into();
-        let mut g = self.clone();
-        TableGame::set_state(&mut g, &before.join(" "))?;
-        let pieces = g.valid_pieces();
-        if pieces.is_empty() {
-            return Err("a mark is hidden, but the team has no piece to move".into());
-        }
-        w[n - 1] = format!("{},{rest}", g.name(pieces[rng.random_range(0..pieces.len())]));
-        TableGame::set_state(&mut g, &w.join(" "))?;
-        Ok(g)
+        Ok(belief::View::read(self, observation)?.draw(rng))
+    }
+
+    fn belief(&self, _: usize) -> Box<dyn crate::table::mcts::Belief<SplitBrain>> {
+        Box::new(belief::MarkBelief::new(self))
     }
 
     fn heuristic(&self) -> Option<Vec<f64>> {
@@ -957,7 +951,9 @@ impl TableGame for SplitBrain {
         // How often the move played was the engine's best (a depth-3 search of the position).
         let mut searcher = chess::searcher();
         let mut best = 0;
-        for (setup, _, m) in &self.turns {
+        // Oldest first: the searcher keeps what it learnt from one position for the next.
+        let turns: Vec<_> = self.turns.iter().collect();
+        for (setup, _, m) in turns.into_iter().rev() {
             let mut pos =
                 Position::from_setup(std::sync::Arc::clone(self.pos.game()), setup, false).expect("own position");
             let vals = chess::move_values(&mut searcher, &mut pos, 2);

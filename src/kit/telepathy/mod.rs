@@ -7,22 +7,29 @@ use super::chess::{self, legal};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::moves::{Move, MoveList};
+use crate::notation::write_move;
 use crate::position::{Game, Position};
 use crate::rules::Plain;
-use crate::search::Searcher;
 use crate::square::Square;
-use crate::table::seats::{Player, PlayerSeat, Seat, number_options};
+use crate::table::mcts::{Belief, ReadOnce};
+use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
+use rand::RngExt;
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 use std::fmt;
 use std::sync::Arc;
+
+mod engine;
+use engine::Engine;
 
 /// The seven cards of a team's hand and table: the six piece types and the checker (`C`, a bet
 /// that the partner moves the face-up type).
 pub const CARDS: [char; 7] = ['P', 'N', 'B', 'R', 'Q', 'K', 'C'];
+
+/// A face-down card a view does not show (no card letter).
+const HIDDEN: char = '?';
 
 /// What IS-MCTS's heuristic counts a marker step towards a team's side, in centipawns.
 const MARKER_STEP_CP: f64 = 60.0;
@@ -48,15 +55,47 @@ pub enum Action {
     /// The predictor's card (`card Q`).
     Card(char),
     /// The mover's move, in UCI text (`e2e4`, `e7e8q`, castling `e1g1`).
-    Move(String),
+    Move(MoveText),
     /// A piece the overflowing team takes off (`remove e4`).
     Remove(Square),
+}
+
+/// A move's UCI text, held inline (four or five ASCII letters and digits): the generic player
+/// compares and copies many.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveText([u8; 5]);
+
+impl MoveText {
+    /// The text, if it has the form of a move (4 or 5 ASCII letters and digits).
+    pub fn new(text: &str) -> Option<MoveText> {
+        let b = text.as_bytes();
+        if !(4..=5).contains(&b.len()) || !b.iter().all(u8::is_ascii_alphanumeric) {
+            return None;
+        }
+        let mut t = [0; 5];
+        t[..b.len()].copy_from_slice(b);
+        Some(MoveText(t))
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        let n = if self.0[4] == 0 { 4 } else { 5 };
+        std::str::from_utf8(&self.0[..n]).unwrap_or("")
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// The whole state of a game.
 #[derive(Clone)]
 pub struct Telepathy {
     pos: Position<Plain>,
+    /// [`Telepathy::moves`], kept: a team turn reads them three times.
+    legal: Arc<[Move]>,
     /// -1, 0 or 1 (1 = White's side).
     marker: i32,
     /// Per team (White, Black): the face-up card.
@@ -144,6 +183,7 @@ impl Telepathy {
         let pos = Position::from_fen_exposed(Arc::clone(&self.game), &w[..6].join(" ")).map_err(|e| e.to_string())?;
         let mut next = self.clone();
         next.pos = pos;
+        next.board_changed();
         next.end = None;
         // A set state starts its own count of plies and statistics.
         next.plies = 0;
@@ -251,8 +291,9 @@ impl Telepathy {
         let game = chess::plain_game("chess")?;
         let (fw, fb) = (usize::from(v[0] == "1"), usize::from(v[1] == "1"));
         let hand: Vec<char> = CARDS.iter().copied().filter(|&c| c != 'P').collect();
-        Ok(Telepathy {
+        let mut t = Telepathy {
             pos: Position::startpos(Arc::clone(&game)),
+            legal: Arc::new([]),
             marker: 0,
             face_up: ['P', 'P'],
             hands: [hand.clone(), hand],
@@ -271,7 +312,9 @@ impl Telepathy {
             last_removal: None,
             plies: 0,
             game,
-        })
+        };
+        t.board_changed();
+        Ok(t)
     }
 
     /// [`Telepathy::new`] behind the table interface.
@@ -291,10 +334,15 @@ impl Telepathy {
 
     /// The mover's moves: the legal moves, plus taking the opponent's king when it stands
     /// attacked (a team may have exposed its own king by a removal).
-    pub fn moves(&self) -> Vec<Move> {
-        let mut pos = self.pos.clone();
-        let mut v = legal(&mut pos);
-        let them = !self.team();
+    pub fn moves(&self) -> &[Move] {
+        &self.legal
+    }
+
+    /// Works out [`Telepathy::moves`] again, after the board changed.
+    fn board_changed(&mut self) {
+        let pos = &mut self.pos;
+        let mut v = legal(pos);
+        let them = !pos.side_to_move();
         if pos.royal_in_danger(them) {
             let kings = pos.royals(them);
             let mut list = MoveList::new();
@@ -305,7 +353,57 @@ impl Telepathy {
                 }
             }
         }
-        v
+        self.legal = v.into();
+    }
+
+    /// The state an observation shows. Hidden from it: the face-down card and the hand it
+    /// left, together the six cards besides the team's face-up one; the face-down card is then
+    /// [`HIDDEN`] until [`Telepathy::fill_hidden`] deals them.
+    fn read_view(&self, observation: &str) -> Result<Telepathy, String> {
+        let mut w: Vec<String> = observation.split_whitespace().map(String::from).collect();
+        if w.len() < 11 || w[10] != "?" {
+            let mut g = self.clone();
+            g.set_state(observation)?;
+            return Ok(g);
+        }
+        let t = usize::from(w[1] == "b");
+        let face: Vec<char> = w[7]
+            .split(',')
+            .nth(t)
+            .ok_or("face-up cards: WHITE,BLACK")?
+            .chars()
+            .collect();
+        // Read with some dealing of the six cards, then marked hidden.
+        let mut rest: Vec<char> = CARDS.iter().copied().filter(|c| !face.contains(c)).collect();
+        let pending = rest.remove(0);
+        let hand: String = rest.into_iter().collect();
+        let hands: Vec<String> = w[8].split(',').map(String::from).collect();
+        if hands.len() != 2 {
+            return Err("hands: WHITE,BLACK".into());
+        }
+        w[8] = if t == 0 {
+            format!("{hand},{}", hands[1])
+        } else {
+            format!("{},{hand}", hands[0])
+        };
+        w[10] = pending.to_string();
+        let mut g = self.clone();
+        g.set_state(&w.join(" "))?;
+        g.pending = Some(HIDDEN);
+        Ok(g)
+    }
+
+    /// Deals a view's hidden cards ([`Telepathy::read_view`]): the face-down card drawn evenly
+    /// from the six besides the face-up one, the others in the hand.
+    fn fill_hidden(&mut self, rng: &mut StdRng) {
+        if self.pending != Some(HIDDEN) {
+            return;
+        }
+        let t = self.team().index();
+        let face = self.face_up[t];
+        let mut rest: Vec<char> = CARDS.iter().copied().filter(|&c| c != face).collect();
+        self.pending = Some(rest.remove(rng.random_range(0..rest.len())));
+        self.hands[t] = rest;
     }
 
     fn removable(&self, team: Color) -> Vec<Square> {
@@ -563,12 +661,15 @@ pub static INFO: GameInfo = GameInfo {
 impl Telepathy {
     /// Team `t`'s move `text` against its face-down card: hit, same or miss, the hand-off,
     /// the marker, and a king taken, a removal due or the next prediction.
-    fn play_move(&mut self, t: Color, text: &str) -> Result<String, String> {
+    fn play_move(&mut self, t: Color, text: &MoveText) -> Result<String, String> {
         let ti = t.index();
-        let m = self
-            .moves()
-            .into_iter()
-            .find(|&m| chess::text(&self.pos, m) == *text)
+        let mut written = String::with_capacity(8);
+        let m = (self.moves().iter().copied())
+            .find(|&m| {
+                written.clear();
+                write_move(&mut written, &self.pos, m);
+                written == text.as_str()
+            })
             .ok_or("no such move")?;
         let moved = self.type_on(m.from());
         let card = self.pending.take().ok_or("no card face down")?;
@@ -584,6 +685,7 @@ impl Telepathy {
         self.predictions.push((self.pieces_on_board(), result));
         let captured_king = self.pos.royals(!t).contains(m.to());
         self.pos.make_move(m);
+        self.board_changed();
         self.plies += 1;
         // Hand-off: the mover takes the hand and the checker if it is on the table,
         // else the old face-up card; the card left is the new face-up card.
@@ -642,6 +744,7 @@ impl Telepathy {
     fn remove(&mut self, c: Color, sq: Square) -> String {
         let was_king = self.pos.royals(c).contains(sq);
         self.pos.take_off(sq);
+        self.board_changed();
         self.removals += 1;
         self.removed[c.index()] += 1;
         self.last_removal = Some(self.plies);
@@ -699,11 +802,15 @@ impl TableGame for Telepathy {
                 cards.dedup();
                 cards.into_iter().map(Action::Card).collect()
             }
-            Phase::Move => self
-                .moves()
-                .into_iter()
-                .map(|m| Action::Move(chess::text(&self.pos, m)))
-                .collect(),
+            Phase::Move => {
+                let mut written = String::with_capacity(8);
+                let mut text = |m| {
+                    written.clear();
+                    write_move(&mut written, &self.pos, m);
+                    MoveText::new(&written).expect("a chess move's text")
+                };
+                self.moves().iter().map(|&m| Action::Move(text(m))).collect()
+            }
             Phase::Remove(c) => self.removable(c).into_iter().map(Action::Remove).collect(),
             Phase::Over => Vec::new(),
         }
@@ -738,12 +845,9 @@ impl TableGame for Telepathy {
                 .ok_or_else(|| format!("'{}' is not a square", sq.trim()));
         }
         let t = text.trim();
-        let ok = (4..=5).contains(&t.len()) && t.chars().all(|c| c.is_ascii_alphanumeric());
-        if ok {
-            Ok(Action::Move(t.to_string()))
-        } else {
-            Err(format!("'{t}' is not 'card X', a move like e2e4 or 'remove SQ'"))
-        }
+        MoveText::new(t)
+            .map(Action::Move)
+            .ok_or_else(|| format!("'{t}' is not 'card X', a move like e2e4 or 'remove SQ'"))
     }
 
     fn apply(&mut self, action: &Action) -> Result<String, String> {
@@ -777,37 +881,17 @@ impl TableGame for Telepathy {
     }
 
     fn sample_observed(&self, _: usize, observation: &str, rng: &mut StdRng) -> Result<Telepathy, String> {
-        // Hidden: the face-down card and the hand it left. Together they are the six cards
-        // besides the team's face-up one; the face-down card is drawn from them.
-        let mut w: Vec<String> = observation.split_whitespace().map(String::from).collect();
-        if w.len() < 11 || w[10] != "?" {
-            let mut g = self.clone();
-            g.set_state(observation)?;
-            return Ok(g);
-        }
-        let t = usize::from(w[1] == "b");
-        let face: Vec<char> = w[7]
-            .split(',')
-            .nth(t)
-            .ok_or("face-up cards: WHITE,BLACK")?
-            .chars()
-            .collect();
-        let mut rest: Vec<char> = CARDS.iter().copied().filter(|c| !face.contains(c)).collect();
-        let pending = rest.remove(rng.random_range(0..rest.len()));
-        let hand: String = rest.into_iter().collect();
-        let hands: Vec<String> = w[8].split(',').map(String::from).collect();
-        if hands.len() != 2 {
-            return Err("hands: WHITE,BLACK".into());
-        }
-        w[8] = if t == 0 {
-            format!("{hand},{}", hands[1])
-        } else {
-            format!("{},{hand}", hands[0])
-        };
-        w[10] = pending.to_string();
-        let mut g = self.clone();
-        g.set_state(&w.join(" "))?;
+        let mut g = self.read_view(observation)?;
+        g.fill_hidden(rng);
         Ok(g)
+    }
+
+    fn belief(&self, _: usize) -> Box<dyn Belief<Telepathy>> {
+        // The observation read once; each draw only deals the hidden cards.
+        Box::new(ReadOnce::new(self.clone(), Telepathy::read_view, |_, g, rng| {
+            g.fill_hidden(rng);
+            Ok(())
+        }))
     }
 
     fn heuristic(&self) -> Option<Vec<f64>> {
@@ -874,195 +958,26 @@ impl TableGame for Telepathy {
     }
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
-        // The view starts from what the seat may see, never from the true state.
-        let mut e = Engine::new(self.clone(), options, seed)?;
-        Player::see(&mut e, &TableGame::observe(self, seat))?;
-        Ok(Box::new(PlayerSeat(e)))
-    }
-}
-
-/// Menagerie's player of a Telepathy seat. The predictor models its partner as a distribution
-/// over the piece types of the engine's best moves (a softmax over the top moves' values) and
-/// plays the card with the best expected marker step. The mover models its predictor the same
-/// way and weighs each move's value against the chance that the face-down card names its piece
-/// type. Each seat has its own seeded noise, so two engine partners do not read each other
-/// perfectly. Options: `depth=N` (default 1), `noise=CP` (default 20), `temp=CP` (softmax
-/// temperature, default 60), `step=CP` (what one marker step is worth, default 60), `seed=N`.
-pub struct Engine {
-    view: Telepathy,
-    depth: u32,
-    noise: i32,
-    temp: f64,
-    step: f64,
-    rng: StdRng,
-    searcher: Searcher,
-}
-
-impl Engine {
-    fn new(view: Telepathy, options: &Settings, seed: u64) -> Result<Engine, String> {
-        let known = [
-            ("depth", 1, 6, 1),
-            ("noise", 0, 1000, 20),
-            ("temp", 1, 10_000, 60),
-            ("step", 0, 10_000, 60),
-        ];
-        let (v, own_seed) = number_options(options, &known)?;
-        Ok(Engine {
-            view,
-            depth: v[0] as u32,
-            noise: v[1] as i32,
-            temp: v[2] as f64,
-            step: v[3] as f64,
-            rng: StdRng::seed_from_u64(own_seed.unwrap_or(seed)),
-            searcher: chess::searcher(),
+        // The generic player, which beats the hand-made one (BENCHMARKS.md), unless
+        // `player=model` asks for that one.
+        let defaults = ("model", &MCTS_DEFAULTS[..]);
+        crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
+            // The view starts from what the seat may see, never from the true state.
+            let mut e = Engine::new(self.clone(), rest, seed)?;
+            Player::see(&mut e, &TableGame::observe(self, seat))?;
+            Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
         })
     }
-
-    /// Values of the side to move's moves with this seat's noise, and each move's piece type.
-    fn values(&mut self) -> Vec<(String, char, f64)> {
-        let mut pos = self.view.pos.clone();
-        let moves = self.view.moves();
-        let vals = chess::move_values(&mut self.searcher, &mut pos, self.depth);
-        moves
-            .into_iter()
-            .map(|m| {
-                let v = vals.iter().find(|x| x.0 == m).map_or(100_000, |x| x.1);
-                let noise = if self.noise > 0 {
-                    self.rng.random_range(-self.noise..=self.noise)
-                } else {
-                    0
-                };
-                (
-                    chess::text(&self.view.pos, m),
-                    self.view.type_on(m.from()),
-                    f64::from(v + noise),
-                )
-            })
-            .collect()
-    }
-
-    /// The partner's piece type as a distribution: softmax over the move values.
-    fn type_odds(&self, vals: &[(String, char, f64)]) -> Vec<(char, f64)> {
-        let top = vals.iter().map(|v| v.2).fold(f64::MIN, f64::max);
-        let mut odds: Vec<(char, f64)> = Vec::new();
-        for (_, t, v) in vals {
-            let w = ((v - top) / self.temp).exp();
-            match odds.iter_mut().find(|o| o.0 == *t) {
-                Some(o) => o.1 += w,
-                None => odds.push((*t, w)),
-            }
-        }
-        let sum: f64 = odds.iter().map(|o| o.1).sum::<f64>().max(f64::MIN_POSITIVE);
-        odds.iter_mut().for_each(|o| o.1 /= sum);
-        odds
-    }
-
-    /// The expected marker steps (+1 towards the opponents) of each card of `hand`.
-    fn card_gains(odds: &[(char, f64)], hand: &[char], face: char) -> Vec<(char, f64)> {
-        let p = |t: char| odds.iter().find(|o| o.0 == t).map_or(0.0, |o| o.1);
-        hand.iter()
-            .map(|&c| {
-                let hit = if c == 'C' { p(face) } else { p(c) };
-                let same = if c == 'C' { 0.0 } else { p(face) };
-                (c, hit - (1.0 - hit - same))
-            })
-            .collect()
-    }
-
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
-        let t = self.view.team().index();
-        match self.view.phase {
-            Phase::Predict => {
-                let vals = self.values();
-                let odds = self.type_odds(&vals);
-                let gains = Engine::card_gains(&odds, &self.view.hands[t], self.view.face_up[t]);
-                let best = gains.iter().max_by(|a, b| a.1.total_cmp(&b.1)).ok_or("no card")?;
-                Ok(format!("card {}", best.0))
-            }
-            Phase::Move => {
-                let vals = self.values();
-                let face = self.view.face_up[t];
-                // The predictor held every card but the face-up one; it plays the card its own
-                // model favours: here the same model, our noise standing in for its.
-                let hand: Vec<char> = CARDS.iter().copied().filter(|&c| c != face).collect();
-                let odds = self.type_odds(&vals);
-                let gains = Engine::card_gains(&odds, &hand, face);
-                let top = gains.iter().map(|g| g.1).fold(f64::MIN, f64::max);
-                let mut card_odds: Vec<(char, f64)> = gains.iter().map(|g| (g.0, ((g.1 - top) * 4.0).exp())).collect();
-                let sum: f64 = card_odds.iter().map(|c| c.1).sum();
-                card_odds.iter_mut().for_each(|c| c.1 /= sum);
-                let best = vals
-                    .iter()
-                    .map(|(text, ty, v)| {
-                        let expected: f64 = card_odds
-                            .iter()
-                            .map(|(c, p)| {
-                                let wanted = if *c == 'C' { face } else { *c };
-                                p * if *ty == wanted {
-                                    1.0
-                                } else if *ty == face {
-                                    0.0
-                                } else {
-                                    -1.0
-                                }
-                            })
-                            .sum();
-                        (text, v + self.step * expected)
-                    })
-                    .max_by(|a, b| a.1.total_cmp(&b.1))
-                    .ok_or("no move")?;
-                Ok(best.0.clone())
-            }
-            Phase::Remove(c) => {
-                // The piece whose loss hurts least, never one that leaves our king en prise.
-                let mut best: Option<(String, i32)> = None;
-                for a in legal {
-                    let Ok(Action::Remove(sq)) = self.view.parse_action(a) else {
-                        continue;
-                    };
-                    let mut pos = self.view.pos.clone();
-                    pos.take_off(sq);
-                    let mut v = pos.evaluate();
-                    if pos.side_to_move() != c {
-                        v = -v;
-                    }
-                    if pos.royal_in_danger(c) {
-                        v -= 100_000;
-                    }
-                    if best.as_ref().is_none_or(|b| v > b.1) {
-                        best = Some((a.clone(), v));
-                    }
-                }
-                best.map(|b| b.0).ok_or_else(|| "nothing to remove".into())
-            }
-            Phase::Over => Err("the game is over".into()),
-        }
-    }
 }
 
-impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        // Hidden parts (`?`: the face-down card and the hand it left) are never used by a
-        // decision; stand in a consistent guess so the view reads as a state.
-        let mut w: Vec<String> = observation.split_whitespace().map(String::from).collect();
-        if w.len() >= 12 && w[10] == "?" {
-            let side = if w[1] == "w" { 0 } else { 1 };
-            let face = w[7].split(',').nth(side).unwrap_or("P").chars().next().unwrap_or('P');
-            let rest: Vec<char> = CARDS.iter().copied().filter(|&c| c != face).collect();
-            w[10] = rest[0].to_string();
-            let hands: Vec<String> = w[8].split(',').map(String::from).collect();
-            let mut hands = if hands.len() == 2 {
-                hands
-            } else {
-                vec![String::new(), String::new()]
-            };
-            hands[side] = rest[1..].iter().collect();
-            w[8] = hands.join(",");
-        }
-        TableGame::set_state(&mut self.view, &w.join(" "))
-    }
-
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
-        Engine::decide(self, legal)
-    }
-}
+/// The engine seat's options for the generic player, chosen in matches against the hand-made
+/// one (BENCHMARKS.md): the partner's face-down card drawn as the partner's own search would
+/// choose it, a tree of two decisions (the card, the move) before the best-reply leaf, a
+/// greedier UCB and the best mean of the often visited actions.
+const MCTS_DEFAULTS: [(&str, &str); 5] = [
+    ("iterations", "1000"),
+    ("partner", "1000"),
+    ("depth", "2"),
+    ("explore", "50"),
+    ("pick", "1"),
+];

@@ -1,0 +1,80 @@
+//! What a Split-Brain seat believes: the true states its newest observation allows. Only the
+//! piece mark is ever hidden (from the target chooser, until both marks are down).
+
+use super::SplitBrain;
+use crate::square::Square;
+use crate::table::TableGame;
+use crate::table::mcts::Belief;
+use rand::RngExt;
+use rand::rngs::StdRng;
+
+/// An observation read as a state, with the squares its hidden piece mark may be on: the
+/// team's pieces that can move (none when nothing is hidden).
+pub(super) struct View {
+    state: SplitBrain,
+    pieces: Vec<Square>,
+}
+
+impl View {
+    /// The view of `observation`, read with the settings of `game`.
+    pub(super) fn read(game: &SplitBrain, observation: &str) -> Result<View, String> {
+        let mut w: Vec<String> = observation.split_whitespace().map(String::from).collect();
+        let mut g = game.clone();
+        let Some(rest) = w.last().and_then(|m| m.strip_prefix("?,")).map(String::from) else {
+            TableGame::set_state(&mut g, observation)?;
+            return Ok(View {
+                state: g,
+                pieces: Vec::new(),
+            });
+        };
+        // The team's pieces that can move, read from the same board before any mark.
+        let n = w.len();
+        let mut before = w.clone();
+        before[n - 2] = "piece".into();
+        before[n - 1] = "-,-".into();
+        TableGame::set_state(&mut g, &before.join(" "))?;
+        let pieces = g.valid_pieces();
+        let Some(&first) = pieces.first() else {
+            return Err("a mark is hidden, but the team has no piece to move".into());
+        };
+        // Read with one of them; a draw puts the mark on its own.
+        w[n - 1] = format!("{},{rest}", g.name(first));
+        TableGame::set_state(&mut g, &w.join(" "))?;
+        Ok(View { state: g, pieces })
+    }
+
+    /// A true state: the hidden piece mark on one of the pieces, drawn evenly.
+    pub(super) fn draw(&self, rng: &mut StdRng) -> SplitBrain {
+        let mut g = self.state.clone();
+        if !self.pieces.is_empty() {
+            g.marks.0 = Some(self.pieces[rng.random_range(0..self.pieces.len())]);
+        }
+        g
+    }
+}
+
+/// The generic player's belief: each observation read once, each draw a [`View::draw`].
+pub(super) struct MarkBelief {
+    game: SplitBrain,
+    view: Result<View, String>,
+}
+
+impl MarkBelief {
+    pub(super) fn new(game: &SplitBrain) -> MarkBelief {
+        MarkBelief {
+            game: game.clone(),
+            view: Err("no observation yet".into()),
+        }
+    }
+}
+
+impl Belief<SplitBrain> for MarkBelief {
+    fn see(&mut self, observation: &str) -> Result<(), String> {
+        // A view that cannot be read (a finished game's) is an error only when drawn from.
+        self.view = View::read(&self.game, observation);
+        Ok(())
+    }
+    fn sample(&mut self, rng: &mut StdRng) -> Result<SplitBrain, String> {
+        Ok(self.view.as_ref().map_err(Clone::clone)?.draw(rng))
+    }
+}
