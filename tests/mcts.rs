@@ -484,13 +484,15 @@ fn telepathy_leaves_count_the_marker_and_a_removal_due() {
     assert!(white("0", "remove-black") > even);
 }
 
-/// `apply_unseen` (what the search applies) leaves the state and outcome that `apply` leaves,
-/// at every step of seeded random games of the games that write it their own way: Coop2 (two
-/// seats and the solitaire) and Gravity.
+/// `apply_unseen` (what the search applies) leaves the state, outcome and tally that `apply`
+/// leaves, at every step of seeded random games of the games that write it their own way:
+/// Coop2 (two seats and the solitaire), Gravity and Telepathy (with and without an end by
+/// removals).
 #[test]
 fn apply_unseen_leaves_what_apply_leaves() {
     use menagerie::kit::coop2::Coop2;
     use menagerie::kit::gravity::Gravity;
+    use menagerie::kit::telepathy::Telepathy;
     use rand::SeedableRng;
     fn walk<G: TableGame>(start: G, games: u64) -> usize {
         let mut steps = 0;
@@ -509,6 +511,7 @@ fn apply_unseen_leaves_what_apply_leaves() {
                 g.apply(&a).unwrap();
                 assert_eq!(unseen.state_text(), g.state_text(), "seed {seed} step {steps}");
                 assert_eq!(unseen.outcome(), g.outcome(), "seed {seed} step {steps}");
+                assert_eq!(unseen.tally(), g.tally(), "seed {seed} step {steps}");
                 steps += 1;
             }
         }
@@ -518,6 +521,8 @@ fn apply_unseen_leaves_what_apply_leaves() {
     assert!(walk(Coop2::new(&Vec::new()).unwrap(), 20) > 1000);
     assert!(walk(Coop2::new(&solitaire).unwrap(), 20) > 1000);
     assert!(walk(Gravity::new(&Vec::new()).unwrap(), 10) > 500);
+    assert!(walk(Telepathy::new(&Vec::new()).unwrap(), 10) > 1000);
+    assert!(walk(Telepathy::new(&options(&[("removals_end", "2")])).unwrap(), 10) > 200);
 }
 
 /// Split-Brain's search leaves out exactly the marks that would be snapped (which the

@@ -131,10 +131,18 @@ const LEAF_NODES: u64 = 2_000;
 /// own searcher: a leaf value for the generic player's heuristics, which score many positions.
 /// It depends on `pos` alone (the same games whatever a thread played before: `--jobs`).
 pub fn leaf_value<R: Rules>(pos: &mut Position<R>) -> i32 {
-    thread_local! {
-        static SEARCHER: RefCell<Searcher> = RefCell::new(Searcher::for_quiescence(Arc::new(AtomicBool::new(false))));
-    }
-    SEARCHER.with_borrow_mut(|s| s.quiescence(pos, LEAF_NODES))
+    LEAF_SEARCHER.with_borrow_mut(|s| s.quiescence(pos, LEAF_NODES))
+}
+
+/// [`leaf_value`] where a value of at least `beta` need not be exact
+/// ([`Searcher::quiescence_below`]).
+fn leaf_value_below(pos: &mut Position<Plain>, beta: i32) -> i32 {
+    LEAF_SEARCHER.with_borrow_mut(|s| s.quiescence_below(pos, LEAF_NODES, beta))
+}
+
+thread_local! {
+    /// Each thread's searcher for leaf values (its table emptied at every value).
+    static LEAF_SEARCHER: RefCell<Searcher> = RefCell::new(Searcher::for_quiescence(Arc::new(AtomicBool::new(false))));
 }
 
 /// The value of the best legal move for the side to move (centipawns): each move followed by
@@ -167,14 +175,17 @@ pub fn reply_value(pos: &Position<Plain>) -> i32 {
 const REPLIES_KEPT: usize = 1 << 16;
 
 fn reply_value_uncached(pos: &mut Position<Plain>) -> i32 {
-    let moves = legal(pos);
+    let mut moves = legal(pos);
     if moves.is_empty() {
         return if pos.in_check() { -MATE_BOUND } else { 0 };
     }
+    // Captures first: once a good move is known, a quiet reply whose static value already
+    // shows it no better needs no search (the value is the same as searching every reply).
+    moves.sort_by_key(|&m| pos.victim(m) == Piece::NONE);
     let mut best = -MATE_BOUND;
     for m in moves {
         pos.make_move(m);
-        best = best.max(-leaf_value(pos));
+        best = best.max(-leaf_value_below(pos, -best));
         pos.unmake_move();
     }
     best
@@ -228,5 +239,40 @@ mod tests {
         let (quiet, reply) = (leaf_value(&mut at(fork)), reply_value(&at(fork)));
         assert!(reply > quiet + 200, "{quiet} {reply}");
         assert_eq!(reply_value(&at(fork)), reply);
+    }
+
+    /// The reply value skips the search of a reply whose static value already shows it no
+    /// better than the best so far, and is still exactly the best of every reply's full
+    /// quiescence value (at least `-MATE_BOUND`), in each position along seeded random games.
+    #[test]
+    fn the_reply_value_is_the_best_of_the_replies_full_searches() {
+        use super::legal;
+        use rand::rngs::StdRng;
+        use rand::{RngExt, SeedableRng};
+        let game = plain_game("chess").unwrap();
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut all = 0;
+        for _ in 0..20 {
+            let mut pos = Position::startpos(game.clone());
+            for _ in 0..60 {
+                let moves = legal(&mut pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let full = (moves.iter())
+                    .map(|&m| {
+                        let mut p = pos.clone();
+                        p.make_move(m);
+                        -leaf_value(&mut p)
+                    })
+                    .max()
+                    .unwrap()
+                    .max(-MATE_BOUND);
+                assert_eq!(reply_value(&pos), full, "{}", pos.fen());
+                all += 1;
+                pos.make_move(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(all > 1_000, "{all}");
     }
 }

@@ -310,6 +310,20 @@ impl Searcher {
         if self.aborted { pos.evaluate() } else { v }
     }
 
+    /// [`Searcher::quiescence`] where only a value below `beta` matters: a side that need not
+    /// answer a threat to its king and whose static value reaches `beta` gets that value, at
+    /// least `beta` and at most the search's (which never stands below standing pat), and
+    /// nothing is searched.
+    pub fn quiescence_below<R: Rules>(&mut self, pos: &mut Position<R>, nodes: u64, beta: i32) -> i32 {
+        if self.noise == 0 && !pos.royals_gone(pos.side_to_move()) && !Self::must_answer(pos) {
+            let stand = pos.evaluate();
+            if stand >= beta {
+                return stand;
+            }
+        }
+        self.quiescence(pos, nodes)
+    }
+
     /// Searches `pos` within `limits` and returns the best move. The position is restored.
     /// With `limits.multipv` above 1, each iteration finds that many lines, each without the
     /// first moves of the lines before it, and reports them best first.

@@ -556,17 +556,29 @@ impl<G: TableGame> Mcts<G> {
         let span = if hi > lo { hi - lo } else { 1.0 };
         let c = self.options.explore;
         let edges = &self.nodes[node].edges;
-        present.iter().copied().max_by(|&a, &b| {
-            let ucb = |e: &Edge<G::Action>| {
-                let mean = if e.visits == 0 {
-                    f64::INFINITY
-                } else {
-                    (e.total / e.visits as f64 - lo.min(hi)) / span
-                };
-                mean + c * ((e.available.max(1) as f64).ln() / e.visits.max(1) as f64).sqrt()
+        // The edges present were mostly available as often: one logarithm serves them.
+        let mut log = (0, 0.0);
+        let mut ucb = |e: &Edge<G::Action>| {
+            let mean = if e.visits == 0 {
+                f64::INFINITY
+            } else {
+                (e.total / e.visits as f64 - lo.min(hi)) / span
             };
-            ucb(&edges[a]).total_cmp(&ucb(&edges[b]))
-        })
+            let available = e.available.max(1);
+            if log.0 != available {
+                log = (available, (available as f64).ln());
+            }
+            mean + c * (log.1 / e.visits.max(1) as f64).sqrt()
+        };
+        // Each bound worked out once; among equal bounds the last wins.
+        let mut best: Option<(usize, f64)> = None;
+        for &i in present {
+            let u = ucb(&edges[i]);
+            if best.is_none_or(|(_, b)| u.total_cmp(&b).is_ge()) {
+                best = Some((i, u));
+            }
+        }
+        best.map(|(i, _)| i)
     }
 
     /// The edge of `action` at `node`, made (with a new child) if missing and the tree has

@@ -11,6 +11,7 @@ use crate::notation::write_move;
 use crate::position::{Game, Position};
 use crate::rules::Plain;
 use crate::square::Square;
+use crate::table::history::History;
 use crate::table::mcts::{Belief, ReadOnce};
 use crate::table::seats::{Player, PlayerSeat, Seat};
 use crate::table::{
@@ -19,7 +20,7 @@ use crate::table::{
 use rand::RngExt;
 use rand::rngs::StdRng;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 mod engine;
 use engine::Engine;
@@ -90,12 +91,20 @@ impl fmt::Display for MoveText {
     }
 }
 
+/// A board's moves for the mover ([`Telepathy::moves`]) and, once asked for, their texts.
+#[derive(Default)]
+struct Legal {
+    moves: Vec<Move>,
+    texts: OnceLock<Vec<MoveText>>,
+}
+
 /// The whole state of a game.
 #[derive(Clone)]
 pub struct Telepathy {
     pos: Position<Plain>,
-    /// [`Telepathy::moves`], kept: a team turn reads them three times.
-    legal: Arc<[Move]>,
+    /// [`Telepathy::moves`] and their texts, kept and shared by copies of the state: a team
+    /// turn reads them three times, and the generic player's draws copy a state many times.
+    legal: Arc<Legal>,
     /// -1, 0 or 1 (1 = White's side).
     marker: i32,
     /// Per team (White, Black): the face-up card.
@@ -122,7 +131,7 @@ pub struct Telepathy {
     removed: [u32; 2],
     end: Option<Outcome>,
     /// Statistics: per prediction (pieces on the board, hit 1 / same 0 / miss -1).
-    predictions: Vec<(u32, i8)>,
+    predictions: History<(u32, i8)>,
     removals: u32,
     /// Plies played when the last removal happened.
     last_removal: Option<usize>,
@@ -293,7 +302,7 @@ impl Telepathy {
         let hand: Vec<char> = CARDS.iter().copied().filter(|&c| c != 'P').collect();
         let mut t = Telepathy {
             pos: Position::startpos(Arc::clone(&game)),
-            legal: Arc::new([]),
+            legal: Arc::default(),
             marker: 0,
             face_up: ['P', 'P'],
             hands: [hand.clone(), hand],
@@ -307,7 +316,7 @@ impl Telepathy {
             bare_end: v[6] == "end",
             removed: [0, 0],
             end: None,
-            predictions: Vec::new(),
+            predictions: History::new(),
             removals: 0,
             last_removal: None,
             plies: 0,
@@ -335,7 +344,21 @@ impl Telepathy {
     /// The mover's moves: the legal moves, plus taking the opponent's king when it stands
     /// attacked (a team may have exposed its own king by a removal).
     pub fn moves(&self) -> &[Move] {
-        &self.legal
+        &self.legal.moves
+    }
+
+    /// The texts of [`Telepathy::moves`], in their order (written once for a board).
+    fn move_texts(&self) -> &[MoveText] {
+        self.legal.texts.get_or_init(|| {
+            let mut written = String::with_capacity(8);
+            (self.legal.moves.iter())
+                .map(|&m| {
+                    written.clear();
+                    write_move(&mut written, &self.pos, m);
+                    MoveText::new(&written).expect("a chess move's text")
+                })
+                .collect()
+        })
     }
 
     /// Works out [`Telepathy::moves`] again, after the board changed.
@@ -353,7 +376,10 @@ impl Telepathy {
                 }
             }
         }
-        self.legal = v.into();
+        self.legal = Arc::new(Legal {
+            moves: v,
+            texts: OnceLock::new(),
+        });
     }
 
     /// The state an observation shows. Hidden from it: the face-down card and the hand it
@@ -661,16 +687,10 @@ pub static INFO: GameInfo = GameInfo {
 impl Telepathy {
     /// Team `t`'s move `text` against its face-down card: hit, same or miss, the hand-off,
     /// the marker, and a king taken, a removal due or the next prediction.
-    fn play_move(&mut self, t: Color, text: &MoveText) -> Result<String, String> {
+    fn play_move(&mut self, t: Color, text: &MoveText, tell: bool) -> Result<String, String> {
         let ti = t.index();
-        let mut written = String::with_capacity(8);
-        let m = (self.moves().iter().copied())
-            .find(|&m| {
-                written.clear();
-                write_move(&mut written, &self.pos, m);
-                written == text.as_str()
-            })
-            .ok_or("no such move")?;
+        let i = self.move_texts().iter().position(|x| x == text).ok_or("no such move")?;
+        let m = self.moves()[i];
         let moved = self.type_on(m.from());
         let card = self.pending.take().ok_or("no card face down")?;
         let face = self.face_up[ti];
@@ -702,7 +722,12 @@ impl Telepathy {
         } else {
             self.step_marker(t, result == 1)
         };
-        let mut event = format!("move {text} {moved} card {card} {word} marker {}", self.marker);
+        // The event is written only for those who read it (not a search's `apply_unseen`).
+        let mut event = if tell {
+            format!("move {text} {moved} card {card} {word} marker {}", self.marker)
+        } else {
+            String::new()
+        };
         if captured_king {
             self.finish(
                 Some(t),
@@ -802,15 +827,7 @@ impl TableGame for Telepathy {
                 cards.dedup();
                 cards.into_iter().map(Action::Card).collect()
             }
-            Phase::Move => {
-                let mut written = String::with_capacity(8);
-                let mut text = |m| {
-                    written.clear();
-                    write_move(&mut written, &self.pos, m);
-                    MoveText::new(&written).expect("a chess move's text")
-                };
-                self.moves().iter().map(|&m| Action::Move(text(m))).collect()
-            }
+            Phase::Move => self.move_texts().iter().map(|&t| Action::Move(t)).collect(),
             Phase::Remove(c) => self.removable(c).into_iter().map(Action::Remove).collect(),
             Phase::Over => Vec::new(),
         }
@@ -861,9 +878,16 @@ impl TableGame for Telepathy {
                 self.phase = Phase::Move;
                 Ok("predicted".into())
             }
-            (Action::Move(text), Phase::Move) => self.play_move(t, text),
+            (Action::Move(text), Phase::Move) => self.play_move(t, text, true),
             (Action::Remove(sq), Phase::Remove(c)) => Ok(self.remove(c, *sq)),
             _ => Err("illegal action".into()),
+        }
+    }
+
+    fn apply_unseen(&mut self, action: &Action) -> Result<(), String> {
+        match (action, self.phase) {
+            (Action::Move(text), Phase::Move) => self.play_move(self.team(), text, false).map(drop),
+            _ => self.apply(action).map(drop),
         }
     }
 
