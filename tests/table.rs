@@ -413,7 +413,7 @@ fn telepathy_king_capture_after_an_exposed_king() {
     act(&mut t, "e8e1");
     assert_eq!(t.outcome().unwrap().reason, "Black captures the king");
     // Both engine seats predict; the generic one (the default) then takes the king (the
-    // hand-made mover values only legal moves by its search, and may not).
+    // hand-made mover, whose chess search does not score the capture as the win, plays e8e5).
     for options in [vec![("player".to_string(), "model".to_string())], vec![]] {
         let mut t = at("telepathy", exposed);
         let mut predictor = game("telepathy", &[]).engine_seat(2, &options, 1).unwrap();

@@ -74,10 +74,7 @@ impl<T> Drop for History<T> {
     fn drop(&mut self) {
         let mut next = self.last.take();
         while let Some(e) = next {
-            next = match Arc::try_unwrap(e) {
-                Ok(mut entry) => entry.before.take(),
-                Err(_) => None,
-            };
+            next = Arc::into_inner(e).and_then(|mut entry| entry.before.take());
         }
     }
 }

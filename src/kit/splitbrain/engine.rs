@@ -176,6 +176,7 @@ impl Player for Engine {
             let fen = words.get(..6).map(|w| w.join(" ")).unwrap_or_default();
             probe.pos =
                 Position::from_fen(std::sync::Arc::clone(self.view.pos.game()), &fen).map_err(|e| e.to_string())?;
+            probe.legal = chess::legal(&mut probe.pos).into();
             let stand_in = probe
                 .valid_pieces()
                 .first()
