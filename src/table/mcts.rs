@@ -639,14 +639,15 @@ impl<G: TableGame> Mcts<G> {
 
 /// The engine seat of a game whose generic player is its strongest: the `mcts` player (with
 /// the game's `mcts_defaults` under the options given), unless the option `player=NAME` asks
-/// for the game's own player `own_name`, which `own` makes from the other options.
-pub fn engine_seat_or_own<G: TableGame>(
+/// for the game's own player `own_name`, which `own` makes from the other options (and which
+/// is then shown the seat's observation: its view starts from what the seat may see).
+pub fn engine_seat_or_own<G: TableGame, P: Player + 'static>(
     game: &G,
     seat: usize,
     options: &Settings,
     seed: u64,
     (own_name, mcts_defaults): (&str, &[(&str, &str)]),
-    own: impl FnOnce(&Settings) -> Result<Box<dyn Seat>, String>,
+    own: impl FnOnce(&Settings) -> Result<P, String>,
 ) -> Result<Box<dyn Seat>, String> {
     let rest: Settings = options.iter().filter(|(k, _)| k != "player").cloned().collect();
     match options
@@ -661,7 +662,11 @@ pub fn engine_seat_or_own<G: TableGame>(
                 .map_err(|e| format!("{e} (the hand-made player's options follow player={own_name})"))?;
             Ok(Box::new(PlayerSeat(player)))
         }
-        Some(p) if p == own_name => own(&rest),
+        Some(p) if p == own_name => {
+            let mut player = own(&rest)?;
+            player.see(&game.observe(seat))?;
+            Ok(Box::new(PlayerSeat(player)))
+        }
         Some(p) => Err(format!("engine option player={p}: mcts or {own_name}")),
     }
 }

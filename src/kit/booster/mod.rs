@@ -17,7 +17,7 @@ use crate::Color;
 use crate::moves::{MoveKind, MoveList};
 use crate::position::Position;
 use crate::rules::Plain;
-use crate::table::seats::{Player, PlayerSeat, Seat};
+use crate::table::seats::Seat;
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
@@ -946,9 +946,7 @@ impl TableGame for Booster {
         // minutes.
         let defaults = ("greedy", &[("iterations", "500")][..]);
         crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
-            let mut e = Engine::new(seat, self.clone(), rest, seed)?;
-            Player::see(&mut e, &TableGame::observe(self, seat))?;
-            Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
+            Engine::new(seat, self.clone(), rest, seed)
         })
     }
 }

@@ -12,7 +12,7 @@ use super::board::placement;
 pub(crate) use super::board::{Sq, name, parse_sq};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
-use crate::table::seats::{Player, PlayerSeat, Seat};
+use crate::table::seats::Seat;
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
@@ -888,9 +888,7 @@ impl TableGame for Cloak {
         // decision, so that 1,000 games take minutes.
         let defaults = ("search", &[("iterations", "500")][..]);
         crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
-            let mut e = Engine::new(seat, rest, seed)?;
-            Player::see(&mut e, &TableGame::observe(self, seat))?;
-            Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
+            Engine::new(seat, rest, seed)
         })
     }
 }

@@ -12,7 +12,7 @@ use crate::position::{Game, Piece, Position};
 use crate::rules::Plain;
 use crate::square::Square;
 use crate::table::mcts::{Belief, ReadOnce};
-use crate::table::seats::{Player, PlayerSeat, Seat};
+use crate::table::seats::Seat;
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
@@ -1051,9 +1051,7 @@ impl TableGame for Coop2 {
         // a decision, so that 1,000 games take minutes.
         let defaults = ("turns", &[("iterations", "80")][..]);
         crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
-            let mut e = Engine::new(self.clone(), rest, seed)?;
-            Player::see(&mut e, &TableGame::observe(self, seat))?;
-            Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
+            Engine::new(self.clone(), rest, seed)
         })
     }
 }

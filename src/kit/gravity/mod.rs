@@ -12,7 +12,7 @@ pub use super::board::occupancy;
 use super::board::{Sq, name, parse_sq, placement, reach, read_placement, squares};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
-use crate::table::seats::{Player, PlayerSeat, Seat};
+use crate::table::seats::Seat;
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
@@ -955,9 +955,7 @@ impl TableGame for Gravity {
         // before the heuristic play as well as random play to the end, at a fraction of its cost.
         let defaults = ("turns", &[("rollout", "10")][..]);
         crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
-            let mut e = Engine::new(self, rest, seed)?;
-            Player::see(&mut e, &TableGame::observe(self, seat))?;
-            Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
+            Engine::new(self, rest, seed)
         })
     }
 }

@@ -43,6 +43,11 @@ impl View {
         Ok(View { state: g, pieces })
     }
 
+    /// The state read, the hidden piece mark (if any) on the first piece that can move.
+    pub(super) fn into_state(self) -> SplitBrain {
+        self.state
+    }
+
     /// A true state: the hidden piece mark on one of the pieces, drawn evenly.
     pub(super) fn draw(&self, rng: &mut StdRng) -> SplitBrain {
         let mut g = self.state.clone();

@@ -1,13 +1,13 @@
 //! Menagerie's Split-Brain player.
 
+use super::belief::View;
 use super::{Action, Mode, Phase, SplitBrain};
 use crate::kit::chess;
 use crate::moves::Move;
-use crate::position::Position;
 use crate::search::Searcher;
 use crate::square::Square;
 use crate::table::seats::{Player, number_options};
-use crate::table::{Settings, Table, TableGame};
+use crate::table::{Settings, Table};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -167,24 +167,10 @@ impl Engine {
 
 impl Player for Engine {
     fn see(&mut self, observation: &str) -> Result<(), String> {
-        // A mark this seat may not see (`?`) is never used by its decisions: stand in the first
-        // valid square so the view reads as a state.
-        let mut text = observation.to_string();
-        if text.contains('?') {
-            let mut probe = self.view.clone();
-            let words: Vec<&str> = observation.split_whitespace().collect();
-            let fen = words.get(..6).map(|w| w.join(" ")).unwrap_or_default();
-            probe.pos =
-                Position::from_fen(std::sync::Arc::clone(self.view.pos.game()), &fen).map_err(|e| e.to_string())?;
-            probe.legal = chess::legal(&mut probe.pos).into();
-            let stand_in = probe
-                .valid_pieces()
-                .first()
-                .map(|&s| probe.name(s))
-                .unwrap_or_else(|| "a1".into());
-            text = text.replace('?', &stand_in);
-        }
-        TableGame::set_state(&mut self.view, &text)
+        // A mark this seat may not see is never used by its decisions: the view stands in the
+        // first piece that can move.
+        self.view = View::read(&self.view, observation)?.into_state();
+        Ok(())
     }
 
     fn decide(&mut self, legal: &[String]) -> Result<String, String> {

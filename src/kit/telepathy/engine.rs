@@ -169,24 +169,10 @@ impl Engine {
 
 impl Player for Engine {
     fn see(&mut self, observation: &str) -> Result<(), String> {
-        // Hidden parts (`?`: the face-down card and the hand it left) are never used by a
-        // decision; stand in a consistent guess so the view reads as a state.
-        let mut w: Vec<String> = observation.split_whitespace().map(String::from).collect();
-        if w.len() >= 12 && w[10] == "?" {
-            let side = if w[1] == "w" { 0 } else { 1 };
-            let face = w[7].split(',').nth(side).unwrap_or("P").chars().next().unwrap_or('P');
-            let rest: Vec<char> = CARDS.iter().copied().filter(|&c| c != face).collect();
-            w[10] = rest[0].to_string();
-            let hands: Vec<String> = w[8].split(',').map(String::from).collect();
-            let mut hands = if hands.len() == 2 {
-                hands
-            } else {
-                vec![String::new(), String::new()]
-            };
-            hands[side] = rest[1..].iter().collect();
-            w[8] = hands.join(",");
-        }
-        TableGame::set_state(&mut self.view, &w.join(" "))
+        // Hidden parts (the face-down card and the hand it left) are never used by a decision:
+        // the view leaves them undealt.
+        self.view = self.view.read_view(observation)?;
+        Ok(())
     }
 
     fn decide(&mut self, legal: &[String]) -> Result<String, String> {

@@ -13,7 +13,7 @@ use crate::rules::Plain;
 use crate::square::Square;
 use crate::table::history::History;
 use crate::table::mcts::{Belief, ReadOnce};
-use crate::table::seats::{Player, PlayerSeat, Seat};
+use crate::table::seats::Seat;
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
@@ -757,10 +757,7 @@ impl TableGame for Telepathy {
         // `player=model` asks for that one.
         let defaults = ("model", &MCTS_DEFAULTS[..]);
         crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
-            // The view starts from what the seat may see, never from the true state.
-            let mut e = Engine::new(self.clone(), rest, seed)?;
-            Player::see(&mut e, &TableGame::observe(self, seat))?;
-            Ok(Box::new(PlayerSeat(e)) as Box<dyn Seat>)
+            Engine::new(self.clone(), rest, seed)
         })
     }
 }
