@@ -484,6 +484,25 @@ fn telepathy_leaves_count_the_marker_and_a_removal_due() {
     assert!(white("0", "remove-black") > even);
 }
 
+/// A leaf where the side to move may take the exposed king is won for it (the chess reply
+/// search alone would score the board after the capture, where the other side has no move).
+#[test]
+fn telepathy_leaves_with_an_exposed_king_are_won_by_the_side_to_move() {
+    use menagerie::kit::telepathy::Telepathy;
+    let white = |board: &str| {
+        let mut g = Telepathy::new(&Vec::new()).unwrap();
+        let text = format!("{board} 0 1 0 P,P NBRQKC,NBRQKC 1,2 - predict");
+        TableGame::set_state(&mut g, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        g.heuristic().expect("a value")[0]
+    };
+    // Black to move may take the king on e1 (White the king on g8); with the bishop between,
+    // it may not.
+    assert!(white("4r1k1/8/8/8/8/8/8/4K2B b - -") < 0.01);
+    assert!(white("R5k1/8/8/8/8/8/8/4K3 w - -") > 0.99);
+    let shielded = white("4r1k1/8/8/8/8/8/4B3/4K3 b - -");
+    assert!(shielded > 0.05 && shielded < 0.95, "{shielded}");
+}
+
 /// `apply_unseen` (what the search applies) leaves the state, outcome and tally that `apply`
 /// leaves, at every step of seeded random games of the games that write it their own way:
 /// Coop2 (two seats and the solitaire), Gravity and Telepathy (with and without an end by

@@ -193,7 +193,7 @@ impl<G: TableGame> PartnerModel<G> {
             return Ok(after.into_iter().map(|(_, g)| (g, 1.0)).collect());
         }
         let mut partner = Mcts::with_options(before, other, self.options.clone(), rng.random())?;
-        partner.grow()?;
+        partner.grow(false)?;
         let edges = &partner.nodes[0].edges;
         let picked = partner.pick().map(|i| &edges[i].action);
         let all: f64 = edges.iter().map(|e| f64::from(e.visits)).sum();
@@ -417,7 +417,7 @@ impl<G: TableGame> Mcts<G> {
 
     /// The action to play after the search (see `pick`).
     pub fn search(&mut self) -> Result<G::Action, String> {
-        let root_actions = self.grow()?;
+        let root_actions = self.grow(true)?;
         let root = &self.nodes[0];
         let best = self.pick().map(|i| root.edges[i].action.clone());
         best.or_else(|| root_actions.and_then(|a| a.into_iter().next()))
@@ -431,8 +431,10 @@ impl<G: TableGame> Mcts<G> {
     }
 
     /// Grows a new tree for the decision within the budget; returns the root's actions to
-    /// search in the first draw (none if no iteration ran).
-    fn grow(&mut self) -> Result<Option<Vec<G::Action>>, String> {
+    /// search in the first draw (none if no iteration ran). With `settle`, the search ends
+    /// once its pick cannot change: a single action in the first draw (it is the seat's own,
+    /// so every draw has it alone), or an edge the iterations left cannot catch ([`settled`]).
+    fn grow(&mut self, settle: bool) -> Result<Option<Vec<G::Action>>, String> {
         self.nodes.clear();
         self.nodes.push(Node::new());
         self.range = (f64::INFINITY, f64::NEG_INFINITY);
@@ -443,6 +445,14 @@ impl<G: TableGame> Mcts<G> {
             if let Some(t) = self.options.time
                 && i > 0
                 && start.elapsed() >= t
+            {
+                break;
+            }
+            let left = self.options.iterations - i;
+            if settle
+                && self.options.time.is_none()
+                && 2 * left < self.options.iterations
+                && settled(&self.nodes[0].edges, left, self.options.pick)
             {
                 break;
             }
@@ -457,7 +467,11 @@ impl<G: TableGame> Mcts<G> {
                 }
             }
             if root_actions.is_none() {
-                root_actions = Some(state.search_actions());
+                let actions = state.search_actions();
+                if settle && actions.len() == 1 {
+                    return Ok(Some(actions));
+                }
+                root_actions = Some(actions);
             }
             self.iterate(&mut state, cap)?;
         }
@@ -683,6 +697,26 @@ fn with_defaults(options: &Settings, defaults: &[(&str, &str)]) -> Settings {
     out
 }
 
+/// Whether [`pick`] must choose the most visited of `edges` however `left` more visits (at
+/// most one each) fall: every other edge (and any not yet made) stays below the most
+/// visited's count, or with `by_mean` below half of it, so that none could be picked.
+fn settled<A>(edges: &[Edge<A>], left: u32, by_mean: bool) -> bool {
+    let (mut most, mut next) = (0, 0);
+    for e in edges {
+        if e.visits > most {
+            (most, next) = (e.visits, most);
+        } else if e.visits > next {
+            next = e.visits;
+        }
+    }
+    let reach = next + left;
+    if by_mean {
+        reach < most.div_ceil(2)
+    } else {
+        reach < most
+    }
+}
+
 /// The edge to play among `edges`: the most visited (ties: the larger total); `by_mean`, the
 /// best mean among those visited at least half as often.
 fn pick<A>(edges: &[Edge<A>], by_mean: bool) -> Option<usize> {
@@ -737,7 +771,7 @@ impl<G: TableGame> Player for Mcts<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Edge, INDEXED, Node, pick, with_defaults};
+    use super::{Edge, INDEXED, Node, pick, settled, with_defaults};
 
     fn settings(pairs: &[(&str, &str)]) -> crate::table::Settings {
         pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
@@ -776,6 +810,62 @@ mod tests {
         assert_eq!(pick(&edges, false), Some(0));
         assert_eq!(pick(&edges, true), Some(1), "5 of 10 visits is enough, 4 is not");
         assert_eq!(pick::<u32>(&[], true), None);
+    }
+
+    /// `settled` holds exactly when no way of spending the iterations left (on the edges, or
+    /// on an edge not yet made) lets `pick` choose another edge than the most visited: every
+    /// small case, with the other edges' means better than the most visited's.
+    #[test]
+    fn a_search_is_settled_exactly_when_no_iterations_left_change_its_pick() {
+        let edge = |visits: u32, better: bool| Edge {
+            action: 0u32,
+            child: 0,
+            visits,
+            available: visits,
+            total: if better { f64::from(visits) } else { 0.0 },
+        };
+        // Every way of adding `left` visits over `n` edges.
+        fn spread(n: usize, left: u32, out: &mut Vec<Vec<u32>>, now: &mut Vec<u32>) {
+            if now.len() == n - 1 {
+                now.push(left);
+                out.push(now.clone());
+                now.pop();
+                return;
+            }
+            for k in 0..=left {
+                now.push(k);
+                spread(n, left - k, out, now);
+                now.pop();
+            }
+        }
+        let mut seen = [0; 2];
+        for by_mean in [false, true] {
+            for visits in (0..4u32.pow(3)).map(|x| [x % 4 * 3, x / 4 % 4 * 2, x / 16]) {
+                // The most visited first (the others' means better), then one edge not yet made.
+                let Some(&most) = visits.iter().max() else { continue };
+                let mut order = visits.to_vec();
+                order.sort_by_key(|&v| std::cmp::Reverse(v));
+                if most == 0 || order[1] == most {
+                    continue;
+                }
+                let edges: Vec<_> = (order.iter().enumerate()).map(|(i, &v)| edge(v, i > 0)).collect();
+                for left in 0..6 {
+                    let mut ways = Vec::new();
+                    spread(edges.len() + 1, left, &mut ways, &mut Vec::new());
+                    let changes = ways.iter().any(|w| {
+                        let mut after: Vec<_> = (edges.iter().zip(w))
+                            .map(|(e, &k)| edge(e.visits + k, e.total > 0.0))
+                            .collect();
+                        after.push(edge(w[edges.len()], true));
+                        pick(&after, by_mean) != Some(0)
+                    });
+                    let s = settled(&edges, left, by_mean);
+                    assert_eq!(s, !changes, "{order:?} left {left} by_mean {by_mean}");
+                    seen[usize::from(s)] += 1;
+                }
+            }
+        }
+        assert!(seen[0] > 100 && seen[1] > 100, "{seen:?}");
     }
 
     /// A node finds each action's edge, before and after it keeps an index, and no edge for

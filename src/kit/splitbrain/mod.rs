@@ -6,6 +6,7 @@
 use super::chess::{self, board_end, legal, promotion};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
+use crate::bitboard::Bitboard;
 use crate::fen::Setup;
 use crate::moves::Move;
 use crate::position::Position;
@@ -216,18 +217,12 @@ impl SplitBrain {
 
     /// Squares holding a piece of the team with a legal move.
     pub fn valid_pieces(&self) -> Vec<Square> {
-        let mut v: Vec<Square> = self.moves().iter().map(|m| m.from()).collect();
-        v.sort_by_key(|s| s.index());
-        v.dedup();
-        v
+        squares(self.moves().iter().map(|m| m.from()))
     }
 
     /// Squares some piece of the team can legally move to.
     pub fn valid_targets(&self) -> Vec<Square> {
-        let mut v: Vec<Square> = self.moves().iter().map(|m| m.to()).collect();
-        v.sort_by_key(|s| s.index());
-        v.dedup();
-        v
+        squares(self.moves().iter().map(|m| m.to()))
     }
 
     /// A move's vector: file and rank steps.
@@ -370,7 +365,7 @@ impl SplitBrain {
     }
 
     /// After both marks (and any snapping): the direct move, or the mode choice.
-    fn resolve(&mut self, event: &mut String) -> Result<(), String> {
+    fn resolve(&mut self, event: &mut Log) -> Result<(), String> {
         let valid_s = self.valid_pieces();
         let (s, t) = (
             self.marks.0.ok_or("no piece mark")?,
@@ -383,7 +378,7 @@ impl SplitBrain {
                 return Ok(());
             }
             self.marks.0 = Some(near[0]);
-            *event += &format!(" snapped {}->{}", self.name(s), self.name(near[0]));
+            event.add(|| format!(" snapped {}->{}", self.name(s), self.name(near[0])));
         }
         let near = self.nearest_aims(t);
         if near.len() > 1 {
@@ -392,11 +387,11 @@ impl SplitBrain {
         }
         if near[0] != t {
             self.marks.1 = Some(near[0]);
-            *event += &format!(" snapped {}->{}", self.aim_text(t), self.aim_text(near[0]));
+            event.add(|| format!(" snapped {}->{}", self.aim_text(t), self.aim_text(near[0])));
         }
         let (s, t) = (self.marks.0.unwrap(), self.marks.1.unwrap());
         if let Some(m) = self.moves().iter().copied().find(|&m| self.hits(m, s, t)) {
-            *event += " direct";
+            event.add(|| " direct".into());
             return self.complete(None, s, m.to(), event);
         }
         self.phase = Phase::Mode;
@@ -404,7 +399,7 @@ impl SplitBrain {
     }
 
     /// Plays the move from `s` to `t` (asking for the promotion piece when there is a choice).
-    fn complete(&mut self, mode: Option<Mode>, s: Square, t: Square, event: &mut String) -> Result<(), String> {
+    fn complete(&mut self, mode: Option<Mode>, s: Square, t: Square, event: &mut Log) -> Result<(), String> {
         let candidates: Vec<Move> = self
             .moves()
             .iter()
@@ -420,14 +415,14 @@ impl SplitBrain {
         Ok(())
     }
 
-    fn play(&mut self, mode: Option<Mode>, m: Move, event: &mut String) {
+    fn play(&mut self, mode: Option<Mode>, m: Move, event: &mut Log) {
         let how = match mode {
             None => 0,
             Some(Mode::Piece) => 1,
             Some(Mode::Target) => 2,
         };
         self.turns.push((self.pos.setup(), how, m));
-        *event += &format!(" move {}", chess::text(&self.pos, m));
+        event.add(|| format!(" move {}", chess::text(&self.pos, m)));
         let black = self.team() == Color::Black;
         self.pos.make_move(m);
         self.legal = legal(&mut self.pos).into();
@@ -437,7 +432,8 @@ impl SplitBrain {
             } else {
                 Side::King
             };
-            *event += &format!(" marker {}", if self.marker == Side::King { "k" } else { "q" });
+            let marker = if self.marker == Side::King { "k" } else { "q" };
+            event.add(|| format!(" marker {marker}"));
         }
         self.marks = (None, None);
         self.phase = Phase::Piece;
@@ -448,9 +444,105 @@ impl SplitBrain {
         }
         if let Some((winner, reason)) = end {
             let o = team_outcome(2, winner, reason);
-            *event += &format!(" end {} {{{reason}}}", o.result);
+            event.add(|| format!(" end {} {{{reason}}}", o.result));
             self.end = Some(o);
             self.phase = Phase::Over;
+        }
+    }
+
+    /// Applies `action`, writing its event to `event`; on error the state is untouched.
+    fn step(&mut self, action: &Action, event: &mut Log) -> Result<(), String> {
+        let before = (self.marks, self.phase);
+        let r = match (*action, self.phase) {
+            (Action::Mark(s), Phase::Piece) => {
+                self.marks.0 = Some(s);
+                self.phase = Phase::Target;
+                event.add(|| "piece marked".into());
+                Ok(())
+            }
+            (Action::Mark(t), Phase::Target) if !self.vectors => {
+                self.marks.1 = Some(Aim::Square(t));
+                event.add(|| format!("marks {} {}", self.name(self.marks.0.unwrap()), self.name(t)));
+                self.resolve(event)
+            }
+            (Action::Vector(df, dr), Phase::Target) if self.vectors => {
+                self.marks.1 = Some(Aim::Vector(df, dr));
+                event.add(|| format!("marks {} {}", self.name(self.marks.0.unwrap()), vector_text(df, dr)));
+                self.resolve(event)
+            }
+            (Action::Snap(s), Phase::SnapPiece) => {
+                event.add(|| format!("snapped {}->{}", self.name(self.marks.0.unwrap()), self.name(s)));
+                self.marks.0 = Some(s);
+                self.resolve(event)
+            }
+            (Action::Snap(t), Phase::SnapTarget) if !self.vectors => {
+                event.add(|| format!("snapped {}->{}", self.aim_text(self.marks.1.unwrap()), self.name(t)));
+                self.marks.1 = Some(Aim::Square(t));
+                self.resolve(event)
+            }
+            (Action::SnapVector(df, dr), Phase::SnapTarget) if self.vectors => {
+                event.add(|| {
+                    format!(
+                        "snapped {}->{}",
+                        self.aim_text(self.marks.1.unwrap()),
+                        vector_text(df, dr)
+                    )
+                });
+                self.marks.1 = Some(Aim::Vector(df, dr));
+                self.resolve(event)
+            }
+            (Action::Mode(mode), Phase::Mode) => {
+                event.add(|| format!("mode {}", if mode == Mode::Piece { "piece" } else { "target" }));
+                let pairs = self.mode_moves(mode);
+                if pairs.len() > 1 {
+                    self.phase = Phase::Tie(mode);
+                    Ok(())
+                } else {
+                    let (a, b) = pairs[0];
+                    self.complete(Some(mode), a, b, event)
+                }
+            }
+            (Action::Move(a, b), Phase::Tie(mode)) => {
+                event.add(|| format!("picked {}{}", self.name(a), self.name(b)));
+                self.complete(Some(mode), a, b, event)
+            }
+            (Action::Promote(c), Phase::Promote(mode, s, t)) => {
+                let m = self
+                    .moves()
+                    .iter()
+                    .copied()
+                    .find(|&m| m.from() == s && m.to() == t && promotion(&self.pos, m) == Some(c))
+                    .ok_or("no such promotion")?;
+                event.add(|| format!("promote {c}"));
+                self.play(mode, m, event);
+                Ok(())
+            }
+            _ => Err("illegal action".into()),
+        };
+        if r.is_err() {
+            // Only the marks and the phase change before a step can fail.
+            (self.marks, self.phase) = before;
+        }
+        r
+    }
+}
+
+/// The distinct squares of `all`, in index order.
+fn squares(all: impl Iterator<Item = Square>) -> Vec<Square> {
+    let mut set = Bitboard::<u128>::EMPTY;
+    for sq in all {
+        set.set(sq);
+    }
+    set.collect()
+}
+
+/// An action's event text, written only when someone reads it.
+struct Log(Option<String>);
+
+impl Log {
+    fn add(&mut self, part: impl FnOnce() -> String) {
+        if let Some(text) = &mut self.0 {
+            text.push_str(&part());
         }
     }
 }
@@ -664,77 +756,13 @@ impl TableGame for SplitBrain {
     }
 
     fn apply(&mut self, action: &Action) -> Result<String, String> {
-        let before = self.clone();
-        let mut event = String::new();
-        let r = match (*action, self.phase) {
-            (Action::Mark(s), Phase::Piece) => {
-                self.marks.0 = Some(s);
-                self.phase = Phase::Target;
-                event = "piece marked".into();
-                Ok(())
-            }
-            (Action::Mark(t), Phase::Target) if !self.vectors => {
-                self.marks.1 = Some(Aim::Square(t));
-                event = format!("marks {} {}", self.name(self.marks.0.unwrap()), self.name(t));
-                self.resolve(&mut event)
-            }
-            (Action::Vector(df, dr), Phase::Target) if self.vectors => {
-                self.marks.1 = Some(Aim::Vector(df, dr));
-                event = format!("marks {} {}", self.name(self.marks.0.unwrap()), vector_text(df, dr));
-                self.resolve(&mut event)
-            }
-            (Action::Snap(s), Phase::SnapPiece) => {
-                event = format!("snapped {}->{}", self.name(self.marks.0.unwrap()), self.name(s));
-                self.marks.0 = Some(s);
-                self.resolve(&mut event)
-            }
-            (Action::Snap(t), Phase::SnapTarget) if !self.vectors => {
-                event = format!("snapped {}->{}", self.aim_text(self.marks.1.unwrap()), self.name(t));
-                self.marks.1 = Some(Aim::Square(t));
-                self.resolve(&mut event)
-            }
-            (Action::SnapVector(df, dr), Phase::SnapTarget) if self.vectors => {
-                event = format!(
-                    "snapped {}->{}",
-                    self.aim_text(self.marks.1.unwrap()),
-                    vector_text(df, dr)
-                );
-                self.marks.1 = Some(Aim::Vector(df, dr));
-                self.resolve(&mut event)
-            }
-            (Action::Mode(mode), Phase::Mode) => {
-                event = format!("mode {}", if mode == Mode::Piece { "piece" } else { "target" });
-                let pairs = self.mode_moves(mode);
-                if pairs.len() > 1 {
-                    self.phase = Phase::Tie(mode);
-                    Ok(())
-                } else {
-                    let (a, b) = pairs[0];
-                    self.complete(Some(mode), a, b, &mut event)
-                }
-            }
-            (Action::Move(a, b), Phase::Tie(mode)) => {
-                event = format!("picked {}{}", self.name(a), self.name(b));
-                self.complete(Some(mode), a, b, &mut event)
-            }
-            (Action::Promote(c), Phase::Promote(mode, s, t)) => {
-                let m = self
-                    .moves()
-                    .iter()
-                    .copied()
-                    .find(|&m| m.from() == s && m.to() == t && promotion(&self.pos, m) == Some(c))
-                    .ok_or("no such promotion")?;
-                event = format!("promote {c}");
-                self.play(mode, m, &mut event);
-                Ok(())
-            }
-            _ => Err("illegal action".into()),
-        };
-        if let Err(e) = r {
-            *self = before;
-            return Err(e);
-        }
-        Ok(event.trim().to_string())
+        let mut event = Log(Some(String::new()));
+        self.step(action, &mut event)?;
+        Ok(event.0.unwrap_or_default().trim().to_string())
+    }
+
+    fn apply_unseen(&mut self, action: &Action) -> Result<(), String> {
+        self.step(action, &mut Log(None))
     }
 
     fn observe(&self, seat: usize) -> String {

@@ -8,6 +8,9 @@ use crate::table::{Settings, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+/// A move's value when it wins on the spot (above any search score).
+const WIN_CP: i32 = 100_000;
+
 /// Menagerie's player of a Telepathy seat. The predictor models its partner as a distribution
 /// over the piece types of the engine's best moves (a softmax over the top moves' values) and
 /// plays the card with the best expected marker step. The mover models its predictor the same
@@ -50,10 +53,17 @@ impl Engine {
         let mut pos = self.view.pos.clone();
         let moves = self.view.moves().to_vec();
         let vals = chess::move_values(&mut self.searcher, &mut pos, self.depth);
+        // Taking an exposed king wins at once (the chess search would score the board after
+        // it, where the side without a king has no move, as a stalemate).
+        let kings = pos.royals(!pos.side_to_move());
         moves
             .into_iter()
             .map(|m| {
-                let v = vals.iter().find(|x| x.0 == m).map_or(100_000, |x| x.1);
+                let v = if kings.contains(m.to()) {
+                    WIN_CP
+                } else {
+                    vals.iter().find(|x| x.0 == m).map_or(WIN_CP, |x| x.1)
+                };
                 let noise = if self.noise > 0 {
                     self.rng.random_range(-self.noise..=self.noise)
                 } else {
