@@ -698,3 +698,43 @@ fn beliefs_draw_every_hidden_card_and_mark_about_evenly() {
     };
     assert!(walk(SplitBrain::new(&Vec::new()).unwrap(), mark) > 20);
 }
+
+/// The partner model draws the state each unseen action of another seat made by that seat's
+/// own search: the action it would play gets at least half the weight, and every action the
+/// observation allows keeps half a visit, so even one the short search never tried is drawn.
+#[test]
+fn the_partner_model_keeps_every_allowed_action_possible() {
+    use menagerie::kit::telepathy::Telepathy;
+    use menagerie::table::mcts::{Belief, MctsOptions, PartnerModel};
+    use rand::SeedableRng;
+    use std::collections::HashMap;
+    let mut g = Telepathy::new(&Vec::new()).unwrap();
+    let Actor::Seat(predictor, _) = g.actor() else {
+        panic!("a seat acts first")
+    };
+    let mover = predictor ^ 1;
+    // Three iterations over six cards: three are never tried.
+    let options = MctsOptions::parse(&vec![("partner".to_string(), "3".to_string())]).unwrap();
+    let mut model = PartnerModel::new(&g, mover, g.belief(mover), &options);
+    model.see(&g.observe(mover)).unwrap();
+    let card = g.parse_action("card Q").unwrap();
+    TableGame::apply(&mut g, &card).unwrap();
+    model.see(&g.observe(mover)).unwrap();
+    let mut rng = StdRng::seed_from_u64(1);
+    let mut drawn: HashMap<String, usize> = HashMap::new();
+    let draws = 3000;
+    for _ in 0..draws {
+        let s = model.sample(&mut rng).unwrap();
+        assert_eq!(
+            s.observe(mover),
+            g.observe(mover),
+            "a draw the mover's observation allows"
+        );
+        *drawn.entry(s.state_text()).or_default() += 1;
+    }
+    assert_eq!(drawn.len(), 6, "each card the predictor held: {drawn:?}");
+    let most = drawn.values().max().copied().unwrap();
+    assert!(2 * most >= draws, "the search's pick has half the weight: {drawn:?}");
+    // Half a visit of 3 + 3 + 3 (the visits, the pick's bonus and the half visits): 1 in 18.
+    assert!(drawn.values().all(|&n| n * 30 > draws), "{drawn:?}");
+}

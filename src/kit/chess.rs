@@ -241,6 +241,32 @@ mod tests {
         assert_eq!(reply_value(&at(fork)), reply);
     }
 
+    /// Reply values are kept per variant: the same board in chess and in a chess without
+    /// check (a king may be left attacked, and taken) has each variant's own value, in either
+    /// order.
+    #[test]
+    fn the_reply_values_kept_are_each_variant_s_own() {
+        use super::reply_value_uncached;
+        use crate::games::{AnyGame, Catalog, default_variants};
+        let ini = format!("{}\n[nocheck:chess]\ncheck = false\n", include_str!("../../engine.ini"));
+        let catalog = Catalog::parse(&ini, "test").unwrap();
+        let game = |name: &str| match (catalog.get(name), default_variants().get(name)) {
+            (Some(AnyGame::Plain(g)), _) if name == "nocheck" => g.clone(),
+            (_, Some(AnyGame::Plain(g))) => g.clone(),
+            _ => panic!("{name} is not plain"),
+        };
+        // Ra8 mates in chess; without check Black's king may still move.
+        let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+        let at = |name: &str| Position::from_fen(game(name), fen).unwrap();
+        let own = |name: &str| reply_value_uncached(&mut at(name));
+        assert_ne!(own("chess"), own("nocheck"), "the board should tell the variants apart");
+        for order in [["chess", "nocheck"], ["nocheck", "chess"]] {
+            for name in order {
+                assert_eq!(reply_value(&at(name)), own(name), "{name} after {order:?}");
+            }
+        }
+    }
+
     /// The reply value skips the search of a reply whose static value already shows it no
     /// better than the best so far, and is still exactly the best of every reply's full
     /// quiescence value (at least `-MATE_BOUND`), in each position along seeded random games.
