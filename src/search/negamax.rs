@@ -1,0 +1,519 @@
+//! The tree search below the root: a node's table probe, pruning, move loop, reductions and
+//! the histories a cutoff rewards.
+
+use super::*;
+
+impl Searcher {
+    pub(super) fn terminal_score<R: Rules>(pos: &Position<R>, ply: usize) -> i32 {
+        let us = pos.side_to_move();
+        if pos.royals_gone(us) || pos.in_check() {
+            return -MATE + ply as i32;
+        }
+        match pos.variant().stalemate {
+            StalemateResult::Draw => 0,
+            StalemateResult::Loss => -MATE + ply as i32,
+            StalemateResult::Win => MATE - ply as i32,
+        }
+    }
+
+    /// Index into `continuation` of move `cur` after `prev`, made `back` (1 or 2) plies earlier.
+    #[inline]
+    fn cont_index(us: usize, back: usize, prev: usize, cur: usize) -> usize {
+        ((us * 2 + back - 1) * PIECE_TO + prev) * PIECE_TO + cur
+    }
+
+    /// What the histories say of quiet move `pt` of side `us` at `ply`.
+    #[inline]
+    pub(super) fn quiet_history(&self, us: usize, ply: usize, pt: usize) -> i32 {
+        let mut s = self.history[us][pt];
+        for back in 1..=2 {
+            if ply >= back && self.moved[ply - back] != NO_PIECE_TO {
+                s += self.continuation[Self::cont_index(us, back, self.moved[ply - back], pt)] as i32;
+            }
+        }
+        s
+    }
+
+    /// Rewards (or, with a negative bonus, punishes) quiet move `pt` in every history.
+    fn update_quiet(&mut self, us: usize, ply: usize, pt: usize, bonus: i32) {
+        let h = &mut self.history[us][pt];
+        *h = gravity(*h, bonus);
+        for back in 1..=2 {
+            if ply >= back && self.moved[ply - back] != NO_PIECE_TO {
+                let c = &mut self.continuation[Self::cont_index(us, back, self.moved[ply - back], pt)];
+                *c = gravity(*c as i32, bonus) as i16;
+            }
+        }
+    }
+
+    /// The countermove stored against the opponent's last move.
+    #[inline]
+    pub(super) fn countermove(&self, us: usize, ply: usize) -> Move {
+        if ply >= 1 && self.moved[ply - 1] != NO_PIECE_TO {
+            self.countermoves[us][self.moved[ply - 1]]
+        } else {
+            Move::NONE
+        }
+    }
+
+    /// What capturing `victim` is worth to move ordering and quiescence: its value, or a win
+    /// for a royal piece (games without check, where kings are captured, value kings at 0).
+    #[inline]
+    pub(super) fn victim_value<R: Rules>(pos: &Position<R>, victim: Piece) -> i32 {
+        if pos.game().royal_kinds >> victim.kind() & 1 != 0 {
+            MATE_BOUND
+        } else {
+            pos.game().eval.value[victim.kind()]
+        }
+    }
+
+    /// True when the side to move must answer a threat to its king: in check, or, in a game
+    /// without check, its only royal piece can be captured (standing pat would lose it).
+    #[inline]
+    pub(super) fn must_answer<R: Rules>(pos: &Position<R>) -> bool {
+        let us = pos.side_to_move();
+        if pos.variant().check {
+            return pos.in_check();
+        }
+        let royals = pos.royals(us);
+        royals.is_nonempty() && !royals.more_than_one() && pos.royal_in_danger(us)
+    }
+
+    /// Below the root, before anything else: a node whose search was stopped, drawn by rule or
+    /// by repetition ends (`Err(score)`); else the window narrowed by the mate distances.
+    #[inline]
+    fn early_end<R: Rules>(&mut self, pos: &Position<R>, ply: usize, alpha: i32, beta: i32) -> Result<(i32, i32), i32> {
+        self.check_time();
+        if self.aborted || pos.move_rule_reached() || pos.is_repetition(1) {
+            return Err(0);
+        }
+        // Mate distance pruning.
+        let alpha = alpha.max(-MATE + ply as i32);
+        let beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return Err(alpha);
+        }
+        Ok((alpha, beta))
+    }
+
+    /// The principal variation of `ply` becomes `m` and the child's.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][0] = m;
+        let child = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][1..=child].copy_from_slice(&tail[0][..child]);
+        self.pv_len[ply] = child + 1;
+    }
+
+    /// The static evaluation of a node not in check (`raw`: stored, and compared two plies
+    /// on), and the same sharpened by a stored bound on the true score (what pruning reads).
+    #[inline]
+    fn node_eval<R: Rules>(
+        &mut self,
+        pos: &Position<R>,
+        entry: Option<tt::Entry>,
+        tt_bound: Option<(i32, u8)>,
+        in_check: bool,
+    ) -> (i32, i32) {
+        if in_check {
+            return (-INF, -INF);
+        }
+        let raw = entry.map_or_else(|| self.static_eval(pos), |e| e.eval as i32);
+        match tt_bound {
+            Some((s, bound))
+                if s.abs() < MATE_BOUND
+                    && (bound == BOUND_EXACT
+                        || (bound == BOUND_LOWER && s > raw)
+                        || (bound == BOUND_UPPER && s < raw)) =>
+            {
+                (raw, s)
+            }
+            _ => (raw, raw),
+        }
+    }
+
+    /// Pruning before any move of a non-PV node not in check: reverse futility, razoring and
+    /// the null move. `Some(score)` ends the node.
+    #[inline]
+    fn prune_node<R: Rules>(
+        &mut self,
+        pos: &mut Position<R>,
+        frames: &mut [Frame],
+        node: (i32, usize, bool),
+        eval: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let (depth, ply, improving) = node;
+        // Reverse futility pruning.
+        if depth <= 8 && eval - 80 * (depth - i32::from(improving)) >= beta && beta.abs() < MATE_BOUND {
+            return Some(eval);
+        }
+        // Razoring: far below alpha, only captures can save the node.
+        if depth <= 3 && eval + 250 + 150 * depth * depth < alpha {
+            let s = self.qsearch(pos, frames, ply, alpha - 1, alpha);
+            if self.aborted {
+                return Some(0);
+            }
+            if s < alpha {
+                return Some(s);
+            }
+        }
+        // Null move.
+        if self.null_ok && depth >= 3 && eval >= beta && pos.state().last_move != Move::NONE && has_pieces(pos) {
+            let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+            self.moved[ply] = NO_PIECE_TO;
+            pos.make_null();
+            let s = -self.negamax(pos, &mut frames[1..], depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+            pos.unmake_null();
+            if self.aborted {
+                return Some(0);
+            }
+            if s >= beta {
+                return Some(if s >= MATE_BOUND { beta } else { s });
+            }
+        }
+        None
+    }
+
+    /// After a cutoff by `m` (moved piece and square `pt`): killers, countermove and the
+    /// histories, the moves tried before it made worse.
+    #[inline]
+    fn reward_cutoff(&mut self, frame: &mut Frame, cut: Cutoff, tried: &Tried) {
+        let Cutoff {
+            us,
+            ply,
+            depth,
+            m,
+            pt,
+            victim,
+        } = cut;
+        let quiet = victim.is_none() && m.kind() != MoveKind::Promotion;
+        let bonus = (170 * depth - 70).min(1600);
+        if quiet {
+            if frame.killers[0] != m {
+                frame.killers[1] = frame.killers[0];
+                frame.killers[0] = m;
+            }
+            if ply >= 1 && self.moved[ply - 1] != NO_PIECE_TO {
+                self.countermoves[us][self.moved[ply - 1]] = m;
+            }
+            self.update_quiet(us, ply, pt, bonus);
+        } else if victim.is_some() {
+            let h = &mut self.capture_history[us][pt][victim.kind()];
+            *h = gravity(*h, bonus);
+        }
+        for &q in &tried.quiets {
+            if !quiet || q != pt {
+                self.update_quiet(us, ply, q, -bonus);
+            }
+        }
+        for &(c, v) in &tried.captures {
+            if (c, v) != (pt, victim.kind()) || quiet {
+                let h = &mut self.capture_history[us][c][v];
+                *h = gravity(*h, -bonus);
+            }
+        }
+    }
+
+    /// The late-move reduction of the `i`-th move (0 for the first moves, captures that win
+    /// material and shallow nodes).
+    #[inline]
+    fn reduction(&self, depth: i32, i: usize, new_depth: i32, m: Move, why: Reduce, frame: &Frame) -> i32 {
+        let Reduce {
+            pv_node,
+            reducible,
+            improving,
+            gives_check,
+            hist,
+        } = why;
+        if depth < 2 || i <= 2 * usize::from(pv_node) || !reducible {
+            return 0;
+        }
+        let mut r = self.lmr[depth.min(63) as usize][i.min(63)] as i32;
+        r -= i32::from(pv_node);
+        r += i32::from(!improving);
+        r -= i32::from(gives_check);
+        r -= i32::from(m == frame.killers[0] || m == frame.killers[1]);
+        r -= hist / 12000;
+        r.clamp(0, (new_depth - 1).max(0))
+    }
+
+    /// True when a quiet move is pruned before it is made: late-move pruning (which also ends
+    /// the quiet stage), futility and history pruning.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn prune_quiet(
+        &self,
+        frame: &mut Frame,
+        depth: i32,
+        i: usize,
+        tried: usize,
+        lmp_limit: i32,
+        eval: i32,
+        alpha: i32,
+        hist: i32,
+    ) -> bool {
+        if depth <= 8 && tried as i32 >= lmp_limit {
+            frame.skip_quiets = true;
+            return true;
+        }
+        let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][i.min(63)] as i32).max(0);
+        (lmr_depth <= 6 && eval + 100 + 100 * lmr_depth <= alpha) || (lmr_depth <= 3 && hist < -6000 * depth)
+    }
+
+    /// The end of a node whose moves were all searched: a pass where the variant has one, then
+    /// the table's entry; returns the node's score.
+    #[inline]
+    fn finish_node<R: Rules>(
+        &mut self,
+        pos: &mut Position<R>,
+        rest: &mut [Frame],
+        node: (u64, i32, usize, i32),
+        mut best: i32,
+        best_move: Move,
+        window: (i32, i32, i32),
+    ) -> i32 {
+        let (key, depth, ply, raw_eval) = node;
+        let (orig_alpha, alpha, beta) = window;
+        // Where a side may pass, passing is one more choice (there is no zugzwang). The best
+        // move stays a real move: a pass is not a move to report.
+        if pos.variant().pass && best < beta {
+            self.moved[ply] = NO_PIECE_TO;
+            pos.make_null();
+            let s = -self.negamax(pos, rest, depth - 1, ply + 1, -beta, -alpha, false);
+            pos.unmake_null();
+            if self.aborted {
+                return 0;
+            }
+            best = best.max(s);
+        }
+        let bound = bound_of(best, orig_alpha, beta, true);
+        // A root that skipped moves knows only the best of the rest.
+        if ply > 0 || !self.restricted {
+            self.tt
+                .store(key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
+        }
+        best
+    }
+
+    /// Makes `picked`, searches it and unmakes it: the first move with the whole window, a
+    /// later one with a null window after its reduction, again unreduced and then with the
+    /// whole window while it beats alpha. `None`: a pseudo-legal move that leaves the royal
+    /// piece in danger.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn search_move<R: Rules>(
+        &mut self,
+        pos: &mut Position<R>,
+        rest: &mut [Frame],
+        frame: &Frame,
+        node: Node,
+        picked: Picked,
+        late: Late,
+        (alpha, beta): (i32, i32),
+    ) -> Option<i32> {
+        let Node {
+            depth,
+            ply,
+            pv_node,
+            improving,
+        } = node;
+        let m = picked.mv;
+        let mover = pos.side_to_move();
+        self.moved[ply] = late.pt;
+        pos.make_move(m);
+        self.tt.prefetch(pos.key());
+        // A move tried before any generation (stored, killer) is only pseudo-legal.
+        if picked.unverified && pos.variant().check && pos.royal_in_danger(mover) {
+            pos.unmake_move();
+            return None;
+        }
+        let gives_check = Self::must_answer(pos);
+        let new_depth = depth - 1 + i32::from(gives_check && ply < MAX_PLY / 2);
+        let mut score;
+        if late.i == 0 {
+            score = -self.negamax(pos, rest, new_depth, ply + 1, -beta, -alpha, pv_node);
+        } else {
+            // Late-move reductions: quiet moves and captures that lose the exchange.
+            let why = Reduce {
+                pv_node,
+                reducible: late.reducible,
+                improving,
+                gives_check,
+                hist: late.hist,
+            };
+            let r = self.reduction(depth, late.i, new_depth, m, why, frame);
+            score = -self.negamax(pos, rest, new_depth - r, ply + 1, -alpha - 1, -alpha, false);
+            if score > alpha && r > 0 {
+                score = -self.negamax(pos, rest, new_depth, ply + 1, -alpha - 1, -alpha, false);
+            }
+            if score > alpha && score < beta && pv_node {
+                score = -self.negamax(pos, rest, new_depth, ply + 1, -beta, -alpha, true);
+            }
+        }
+        pos.unmake_move();
+        Some(score)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax<R: Rules>(
+        &mut self,
+        pos: &mut Position<R>,
+        frames: &mut [Frame],
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if ply > 0 {
+            match self.early_end(pos, ply, alpha, beta) {
+                Ok(window) => (alpha, beta) = window,
+                Err(score) => return score,
+            }
+        }
+        if depth <= 0 || frames.len() < 2 {
+            return self.qsearch(pos, frames, ply, alpha, beta);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.map_or(Move::NONE, |e| Move::from_bits(e.mv));
+        let tt_bound = entry.map(|e| (score_from_tt(e.score as i32, ply), e.bound));
+        if let (Some(e), Some((s, bound))) = (entry, tt_bound)
+            && !pv_node
+            && e.depth as i32 >= depth
+            && settles(bound, s, alpha, beta)
+        {
+            return s;
+        }
+        let in_check = Self::must_answer(pos);
+        let (raw_eval, eval) = self.node_eval(pos, entry, tt_bound, in_check);
+        self.evals[ply] = raw_eval;
+        // The side to move stands better than two plies ago: prune less, reduce less.
+        let improving = !in_check && ply >= 2 && raw_eval > self.evals[ply - 2];
+        // Internal iterative reduction: a node the table knows nothing of is searched less deep.
+        if depth >= 4 && tt_move == Move::NONE {
+            depth -= 1;
+        }
+        if !pv_node
+            && !in_check
+            && ply > 0
+            && let Some(s) = self.prune_node(pos, frames, (depth, ply, improving), eval, alpha, beta)
+        {
+            return s;
+        }
+        let orig_alpha = alpha;
+
+        let (frame, rest) = frames.split_first_mut().expect("at least two frames");
+        let us = pos.side_to_move().index();
+        frame.start(tt_move, self.countermove(us, ply), in_check);
+        let node = Node {
+            depth,
+            ply,
+            pv_node,
+            improving,
+        };
+        let Some((best, best_move, count, alpha)) =
+            self.search_moves(pos, frame, rest, node, in_check, eval, (alpha, beta))
+        else {
+            return 0;
+        };
+        if count == 0 {
+            return Self::terminal_score(pos, ply);
+        }
+        self.finish_node(
+            pos,
+            rest,
+            (key, depth, ply, raw_eval),
+            best,
+            best_move,
+            (orig_alpha, alpha, beta),
+        )
+    }
+
+    /// A node's move loop: each move the picker gives, pruned or searched, until one cuts
+    /// off. Returns the best score and move, the legal moves met and the raised alpha;
+    /// `None` when the search was stopped.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves<R: Rules>(
+        &mut self,
+        pos: &mut Position<R>,
+        frame: &mut Frame,
+        rest: &mut [Frame],
+        node: Node,
+        in_check: bool,
+        eval: i32,
+        (mut alpha, beta): (i32, i32),
+    ) -> Option<(i32, Move, usize, i32)> {
+        let Node {
+            depth, ply, improving, ..
+        } = node;
+        let us = pos.side_to_move().index();
+        let (mut best, mut best_move) = (-INF, Move::NONE);
+        let mut tried = Tried::default();
+        let lmp_limit = (3 + depth * depth) / (2 - i32::from(improving));
+        // Legal moves met so far (searched or pruned); `i` of the move being looked at.
+        let mut count = 0;
+        while let Some(picked) = self.next_move(pos, frame, ply) {
+            let m = picked.mv;
+            if ply == 0 && self.restricted && self.root_skips(m) {
+                continue;
+            }
+            let i = count;
+            let victim = pos.victim(m);
+            let quiet = victim.is_none() && m.kind() != MoveKind::Promotion;
+            let pt = piece_to(pos.piece_at(m.from()).kind(), m.to().index());
+            let hist = if quiet { self.quiet_history(us, ply, pt) } else { 0 };
+            count += 1;
+            if ply > 0
+                && !in_check
+                && quiet
+                && i > 0
+                && best > -MATE_BOUND
+                && self.prune_quiet(frame, depth, i, tried.quiets.len(), lmp_limit, eval, alpha, hist)
+            {
+                continue;
+            }
+            let late = Late {
+                i,
+                reducible: quiet || picked.losing,
+                hist,
+                pt,
+            };
+            let Some(score) = self.search_move(pos, rest, frame, node, picked, late, (alpha, beta)) else {
+                count -= 1;
+                continue;
+            };
+            tried.note(quiet, victim, pt);
+            if self.aborted {
+                return None;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        let cut = Cutoff {
+                            us,
+                            ply,
+                            depth,
+                            m,
+                            pt,
+                            victim,
+                        };
+                        self.reward_cutoff(frame, cut, &tried);
+                        break;
+                    }
+                }
+            }
+        }
+        Some((best, best_move, count, alpha))
+    }
+}
