@@ -484,8 +484,8 @@ fn telepathy_leaves_count_the_marker_and_a_removal_due() {
     assert!(white("0", "remove-black") > even);
 }
 
-/// A leaf where the side to move may take the exposed king is won for it (the chess reply
-/// search alone would score the board after the capture, where the other side has no move).
+/// A leaf where the side to move may take the exposed king is won for it, and only then (the
+/// reply search's quiescence scores a board without the king as mated).
 #[test]
 fn telepathy_leaves_with_an_exposed_king_are_won_by_the_side_to_move() {
     use menagerie::kit::telepathy::Telepathy;
@@ -505,15 +505,20 @@ fn telepathy_leaves_with_an_exposed_king_are_won_by_the_side_to_move() {
 
 /// `apply_unseen` (what the search applies) leaves the state, outcome and tally that `apply`
 /// leaves, at every step of seeded random games of the games that write it their own way:
-/// Coop2 (two seats and the solitaire), Gravity and Telepathy (with and without an end by
-/// removals).
+/// Coop2 (two seats and the solitaire), Gravity, Telepathy (with and without an end by
+/// removals) and Split-Brain (target and vector marks; its tally, a search of every turn,
+/// compared at each game's end).
 #[test]
 fn apply_unseen_leaves_what_apply_leaves() {
     use menagerie::kit::coop2::Coop2;
     use menagerie::kit::gravity::Gravity;
+    use menagerie::kit::splitbrain::SplitBrain;
     use menagerie::kit::telepathy::Telepathy;
     use rand::SeedableRng;
     fn walk<G: TableGame>(start: G, games: u64) -> usize {
+        walk_tallied(start, games, true)
+    }
+    fn walk_tallied<G: TableGame>(start: G, games: u64, every_step: bool) -> usize {
         let mut steps = 0;
         for seed in 0..games {
             let mut rng = StdRng::seed_from_u64(seed);
@@ -530,7 +535,9 @@ fn apply_unseen_leaves_what_apply_leaves() {
                 g.apply(&a).unwrap();
                 assert_eq!(unseen.state_text(), g.state_text(), "seed {seed} step {steps}");
                 assert_eq!(unseen.outcome(), g.outcome(), "seed {seed} step {steps}");
-                assert_eq!(unseen.tally(), g.tally(), "seed {seed} step {steps}");
+                if every_step || g.outcome().is_some() {
+                    assert_eq!(unseen.tally(), g.tally(), "seed {seed} step {steps}");
+                }
                 steps += 1;
             }
         }
@@ -542,6 +549,10 @@ fn apply_unseen_leaves_what_apply_leaves() {
     assert!(walk(Gravity::new(&Vec::new()).unwrap(), 10) > 500);
     assert!(walk(Telepathy::new(&Vec::new()).unwrap(), 10) > 1000);
     assert!(walk(Telepathy::new(&options(&[("removals_end", "2")])).unwrap(), 10) > 200);
+    for marks in ["target", "vector"] {
+        let start = SplitBrain::new(&options(&[("marks", marks), ("limit", "200")])).unwrap();
+        assert!(walk_tallied(start, 6, false) > 1000, "{marks}");
+    }
 }
 
 /// Split-Brain's search leaves out exactly the marks that would be snapped (which the
@@ -700,8 +711,9 @@ fn beliefs_draw_every_hidden_card_and_mark_about_evenly() {
 }
 
 /// The partner model draws the state each unseen action of another seat made by that seat's
-/// own search: the action it would play gets at least half the weight, and every action the
-/// observation allows keeps half a visit, so even one the short search never tried is drawn.
+/// own search: the action it would play gets about half the weight (its visits again), and
+/// every action the observation allows keeps half a visit, so even one the short search never
+/// tried is drawn.
 #[test]
 fn the_partner_model_keeps_every_allowed_action_possible() {
     use menagerie::kit::telepathy::Telepathy;
@@ -734,7 +746,10 @@ fn the_partner_model_keeps_every_allowed_action_possible() {
     }
     assert_eq!(drawn.len(), 6, "each card the predictor held: {drawn:?}");
     let most = drawn.values().max().copied().unwrap();
-    assert!(2 * most >= draws, "the search's pick has half the weight: {drawn:?}");
+    assert!(
+        most * 100 >= draws * 40,
+        "the search's pick has about half the weight: {drawn:?}"
+    );
     // Half a visit of 3 + 3 + 3 (the visits, the pick's bonus and the half visits): 1 in 18.
     assert!(drawn.values().all(|&n| n * 30 > draws), "{drawn:?}");
 }

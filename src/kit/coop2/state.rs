@@ -1,6 +1,6 @@
-//! Reading Cooperative Chess 2's state text (`docs/table-games.md`): every field checked, the
-//! game untouched on error. `?` cards are ones the text does not give (another seat's hand,
-//! `#N` for a draw pile of N cards in a seat's view).
+//! Cooperative Chess 2's state text (`docs/table-games.md`) written, and read with every field
+//! checked, the game untouched on error. `?` cards are ones the text does not give (another
+//! seat's hand, `#N` for a draw pile of N cards in a seat's view).
 
 use super::{Coop2, DECK, Phase, Pile};
 use crate::Color;
@@ -148,4 +148,82 @@ fn check_hands(g: &Coop2) -> Result<(), String> {
         return Err("only the solitaire draws to the line".into());
     }
     Ok(())
+}
+
+impl Coop2 {
+    /// A seat's view (`observation`) read as a state with `?` cards.
+    pub(super) fn read_view(&self, observation: &str) -> Result<Coop2, String> {
+        parse(self, observation, true, None)
+    }
+
+    /// The cards a seat's view does not show (`?`: the partner's hand, the pile), dealt at
+    /// random from those not in view.
+    pub(super) fn deal_unseen(&mut self, rng: &mut rand::rngs::StdRng) -> Result<(), String> {
+        let [h0, h1] = &mut self.hands;
+        let places: &mut [&mut [char]] = &mut [h0, h1, &mut self.deck, &mut self.discard, &mut self.line];
+        crate::kit::deal_unseen(DECK, places, rng)
+    }
+
+    /// The state text: the whole state, or with `viewer` what that seat may see (the other
+    /// hand as `?` cards, the draw pile as its size `#N`; the true pile is sorted).
+    pub(super) fn text(&self, viewer: Option<usize>) -> String {
+        let cards = |v: &[char]| {
+            if v.is_empty() {
+                "-".to_string()
+            } else {
+                v.iter().collect()
+            }
+        };
+        let hand = |i: usize| {
+            if viewer.is_some_and(|v| v != i) {
+                "?".repeat(self.hands[i].len()).chars().collect::<String>()
+            } else {
+                let mut h = self.hands[i].clone();
+                h.sort();
+                h.into_iter().collect()
+            }
+        };
+        let hand = |i: usize| {
+            let h = hand(i);
+            if h.is_empty() { "-".to_string() } else { h }
+        };
+        let deck = if viewer.is_some() {
+            format!("#{}", self.deck.len())
+        } else {
+            let mut d = self.deck.clone();
+            d.sort();
+            cards(&d)
+        };
+        let phase = match self.phase {
+            Phase::Deal(s) => format!("deal-{s}"),
+            Phase::Refill(s) => format!("refill-{s}"),
+            Phase::DrawLine => "draw-line".into(),
+            Phase::Play => "play".into(),
+            Phase::Quiet => "quiet".into(),
+            Phase::Capture => "capture".into(),
+            Phase::Over => "over".into(),
+        };
+        let f = self.pos.fen();
+        let w: Vec<&str> = f.split_whitespace().collect();
+        let g = &self.pos.variant().geometry;
+        let eps: Vec<String> = self.ep.iter().flatten().map(|&s| g.name(s)).collect();
+        let ep = if eps.is_empty() { "-".to_string() } else { eps.join(",") };
+        format!(
+            "{} {} {} {} {} {} {} {} {},{} {} {} {} {}",
+            w[0],
+            w[1],
+            w[2],
+            ep,
+            w[4],
+            w[5],
+            cards(&self.line),
+            cards(&self.discard),
+            hand(0),
+            hand(1),
+            deck,
+            self.captures,
+            self.turns,
+            phase
+        )
+    }
 }
