@@ -53,7 +53,7 @@ COMMANDS:
          [--move-seconds S] [KEY=VALUE...]
                       play table games; a seat is engine[:KEY=VALUE...], mcts[:KEY=VALUE...]
                       (iterations=N, seconds=S, explore=N, rollout=N, partner=N, depth=N,
-                      pick=1, seed=N), random, human or cmd:PROGRAM ARGS; --record writes
+                      pick=1, settle=0, seed=N), random, human or cmd:PROGRAM ARGS; --record writes
                       JSON lines; --pgn writes the games on a variant's board (rbc) as PGN
     play --replay FILE
                       replay a record, checking every step

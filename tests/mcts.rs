@@ -753,3 +753,54 @@ fn the_partner_model_keeps_every_allowed_action_possible() {
     // Half a visit of 3 + 3 + 3 (the visits, the pick's bonus and the half visits): 1 in 18.
     assert!(drawn.values().all(|&n| n * 30 > draws), "{drawn:?}");
 }
+
+/// A search that stops once its pick cannot change (the default) answers as the same search
+/// spending its whole budget (`settle=0`) with the same seed, at seat decisions along seeded
+/// random games of Telepathy and Split-Brain (`pick=1`) and Gravity (the most visited); some
+/// of those searches do stop early.
+#[test]
+fn a_search_that_stops_early_answers_as_the_whole_search() {
+    use menagerie::kit::gravity::Gravity;
+    use menagerie::kit::splitbrain::SplitBrain;
+    use menagerie::kit::telepathy::Telepathy;
+    use rand::SeedableRng;
+    fn walk<G: TableGame>(start: G, spec: &[(&str, &str)], games: u64) -> (usize, usize) {
+        let (mut compared, mut early) = (0, 0);
+        let whole: Vec<(&str, &str)> = spec.iter().copied().chain([("settle", "0")]).collect();
+        for seed in 0..games {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut g = start.clone();
+            for step in 0.. {
+                let pick = match g.actor() {
+                    Actor::Over => break,
+                    Actor::Chance => g.chance_outcomes().into_iter().map(|(a, _)| a).collect::<Vec<_>>(),
+                    Actor::Seat(seat, _) => {
+                        if step % 3 == 0 {
+                            let mut a = Mcts::new(&g, seat, &options(spec), seed).unwrap();
+                            let mut b = Mcts::new(&g, seat, &options(&whole), seed).unwrap();
+                            let (x, y) = (a.search().unwrap().to_string(), b.search().unwrap().to_string());
+                            assert_eq!(x, y, "seed {seed} step {step}: {}", g.state_text());
+                            compared += 1;
+                            if a.iterations_run() < b.iterations_run() {
+                                early += 1;
+                            }
+                        }
+                        g.legal_actions()
+                    }
+                };
+                let a = pick[rng.random_range(0..pick.len())].clone();
+                g.apply(&a).unwrap();
+                if step > 150 {
+                    break;
+                }
+            }
+        }
+        (compared, early)
+    }
+    let picked = [("iterations", "200"), ("pick", "1"), ("depth", "2")];
+    let (t, te) = walk(Telepathy::new(&Vec::new()).unwrap(), &picked, 3);
+    let (s, se) = walk(SplitBrain::new(&Vec::new()).unwrap(), &picked, 3);
+    let (g, ge) = walk(Gravity::new(&Vec::new()).unwrap(), &[("iterations", "200")], 3);
+    assert!(t > 50 && s > 50 && g > 20, "compared {t} {s} {g}");
+    assert!(te > 0 && se > 0 && ge > 0, "stopped early {te} {se} {ge}");
+}

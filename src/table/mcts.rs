@@ -306,7 +306,8 @@ impl<A: PartialEq + Eq + Hash + Clone> Node<A> {
 /// drawn by that seat's own search of N iterations, [`PartnerModel`]; default 0: by the
 /// game's belief), `depth=N` (seat decisions in the tree before the heuristic scores;
 /// default 0: no limit), `pick=1` (play the best mean among the actions visited at least half
-/// as often as the most visited; default 0: the most visited), `seed=N`.
+/// as often as the most visited; default 0: the most visited), `settle=0` (spend the whole
+/// budget even once the pick cannot change; default 1: stop then), `seed=N`.
 #[derive(Clone, Debug)]
 pub struct MctsOptions {
     /// Iterations a decision (`u32::MAX` under a time budget alone).
@@ -323,6 +324,8 @@ pub struct MctsOptions {
     pub depth: u32,
     /// Whether the root's action is the best mean among the often visited.
     pub pick: bool,
+    /// Whether a decision's search stops once its pick cannot change (see [`Mcts::grow`]).
+    pub settle: bool,
     /// The seat's seed, when given.
     pub seed: Option<u64>,
 }
@@ -351,6 +354,7 @@ impl MctsOptions {
             ("partner", 0, 10_000_000, 0),
             ("depth", 0, 10_000, 0),
             ("pick", 0, 1, 0),
+            ("settle", 0, 1, 1),
         ];
         let (v, seed) = number_options(&numbers, &known).map_err(|e| format!("{e}, seconds=S"))?;
         let counted = options.iter().any(|(k, _)| k == "iterations");
@@ -366,6 +370,7 @@ impl MctsOptions {
             partner: v[3] as u32,
             depth: v[4] as u32,
             pick: v[5] == 1,
+            settle: v[6] == 1,
             seed,
         })
     }
@@ -385,6 +390,8 @@ pub struct Mcts<G: TableGame> {
     path: Vec<(usize, usize, usize)>,
     present: Vec<usize>,
     untried: Vec<usize>,
+    /// The iterations the last search ran.
+    ran: u32,
 }
 
 impl<G: TableGame> Mcts<G> {
@@ -412,16 +419,22 @@ impl<G: TableGame> Mcts<G> {
             path: Vec::new(),
             present: Vec::new(),
             untried: Vec::new(),
+            ran: 0,
         })
     }
 
     /// The action to play after the search (see `pick`).
     pub fn search(&mut self) -> Result<G::Action, String> {
-        let root_actions = self.grow(true)?;
+        let root_actions = self.grow(self.options.settle)?;
         let root = &self.nodes[0];
         let best = self.pick().map(|i| root.edges[i].action.clone());
         best.or_else(|| root_actions.and_then(|a| a.into_iter().next()))
             .ok_or_else(|| "no legal action".to_string())
+    }
+
+    /// The iterations the last search ran (fewer than the budget when it settled early).
+    pub fn iterations_run(&self) -> u32 {
+        self.ran
     }
 
     /// The root's edge to play: the most visited; with `pick=1`, the best mean among those
@@ -441,6 +454,7 @@ impl<G: TableGame> Mcts<G> {
         let start = Instant::now();
         let cap = self.nodes.capacity();
         let mut root_actions = None;
+        self.ran = 0;
         for i in 0..self.options.iterations {
             if let Some(t) = self.options.time
                 && i > 0
@@ -474,6 +488,7 @@ impl<G: TableGame> Mcts<G> {
                 root_actions = Some(actions);
             }
             self.iterate(&mut state, cap)?;
+            self.ran += 1;
         }
         Ok(root_actions)
     }
