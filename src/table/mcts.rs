@@ -868,8 +868,8 @@ mod tests {
                     let mut ways = Vec::new();
                     spread(edges.len() + 1, left, &mut ways, &mut Vec::new());
                     let changes = ways.iter().any(|w| {
-                        let mut after: Vec<_> = (edges.iter().zip(w))
-                            .map(|(e, &k)| edge(e.visits + k, e.total > 0.0))
+                        let mut after: Vec<_> = (edges.iter().zip(w).enumerate())
+                            .map(|(i, (e, &k))| edge(e.visits + k, i > 0))
                             .collect();
                         after.push(edge(w[edges.len()], true));
                         pick(&after, by_mean) != Some(0)

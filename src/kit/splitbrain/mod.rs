@@ -400,17 +400,12 @@ impl SplitBrain {
 
     /// Plays the move from `s` to `t` (asking for the promotion piece when there is a choice).
     fn complete(&mut self, mode: Option<Mode>, s: Square, t: Square, event: &mut Log) -> Result<(), String> {
-        let candidates: Vec<Move> = self
-            .moves()
-            .iter()
-            .copied()
-            .filter(|m| m.from() == s && m.to() == t)
-            .collect();
-        if candidates.len() > 1 {
+        let mut candidates = self.moves().iter().copied().filter(|m| m.from() == s && m.to() == t);
+        let m = candidates.next().ok_or("no such move")?;
+        if candidates.next().is_some() {
             self.phase = Phase::Promote(mode, s, t);
             return Ok(());
         }
-        let m = *candidates.first().ok_or("no such move")?;
         self.play(mode, m, event);
         Ok(())
     }

@@ -164,7 +164,7 @@ impl Engine {
                         v = -v;
                     }
                     if pos.royal_in_danger(c) {
-                        v -= 100_000;
+                        v -= WIN_CP;
                     }
                     if best.as_ref().is_none_or(|b| v > b.1) {
                         best = Some((a.clone(), v));
