@@ -97,6 +97,61 @@ fn a_whole_go_allocates_nothing() {
     }
 }
 
+/// The side to move's searches (`nodes` a move) played against each other from `fen`: the
+/// plies until a lone king is mated, `None` if that is not within `plies`.
+struct SelfPlay {
+    fen: &'static str,
+    nodes: u64,
+    plies: usize,
+}
+
+impl GameVisitor for SelfPlay {
+    type Output = Option<usize>;
+    fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Option<usize> {
+        let mut pos = Position::from_fen(game, self.fen).unwrap();
+        let mut searcher = Searcher::new(8, Arc::new(AtomicBool::new(false)));
+        for ply in 0..self.plies {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                let lone = pos.color_bb(pos.side_to_move()).count() == 1;
+                return (pos.in_check() && lone).then_some(ply);
+            }
+            let limits = Limits {
+                nodes: Some(self.nodes),
+                ..Limits::default()
+            };
+            let best = searcher.go(&mut pos, limits, &mut Silent).best;
+            pos.make_move(best);
+        }
+        None
+    }
+}
+
+#[test]
+fn a_rook_or_a_queen_mates_a_bare_king() {
+    // The mate lies beyond the horizon; the evaluation's way to it is the lone king driven to
+    // the edge and met by the other king. Without it these searches walked to the 50-move
+    // rule, a repetition, or gave the rook away.
+    for (variant, fen) in [
+        ("chess", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"),
+        ("chess", "8/8/2k5/8/8/8/8/1R2K3 b - - 0 1"),
+        ("chess", "7k/8/8/8/8/8/8/K5R1 w - - 0 1"),
+        ("chess", "8/8/8/3k4/8/8/8/2Q1K3 w - - 0 1"),
+        ("capablanca", "10/10/10/5k4/10/10/10/R4K4 w - - 0 1"),
+        ("losalamos", "6/6/2k3/6/6/R2K2 w - - 0 1"),
+    ] {
+        let set = default_variants();
+        let play = SelfPlay {
+            fen,
+            nodes: 20_000,
+            plies: 100,
+        };
+        let mated = games::dispatch(set.get(variant).unwrap(), play);
+        assert!(mated.is_some(), "{variant} {fen}: not mated in 100 plies");
+    }
+}
+
 #[test]
 fn finds_mates() {
     // Mate in one (back rank) and mate in two (queen and rook).

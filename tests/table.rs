@@ -482,6 +482,59 @@ fn telepathy_bare_kings_end_at_once() {
 }
 
 #[test]
+fn telepathy_lone_minor_piece_ends_drawn() {
+    let drawn = "lone minor piece: every prediction hits";
+    // A knight or bishop against a bare king: drawn once the bare team is to predict, or with
+    // the marker off its side.
+    for state in [
+        "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict",
+        "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict",
+        "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
+        "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict",
+        "3bk3/8/8/8/8/8/8/4K3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
+        "3bk3/8/8/8/8/8/8/4K3 w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict",
+    ] {
+        let t = at("telepathy", state);
+        let o = t.outcome().expect(state);
+        assert_eq!((o.result.as_str(), o.reason.as_str()), ("draw", drawn), "{state}");
+    }
+    // Play goes on: the minor piece's team to predict with the marker on the bare team's side
+    // (a hit overflows it), a rook, a pawn, two minor pieces, bare kings played on, and
+    // `removals_end` (a miss can lose).
+    for (settings, state) in [
+        (
+            &[][..],
+            "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict",
+        ),
+        (&[], "3bk3/8/8/8/8/8/8/4K3 b - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict"),
+        (&[], "4k3/8/8/8/8/8/8/3RK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
+        (&[], "4k3/8/8/8/8/8/3P4/4K3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
+        (&[], "4k3/8/8/8/8/8/8/2BNK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
+        (
+            &[("bare_kings", "play")],
+            "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
+        ),
+        (
+            &[("removals_end", "6")],
+            "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
+        ),
+    ] {
+        let mut t = game("telepathy", settings);
+        t.set_state(state).unwrap();
+        assert!(t.outcome().is_none(), "{settings:?} {state}");
+    }
+    // Reached in play: White's knight takes the last black piece with a hit (marker to Black's
+    // side); Black, bare, is to predict: drawn.
+    let mut t = at(
+        "telepathy",
+        "4k3/8/8/8/8/2r5/8/3NK3 w - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
+    );
+    act(&mut t, "card N");
+    assert_eq!(act(&mut t, "d1c3"), "move d1c3 N card N hit marker -1 end");
+    assert_eq!(t.outcome().unwrap().reason, drawn);
+}
+
+#[test]
 fn telepathy_removals_end_after_n() {
     // `removals_end=2`: White has made one removal; its next overflow would be the second.
     let mut t = game("telepathy", &[("removals_end", "2")]);

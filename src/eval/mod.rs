@@ -24,6 +24,13 @@ use weights::{MOBILITY, Pair, REACH, REACH_BUCKETS, TERM_WEIGHTS};
 pub const PAWN_VALUE: i32 = 100;
 /// Material value given to a royal piece in games without check (where it can be captured).
 pub const ROYAL_VALUE_NO_CHECK: i32 = 2000;
+/// The least value of pieces (pawns apart) beside the royal one that mates a lone royal
+/// piece ([`Position::mop_up`]): a rook's, not a lone minor piece's.
+const MOP_UP_FORCE: i32 = 4 * PAWN_VALUE;
+/// Per half square of the lone royal piece's distance from the centre.
+const MOP_UP_EDGE: i32 = 12;
+/// Per square the royal pieces are nearer than the board is wide.
+const MOP_UP_NEAR: i32 = 20;
 
 /// Per-variant evaluation tables, built once when the variant is loaded.
 #[derive(Clone, Debug)]
@@ -301,6 +308,9 @@ struct Attacks<W: Word> {
 impl<R: Rules> Position<R> {
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate(&self) -> i32 {
+        if let Some(v) = self.mop_up() {
+            return v;
+        }
         let e = &self.game.eval;
         let mut terms = Weighted::new(&e.term_pairs, &e.weights.rules, e.weights.king_danger);
         let base = self.eval_parts(&mut terms, None);
@@ -311,6 +321,41 @@ impl<R: Rules> Position<R> {
         };
         let us = self.side.index();
         side(us) - side(1 - us) + self.game.rules.eval_terms(self) + 10
+    }
+
+    /// A side left with its royal piece alone, against at least a rook's worth of pieces, is
+    /// mated beyond the search's horizon: the value is the other side's material and how near
+    /// the lone royal piece is to the edge and to the other royal piece (the way to the mate),
+    /// from the side to move's view. `None` in every other position.
+    fn mop_up(&self) -> Option<i32> {
+        let e = &self.game.eval;
+        let weak = Color::ALL.into_iter().find(|&c| self.color_bb(c).count() == 1)?;
+        let strong = !weak;
+        let (bare, king) = (self.royals(weak).first()?, self.royals(strong).first()?);
+        if self.royals(strong).more_than_one() {
+            return None;
+        }
+        let (mut material, mut force) = (0, 0);
+        for sq in self.color_bb(strong) & !self.royals(strong) {
+            let k = self.board[sq.index()].kind();
+            material += e.value[k];
+            if !self.game.variant.pieces[k].is_pawn() {
+                force += e.value[k];
+            }
+        }
+        if force < MOP_UP_FORCE {
+            return None;
+        }
+        let g = &self.game.variant.geometry;
+        let (f, r) = (g.file_of(bare) as i32, g.rank_of(bare) as i32);
+        let (files, ranks) = (g.files() as i32, g.ranks() as i32);
+        // Twice the distance from the centre, in the larger of the two directions.
+        let edge = (2 * f - (files - 1)).abs().max((2 * r - (ranks - 1)).abs());
+        let apart = (f - g.file_of(king) as i32)
+            .abs()
+            .max((r - g.rank_of(king) as i32).abs());
+        let v = material + MOP_UP_EDGE * edge + MOP_UP_NEAR * (files.max(ranks) - apart);
+        Some(if strong == self.side { v } else { -v })
     }
 
     /// For fitting the weights: the evaluation from White's side, the middle-game share of

@@ -125,7 +125,8 @@ pub struct Telepathy {
     faceup_off: bool,
     /// `removals_end=N`: a team forced into its N-th removal loses (0: never).
     removals_end: u32,
-    /// `bare_kings=end`: with only the kings left the game ends (see [`Telepathy::bare_kings_end`]).
+    /// `bare_kings=end`: with only the kings left the game ends (see [`Telepathy::bare_kings_end`]),
+    /// and with a lone minor piece against a king once only a draw is left.
     bare_end: bool,
     /// Per team: the removals it has made (state: `removals_end` counts them).
     removed: [u32; 2],
@@ -154,7 +155,8 @@ impl Telepathy {
     /// default 600, 0 for none); the author's variants: `faceup=on|off8` (off8: a team that has
     /// lost 8 pieces plays without a face-up card), `removals_end=0|N` (a team forced into its
     /// N-th removal loses), `bare_kings=end|play` (with only the kings left the game ends: see
-    /// [`Telepathy::bare_kings_end`]).
+    /// [`Telepathy::bare_kings_end`]; so does a lone minor piece against a king once only a draw
+    /// is left: [`Telepathy::lone_minor_drawn`]).
     pub fn new(settings: &Settings) -> Result<Telepathy, String> {
         let v = INFO.read_settings(settings)?;
         let game = chess::plain_game("chess")?;
@@ -271,6 +273,9 @@ impl Telepathy {
         if self.bare_end && self.pos.occupied().count() == 2 {
             return self.bare_kings_end();
         }
+        if self.bare_end && self.lone_minor_drawn() {
+            return self.finish(None, "lone minor piece: every prediction hits");
+        }
         if self.limit > 0 && self.plies >= self.limit {
             self.finish(None, "move limit");
         }
@@ -294,6 +299,28 @@ impl Telepathy {
         } else {
             self.finish(None, "bare kings: every prediction hits");
         }
+    }
+
+    /// A knight or bishop and its king against a bare king, without `removals_end`: no mate
+    /// exists, and the bare team's K card cannot miss, so the marker moves towards the minor
+    /// piece's team at each of its turns. Once the bare team has predicted (or with the marker
+    /// off its side) the other team's hit no longer overflows it; its misses end only in
+    /// removing the minor piece, which leaves bare kings with the marker in the middle: a draw
+    /// whatever it plays. With the marker on the bare team's side and the other team to
+    /// predict, that team's hit would win: the game goes on.
+    fn lone_minor_drawn(&self) -> bool {
+        if self.removals_end > 0 || self.pos.occupied().count() != 3 {
+            return false;
+        }
+        let bare = if self.pos.color_bb(Color::White).count() == 1 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let minor = self.pos.color_bb(!bare) & !self.pos.royals(!bare);
+        let Some(sq) = minor.first() else { return false };
+        let bare_side = if bare == Color::White { 1 } else { -1 };
+        matches!(self.type_on(sq), 'N' | 'B') && (self.team() == bare || self.marker != bare_side)
     }
 
     /// The team to move is about to predict: with `faceup=off8` a team that has lost 8 pieces
@@ -399,7 +426,7 @@ pub static INFO: GameInfo = GameInfo {
             key: "bare_kings",
             choices: &["end", "play"],
             default: "end",
-            about: "end: a game with only the kings left ends drawn at once",
+            about: "end: bare kings, or a lone knight or bishop against a king, end by the result of every hit",
         },
     ],
     fields: fen_then![
