@@ -484,38 +484,43 @@ fn telepathy_bare_kings_end_at_once() {
 #[test]
 fn telepathy_lone_minor_piece_ends_drawn() {
     let drawn = "lone minor piece: every prediction hits";
-    // A knight or bishop against a bare king: drawn once the bare team is to predict, or with
-    // the marker off its side.
-    for state in [
-        "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict",
-        "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict",
-        "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
-        "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict",
-        "3bk3/8/8/8/8/8/8/4K3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
-        "3bk3/8/8/8/8/8/8/4K3 w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict",
+    // A knight or bishop against a bare king: drawn unless the team to predict has the marker
+    // on the other team's side already (its hit would overflow it).
+    for (settings, state) in [
+        (
+            &[][..],
+            "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict",
+        ),
+        (&[], "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
+        (&[], "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
+        (&[], "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict"),
+        (&[], "3bk3/8/8/8/8/8/8/4K3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
+        (&[], "3bk3/8/8/8/8/8/8/4K3 w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict"),
+        (
+            &[("removals_end", "6")],
+            "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
+        ),
     ] {
-        let t = at("telepathy", state);
+        let mut t = game("telepathy", settings);
+        t.set_state(state).unwrap();
         let o = t.outcome().expect(state);
         assert_eq!((o.result.as_str(), o.reason.as_str()), ("draw", drawn), "{state}");
     }
-    // Play goes on: the minor piece's team to predict with the marker on the bare team's side
-    // (a hit overflows it), a rook, a pawn, two minor pieces, bare kings played on, and
-    // `removals_end` (a miss can lose).
+    // Play goes on: the marker on the other team's side (either team to predict), a rook, a
+    // pawn, two minor pieces, bare kings played on.
     for (settings, state) in [
         (
             &[][..],
             "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict",
         ),
+        (&[], "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict"),
         (&[], "3bk3/8/8/8/8/8/8/4K3 b - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict"),
+        (&[], "3bk3/8/8/8/8/8/8/4K3 w - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict"),
         (&[], "4k3/8/8/8/8/8/8/3RK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
         (&[], "4k3/8/8/8/8/8/3P4/4K3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
         (&[], "4k3/8/8/8/8/8/8/2BNK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
         (
             &[("bare_kings", "play")],
-            "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
-        ),
-        (
-            &[("removals_end", "6")],
             "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
         ),
     ] {
@@ -532,6 +537,20 @@ fn telepathy_lone_minor_piece_ends_drawn() {
     act(&mut t, "card N");
     assert_eq!(act(&mut t, "d1c3"), "move d1c3 N card N hit marker -1 end");
     assert_eq!(t.outcome().unwrap().reason, drawn);
+    // The same capture as a miss leaves the marker on White's side with Black to predict: Black's
+    // king takes the knight with its hit, and White, left with its king, must remove it.
+    let mut t = at(
+        "telepathy",
+        "8/8/8/8/3k4/2r5/8/3NK3 w - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
+    );
+    act(&mut t, "card K");
+    assert_eq!(act(&mut t, "d1c3"), "move d1c3 N card K miss marker 1");
+    assert!(t.outcome().is_none());
+    act(&mut t, "card K");
+    act(&mut t, "d4c3");
+    assert_eq!(t.actions(), ["remove e1"]);
+    act(&mut t, "remove e1");
+    assert_eq!(t.outcome().unwrap().result, "black");
 }
 
 #[test]

@@ -24,11 +24,11 @@ use weights::{MOBILITY, Pair, REACH, REACH_BUCKETS, TERM_WEIGHTS};
 pub const PAWN_VALUE: i32 = 100;
 /// Material value given to a royal piece in games without check (where it can be captured).
 pub const ROYAL_VALUE_NO_CHECK: i32 = 2000;
-/// The least value of pieces (pawns apart) beside the royal one that mates a lone royal
-/// piece ([`Position::mop_up`]): a rook's, not a lone minor piece's.
+/// The least value of a piece that mates a lone royal piece ([`Position::mop_up`]): a rook,
+/// not a minor piece (nor two, which may not force it).
 const MOP_UP_FORCE: i32 = 4 * PAWN_VALUE;
-/// Per half square of the lone royal piece's distance from the centre.
-const MOP_UP_EDGE: i32 = 12;
+/// Per square the lone royal piece is nearer the edge than the board's middle.
+const MOP_UP_EDGE: i32 = 24;
 /// Per square the royal pieces are nearer than the board is wide.
 const MOP_UP_NEAR: i32 = 20;
 
@@ -308,9 +308,11 @@ struct Attacks<W: Word> {
 impl<R: Rules> Position<R> {
     /// Static evaluation from the side to move's point of view.
     pub fn evaluate(&self) -> i32 {
-        if let Some(v) = self.mop_up() {
-            return v;
-        }
+        self.mop_up().unwrap_or_else(|| self.term_value())
+    }
+
+    /// The evaluation by the weighted terms (what [`Position::tuning_trace`] models).
+    fn term_value(&self) -> i32 {
         let e = &self.game.eval;
         let mut terms = Weighted::new(&e.term_pairs, &e.weights.rules, e.weights.king_danger);
         let base = self.eval_parts(&mut terms, None);
@@ -323,10 +325,9 @@ impl<R: Rules> Position<R> {
         side(us) - side(1 - us) + self.game.rules.eval_terms(self) + 10
     }
 
-    /// A side left with its royal piece alone, against at least a rook's worth of pieces, is
-    /// mated beyond the search's horizon: the value is the other side's material and how near
-    /// the lone royal piece is to the edge and to the other royal piece (the way to the mate),
-    /// from the side to move's view. `None` in every other position.
+    /// A lone royal piece against a piece worth a rook or more: the other side's material, and
+    /// the lone piece nearer the edge and the other royal piece (the way to a mate beyond the
+    /// horizon). From the side to move's view; `None` in every other position.
     fn mop_up(&self) -> Option<i32> {
         let e = &self.game.eval;
         let weak = Color::ALL.into_iter().find(|&c| self.color_bb(c).count() == 1)?;
@@ -335,22 +336,22 @@ impl<R: Rules> Position<R> {
         if self.royals(strong).more_than_one() {
             return None;
         }
-        let (mut material, mut force) = (0, 0);
+        let (mut material, mut strongest) = (0, 0);
         for sq in self.color_bb(strong) & !self.royals(strong) {
             let k = self.board[sq.index()].kind();
             material += e.value[k];
             if !self.game.variant.pieces[k].is_pawn() {
-                force += e.value[k];
+                strongest = strongest.max(e.value[k]);
             }
         }
-        if force < MOP_UP_FORCE {
+        if strongest < MOP_UP_FORCE {
             return None;
         }
         let g = &self.game.variant.geometry;
         let (f, r) = (g.file_of(bare) as i32, g.rank_of(bare) as i32);
         let (files, ranks) = (g.files() as i32, g.ranks() as i32);
-        // Twice the distance from the centre, in the larger of the two directions.
-        let edge = (2 * f - (files - 1)).abs().max((2 * r - (ranks - 1)).abs());
+        let inside = f.min(files - 1 - f).min(r).min(ranks - 1 - r);
+        let edge = (files.min(ranks) - 1) / 2 - inside;
         let apart = (f - g.file_of(king) as i32)
             .abs()
             .max((r - g.rank_of(king) as i32).abs());
@@ -358,7 +359,7 @@ impl<R: Rules> Position<R> {
         Some(if strong == self.side { v } else { -v })
     }
 
-    /// For fitting the weights: the evaluation from White's side, the middle-game share of
+    /// For fitting the weights: the terms' evaluation from White's side, the middle-game share of
     /// the phase (1 at the start, 0 with no pieces left), and White's minus Black's count of
     /// each linear weight's feature in the order of [`Weights::linear`].
     pub fn tuning_trace(&self) -> (i32, f64, Vec<f64>) {
@@ -390,7 +391,7 @@ impl<R: Rules> Position<R> {
         let own = R::EVAL_FEATURES.len();
         features.extend((0..own).map(|i| (n.rules[0][i] - n.rules[1][i]) as f64));
         features.extend(kinds.iter().flatten());
-        (white * self.evaluate(), phase, features)
+        (white * self.term_value(), phase, features)
     }
 
     /// How often each evaluation term occurs in the position, per side (every term, whatever
@@ -670,5 +671,62 @@ impl<R: Rules> Position<R> {
             bb |= t.ray_attacks(ride.ray, sq, occ);
         }
         bb
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::games::{GameVisitor, default_variants, dispatch};
+    use crate::position::{Game, Position};
+    use crate::rules::Rules;
+    use std::sync::Arc;
+
+    /// The mop-up value of each position (`None`: valued by the terms).
+    struct MopUp(&'static [&'static str]);
+
+    impl GameVisitor for MopUp {
+        type Output = Vec<Option<i32>>;
+        fn visit<R: Rules>(self, game: Arc<Game<R>>) -> Self::Output {
+            self.0
+                .iter()
+                .map(|f| Position::from_fen(game.clone(), f).unwrap().mop_up())
+                .collect()
+        }
+    }
+
+    fn mop_up(variant: &str, fens: &'static [&'static str]) -> Vec<Option<i32>> {
+        dispatch(default_variants().get(variant).unwrap(), MopUp(fens))
+    }
+
+    /// Only a piece worth a rook or more against a lone king counts: not two knights, not a
+    /// knight and a bishop, not a rook against a king with a pawn.
+    #[test]
+    fn a_lone_king_is_mopped_up_by_a_rook_or_more() {
+        let v = mop_up(
+            "chess",
+            &[
+                "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+                "8/8/8/4k3/8/8/P7/2Q1K3 b - - 0 1",
+                "8/8/8/4k3/8/8/8/1NN1K3 w - - 0 1",
+                "8/8/8/4k3/8/8/8/1BN1K3 w - - 0 1",
+                "8/8/4p3/4k3/8/8/8/R3K3 w - - 0 1",
+            ],
+        );
+        assert!(v[0].is_some_and(|x| x > 0) && v[1].is_some_and(|x| x < 0), "{v:?}");
+        assert_eq!(v[2..], [None, None, None]);
+    }
+
+    /// On 10x8 a lone king on the first rank is nearer the edge than one on b4, the kings
+    /// being as far apart.
+    #[test]
+    fn the_edge_is_the_nearest_edge_on_a_long_board() {
+        let v = mop_up(
+            "capablanca",
+            &[
+                "9R/10/10/10/10/10/2K7/4k5 w - - 0 1",
+                "9R/10/10/10/1k8/10/2K7/10 w - - 0 1",
+            ],
+        );
+        assert!(v[0].unwrap() > v[1].unwrap(), "{v:?}");
     }
 }

@@ -125,8 +125,9 @@ pub struct Telepathy {
     faceup_off: bool,
     /// `removals_end=N`: a team forced into its N-th removal loses (0: never).
     removals_end: u32,
-    /// `bare_kings=end`: with only the kings left the game ends (see [`Telepathy::bare_kings_end`]),
-    /// and with a lone minor piece against a king once only a draw is left.
+    /// `bare_kings=end`: with only the kings left, or a lone minor piece against a king, the game
+    /// ends by the result of every prediction hitting ([`Telepathy::bare_kings_end`],
+    /// [`Telepathy::lone_minor_drawn`]).
     bare_end: bool,
     /// Per team: the removals it has made (state: `removals_end` counts them).
     removed: [u32; 2],
@@ -155,8 +156,8 @@ impl Telepathy {
     /// default 600, 0 for none); the author's variants: `faceup=on|off8` (off8: a team that has
     /// lost 8 pieces plays without a face-up card), `removals_end=0|N` (a team forced into its
     /// N-th removal loses), `bare_kings=end|play` (with only the kings left the game ends: see
-    /// [`Telepathy::bare_kings_end`]; so does a lone minor piece against a king once only a draw
-    /// is left: [`Telepathy::lone_minor_drawn`]).
+    /// [`Telepathy::bare_kings_end`]; a lone minor piece against a king is drawn when every
+    /// hit leaves the marker short: [`Telepathy::lone_minor_drawn`]).
     pub fn new(settings: &Settings) -> Result<Telepathy, String> {
         let v = INFO.read_settings(settings)?;
         let game = chess::plain_game("chess")?;
@@ -301,15 +302,12 @@ impl Telepathy {
         }
     }
 
-    /// A knight or bishop and its king against a bare king, without `removals_end`: no mate
-    /// exists, and the bare team's K card cannot miss, so the marker moves towards the minor
-    /// piece's team at each of its turns. Once the bare team has predicted (or with the marker
-    /// off its side) the other team's hit no longer overflows it; its misses end only in
-    /// removing the minor piece, which leaves bare kings with the marker in the middle: a draw
-    /// whatever it plays. With the marker on the bare team's side and the other team to
-    /// predict, that team's hit would win: the game goes on.
+    /// A knight or bishop and its king against a bare king, where no mate exists and every
+    /// prediction can hit (the bare team's K card; the other team's K card and a king move, or
+    /// its minor piece's card when the king cannot move): with every prediction hitting, the
+    /// marker overflows only if the team to predict has it on the other team's side already.
     fn lone_minor_drawn(&self) -> bool {
-        if self.removals_end > 0 || self.pos.occupied().count() != 3 {
+        if self.pos.occupied().count() != 3 {
             return false;
         }
         let bare = if self.pos.color_bb(Color::White).count() == 1 {
@@ -319,8 +317,9 @@ impl Telepathy {
         };
         let minor = self.pos.color_bb(!bare) & !self.pos.royals(!bare);
         let Some(sq) = minor.first() else { return false };
-        let bare_side = if bare == Color::White { 1 } else { -1 };
-        matches!(self.type_on(sq), 'N' | 'B') && (self.team() == bare || self.marker != bare_side)
+        // The marker's value on the side of the team not to predict (Black's side is -1).
+        let theirs = if self.team() == Color::White { -1 } else { 1 };
+        matches!(self.type_on(sq), 'N' | 'B') && self.marker != theirs
     }
 
     /// The team to move is about to predict: with `faceup=off8` a team that has lost 8 pieces
