@@ -484,49 +484,39 @@ fn telepathy_bare_kings_end_at_once() {
 #[test]
 fn telepathy_lone_minor_piece_ends_drawn() {
     let drawn = "lone minor piece: every prediction hits";
+    // The outcome, if any, of a board, side to move and marker under `settings`.
+    let end = |settings: &[(&str, &str)], head: &str| {
+        let mut t = game("telepathy", settings);
+        t.set_state(&format!("{head} P,P NBRQKC,NBRQKC 0,2 - predict")).unwrap();
+        t.outcome()
+    };
     // A knight or bishop against a bare king: drawn unless the team to predict has the marker
     // on the other team's side already (its hit would overflow it).
-    for (settings, state) in [
-        (
-            &[][..],
-            "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict",
-        ),
-        (&[], "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
-        (&[], "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
-        (&[], "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict"),
-        (&[], "3bk3/8/8/8/8/8/8/4K3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
-        (&[], "3bk3/8/8/8/8/8/8/4K3 w - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict"),
-        (
-            &[("removals_end", "6")],
-            "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
-        ),
+    for (settings, head) in [
+        (&[][..], "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 -1"),
+        (&[], "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0"),
+        (&[], "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 0"),
+        (&[], "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 1"),
+        (&[], "3bk3/8/8/8/8/8/8/4K3 b - - 0 1 0"),
+        (&[], "3bk3/8/8/8/8/8/8/4K3 w - - 0 1 1"),
+        (&[("removals_end", "6")], "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0"),
     ] {
-        let mut t = game("telepathy", settings);
-        t.set_state(state).unwrap();
-        let o = t.outcome().expect(state);
-        assert_eq!((o.result.as_str(), o.reason.as_str()), ("draw", drawn), "{state}");
+        let o = end(settings, head).expect(head);
+        assert_eq!((o.result.as_str(), o.reason.as_str()), ("draw", drawn), "{head}");
     }
     // Play goes on: the marker on the other team's side (either team to predict), a rook, a
     // pawn, two minor pieces, bare kings played on.
-    for (settings, state) in [
-        (
-            &[][..],
-            "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict",
-        ),
-        (&[], "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict"),
-        (&[], "3bk3/8/8/8/8/8/8/4K3 b - - 0 1 1 P,P NBRQKC,NBRQKC 0,2 - predict"),
-        (&[], "3bk3/8/8/8/8/8/8/4K3 w - - 0 1 -1 P,P NBRQKC,NBRQKC 0,2 - predict"),
-        (&[], "4k3/8/8/8/8/8/8/3RK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
-        (&[], "4k3/8/8/8/8/8/3P4/4K3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
-        (&[], "4k3/8/8/8/8/8/8/2BNK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict"),
-        (
-            &[("bare_kings", "play")],
-            "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0 P,P NBRQKC,NBRQKC 0,2 - predict",
-        ),
+    for (settings, head) in [
+        (&[][..], "4k3/8/8/8/8/8/8/3NK3 w - - 0 1 -1"),
+        (&[], "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 1"),
+        (&[], "3bk3/8/8/8/8/8/8/4K3 b - - 0 1 1"),
+        (&[], "3bk3/8/8/8/8/8/8/4K3 w - - 0 1 -1"),
+        (&[], "4k3/8/8/8/8/8/8/3RK3 b - - 0 1 0"),
+        (&[], "4k3/8/8/8/8/8/3P4/4K3 b - - 0 1 0"),
+        (&[], "4k3/8/8/8/8/8/8/2BNK3 b - - 0 1 0"),
+        (&[("bare_kings", "play")], "4k3/8/8/8/8/8/8/3NK3 b - - 0 1 0"),
     ] {
-        let mut t = game("telepathy", settings);
-        t.set_state(state).unwrap();
-        assert!(t.outcome().is_none(), "{settings:?} {state}");
+        assert!(end(settings, head).is_none(), "{settings:?} {head}");
     }
     // Reached in play: White's knight takes the last black piece with a hit (marker to Black's
     // side); Black, bare, is to predict: drawn.

@@ -332,12 +332,13 @@ impl<R: Rules> Position<R> {
         let e = &self.game.eval;
         let weak = Color::ALL.into_iter().find(|&c| self.color_bb(c).count() == 1)?;
         let strong = !weak;
-        let (bare, king) = (self.royals(weak).first()?, self.royals(strong).first()?);
-        if self.royals(strong).more_than_one() {
+        let royals = self.royals(strong);
+        let (bare, king) = (self.royals(weak).first()?, royals.first()?);
+        if royals.more_than_one() {
             return None;
         }
         let (mut material, mut strongest) = (0, 0);
-        for sq in self.color_bb(strong) & !self.royals(strong) {
+        for sq in self.color_bb(strong) & !royals {
             let k = self.board[sq.index()].kind();
             material += e.value[k];
             if !self.game.variant.pieces[k].is_pawn() {
