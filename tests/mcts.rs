@@ -484,6 +484,53 @@ fn telepathy_leaves_count_the_marker_and_a_removal_due() {
     assert!(white("0", "remove-black") > even);
 }
 
+/// The generic Telepathy player's lead fades for the side ahead as plies pass without a pawn
+/// move or capture (`fade`, 200 plies unless the engine seat's option says otherwise), so that
+/// it makes progress instead of repeating the moves its partner predicts; the side behind
+/// sees the whole lead.
+#[test]
+fn telepathy_leaves_fade_without_a_pawn_move_or_capture() {
+    use menagerie::kit::telepathy::Telepathy;
+    // White's and Black's chances with White a rook up, by the half-move clock and the marker.
+    let chances = |clock: u32, marker: &str| {
+        let mut g = Telepathy::new(&Vec::new()).unwrap();
+        let text = format!(
+            "1nbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQk - {clock} 60 {marker} P,P NBRQKC,NBRQKC 0,2 - predict 0,0"
+        );
+        TableGame::set_state(&mut g, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let h = g.heuristic().expect("a value");
+        assert_eq!((h[0], h[2]), (h[1], h[3]));
+        (h[0], h[2])
+    };
+    let (fresh, behind) = chances(0, "0");
+    assert!(fresh > 0.9 && (fresh + behind - 1.0).abs() < 1e-9, "{fresh} {behind}");
+    let (half, _) = chances(100, "0");
+    assert!(half < fresh && half > 0.6, "{half}");
+    assert_eq!(chances(200, "0"), (0.5, behind));
+    assert_eq!(chances(300, "1").0, 0.5);
+    // Black a rook up: Black's lead fades, White's view stays.
+    let mut g = Telepathy::new(&Vec::new()).unwrap();
+    let text = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Kkq - 200 60 0 P,P NBRQKC,NBRQKC 0,2 - predict 0,0";
+    TableGame::set_state(&mut g, text).unwrap();
+    let h = g.heuristic().expect("a value");
+    assert!(h[0] < 0.1 && h[2] == 0.5, "{h:?}");
+    // The option: plies from 0 (never) to 1000.
+    let g = Telepathy::new(&Vec::new()).unwrap();
+    let seat = |v: &str| g.engine_seat(0, &vec![("fade".to_string(), v.to_string())], 1);
+    assert!(seat("0").is_ok() && seat("1000").is_ok());
+    for bad in ["-1", "1001", "x", ""] {
+        let e = seat(bad).err().expect("refused");
+        assert!(e.contains(&format!("fade={bad}")), "{e}");
+    }
+    let model = |o: &[(&str, &str)]| {
+        let o: Vec<(String, String)> = o.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        g.engine_seat(0, &o, 1)
+    };
+    assert!(model(&[("player", "model")]).is_ok());
+    let e = model(&[("player", "model"), ("fade", "10")]).err().expect("refused");
+    assert!(e.contains("fade") && e.contains("player=model"), "{e}");
+}
+
 /// A leaf where the side to move may take the exposed king is won for it, and only then (the
 /// reply search's quiescence scores a board without the king as mated).
 #[test]

@@ -36,6 +36,9 @@ const HIDDEN: char = '?';
 const MARKER_STEP_CP: f64 = 60.0;
 /// What it counts a removal due now (the remover takes its least useful piece).
 const REMOVAL_CP: f64 = 120.0;
+/// The generic player's default `fade`: plies without a pawn move or capture over which its
+/// heuristic's lead fades to nothing ([`Telepathy::heuristic`]).
+const FADE_PLIES: u32 = 200;
 
 /// The step that comes next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,6 +141,8 @@ pub struct Telepathy {
     /// Plies played when the last removal happened.
     last_removal: Option<usize>,
     plies: usize,
+    /// The generic player's `fade` (not a rule: the engine seat's copy carries its option).
+    fade: u32,
     game: Arc<Game<Plain>>,
 }
 
@@ -183,6 +188,7 @@ impl Telepathy {
             removals: 0,
             last_removal: None,
             plies: 0,
+            fade: FADE_PLIES,
             game,
         };
         t.board_changed();
@@ -727,7 +733,17 @@ impl TableGame for Telepathy {
             Phase::Remove(Color::Black) => white += REMOVAL_CP,
             _ => {}
         }
-        Some(super::team_chances(2, white))
+        // The side ahead sees its lead fade as plies pass without a pawn move or capture (the
+        // 50-move counter), so that it makes progress rather than repeating the moves that hit;
+        // the side behind sees the whole lead (it has no reason to wait).
+        let mut chances = super::team_chances(2, white);
+        if self.fade > 0 && white != 0.0 {
+            let fade = f64::from(self.fade);
+            let faded = super::team_chances(2, white * (fade - f64::from(self.pos.halfmove()).min(fade)) / fade);
+            let ahead = if white > 0.0 { 0..2 } else { 2..4 };
+            chances[ahead.clone()].copy_from_slice(&faded[ahead]);
+        }
+        Some(chances)
     }
 
     fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
@@ -780,9 +796,25 @@ impl TableGame for Telepathy {
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         // The generic player, which beats the hand-made one (BENCHMARKS.md), unless
-        // `player=model` asks for that one.
+        // `player=model` asks for that one. `fade` is the generic player's, read here: its
+        // copy of the game carries it into the heuristic.
         let defaults = ("model", &MCTS_DEFAULTS[..]);
-        crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
+        let mut game = self.clone();
+        let (fades, rest): (Settings, Settings) = options.iter().cloned().partition(|(k, _)| k == "fade");
+        for (_, v) in &fades {
+            game.fade = (v.parse().ok())
+                .filter(|n| *n <= 1000)
+                .ok_or_else(|| format!("engine option fade={v}: plies from 0 (never) to 1000"))?;
+        }
+        let model = rest
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "player")
+            .is_some_and(|(_, v)| v == "model");
+        if model && !fades.is_empty() {
+            return Err("engine option fade: the generic player's, not player=model's".into());
+        }
+        crate::table::mcts::engine_seat_or_own(&game, seat, &rest, seed, defaults, |rest| {
             Engine::new(self.clone(), rest, seed)
         })
     }
