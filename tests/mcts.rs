@@ -851,3 +851,71 @@ fn a_search_that_stops_early_answers_as_the_whole_search() {
     assert!(t > 50 && s > 50 && g > 20, "compared {t} {s} {g}");
     assert!(te > 0 && se > 0 && ge > 0, "stopped early {te} {se} {ge}");
 }
+
+/// The generic Split-Brain player remembers the boards its seat saw since the last pawn move or
+/// capture, and values a board it saw before as a draw (threefold repetition is a rule by
+/// default): the side ahead then looks for progress. Its own belief carries the memory, and so
+/// do the partner model's draws made from a whole state it saw.
+#[test]
+fn splitbrain_s_player_values_a_board_it_saw_before_as_a_draw() {
+    use menagerie::kit::splitbrain::SplitBrain;
+    use menagerie::table::mcts::{Belief, MctsOptions, PartnerModel};
+    use rand::SeedableRng;
+    // White a queen up; the knights go out and back, and the first board comes again.
+    let boards = [
+        "rn1knr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1",
+        "rn1knr/pppppp/6/2N3/PPPPPP/R1QKNR b - - 1 1",
+        "r2knr/pppppp/2n3/2N3/PPPPPP/R1QKNR w - - 2 2",
+        "r2knr/pppppp/2n3/6/PPPPPP/RNQKNR b - - 3 2",
+    ];
+    let again = "rn1knr/pppppp/6/6/PPPPPP/RNQKNR w - - 4 3";
+    let state = |g: &mut SplitBrain, fen: &str| {
+        TableGame::set_state(g, &format!("{fen} k piece -,-")).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    };
+    // White's chances by seat 0's belief after it saw `seen` and then `last`.
+    let value = |settings: &[(&str, &str)], seen: &[&str], last: &str| {
+        let settings: Settings = settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let mut g = SplitBrain::new(&settings).unwrap();
+        let mut belief = g.belief(0);
+        for fen in seen.iter().chain([&last]) {
+            state(&mut g, fen);
+            belief.see(&g.observe(0)).unwrap();
+        }
+        let drawn = belief.sample(&mut StdRng::seed_from_u64(1)).unwrap();
+        drawn.heuristic().expect("a value")[0]
+    };
+    assert_eq!(value(&[], &boards, again), 0.5);
+    assert!(value(&[], &[], again) > 0.7, "a queen up, nothing seen before");
+    assert!(value(&[("draws", "off")], &boards, again) > 0.7, "no repetition rule");
+    // A pawn move or capture (the clock at 0) forgets what came before.
+    let reset = "rn1knr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 3";
+    assert!(value(&[], &boards, reset) > 0.7);
+    assert!(value(&[], &boards[1..], again) > 0.7, "the first board not seen");
+    // The target chooser's partner model: its draws, the states after the hidden piece mark
+    // made from the whole board it saw, remember the boards too.
+    let mut g = SplitBrain::new(&Vec::new()).unwrap();
+    let mover = 1;
+    let options = MctsOptions::parse(&vec![("partner".to_string(), "20".to_string())]).unwrap();
+    let mut model = PartnerModel::new(&g, mover, g.belief(mover), &options);
+    for fen in boards.iter().chain([&again]) {
+        state(&mut g, fen);
+        model.see(&g.observe(mover)).unwrap();
+    }
+    let mark = g.parse_action("mark b1").unwrap();
+    TableGame::apply(&mut g, &mark).unwrap();
+    model.see(&g.observe(mover)).unwrap();
+    assert!(
+        g.observe(mover).contains("?,"),
+        "the piece mark is hidden from the mover"
+    );
+    let mut rng = StdRng::seed_from_u64(2);
+    for _ in 0..20 {
+        let s = model.sample(&mut rng).unwrap();
+        assert_eq!(s.heuristic().expect("a value")[0], 0.5, "{}", s.state_text());
+    }
+    // The engine seat's option.
+    let seat = |v: &str| g.engine_seat(0, &vec![("repeats".to_string(), v.to_string())], 1);
+    assert!(seat("on").is_ok() && seat("off").is_ok());
+    let e = seat("x").err().expect("refused");
+    assert!(e.contains("repeats=x"), "{e}");
+}

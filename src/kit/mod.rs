@@ -161,6 +161,45 @@ pub(crate) fn team_chances(per_team: usize, white_cp: f64) -> Vec<f64> {
     v
 }
 
+/// [`team_chances`] for a generic player's leaf, with the lead of the team ahead faded by the
+/// half-move `clock`: to nothing after `fade` plies without a pawn move or capture (0: never),
+/// so that the side ahead makes progress rather than repeat moves; the team behind sees the
+/// whole lead (fading it too made it decline captures that reset the clock).
+pub(crate) fn fading_team_chances(per_team: usize, white_cp: f64, clock: u32, fade: u32) -> Vec<f64> {
+    let mut chances = team_chances(per_team, white_cp);
+    if fade > 0 && white_cp != 0.0 {
+        let fade = f64::from(fade);
+        let faded = team_chances(per_team, white_cp * (fade - f64::from(clock).min(fade)) / fade);
+        let ahead = if white_cp > 0.0 {
+            0..per_team
+        } else {
+            per_team..2 * per_team
+        };
+        chances[ahead.clone()].copy_from_slice(&faded[ahead]);
+    }
+    chances
+}
+
+/// The engine seat's options without `fade=N` (plies, 0 to 1000), which sets `fade`: an option
+/// of the generic player, refused with the hand-made one's `player=OWN`.
+pub(crate) fn fade_option(options: &Settings, own: &str, fade: &mut u32) -> Result<Settings, String> {
+    let (fades, rest): (Settings, Settings) = options.iter().cloned().partition(|(k, _)| k == "fade");
+    for (_, v) in &fades {
+        *fade = (v.parse().ok())
+            .filter(|n| *n <= 1000)
+            .ok_or_else(|| format!("engine option fade={v}: plies from 0 (never) to 1000"))?;
+    }
+    let hand_made = rest
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "player")
+        .is_some_and(|(_, v)| v == own);
+    if hand_made && !fades.is_empty() {
+        return Err(format!("engine option fade: the generic player's, not player={own}'s"));
+    }
+    Ok(rest)
+}
+
 /// White's material lead in centipawns on a board of piece letters (`K` and unknown letters
 /// count nothing).
 pub(crate) fn material_lead(letters: impl Iterator<Item = char>) -> f64 {

@@ -7,6 +7,7 @@ use crate::table::TableGame;
 use crate::table::mcts::Belief;
 use rand::RngExt;
 use rand::rngs::StdRng;
+use std::sync::Arc;
 
 /// An observation read as a state, with the squares its hidden piece mark may be on: the
 /// team's pieces that can move (none when nothing is hidden).
@@ -58,10 +59,15 @@ impl View {
     }
 }
 
-/// The generic player's belief: each observation read once, each draw a [`View::draw`].
+/// The generic player's belief: each observation read once, each draw a [`View::draw`] that
+/// remembers the boards seen since the last pawn move or capture (`SplitBrain::seen`).
 pub(super) struct MarkBelief {
     game: SplitBrain,
     view: Result<View, String>,
+    /// The keys of the boards seen since the last pawn move or capture, the newest last.
+    boards: Vec<u64>,
+    /// `boards` without the newest (the board of the view itself), shared by the draws.
+    before: Arc<[u64]>,
 }
 
 impl MarkBelief {
@@ -69,6 +75,8 @@ impl MarkBelief {
         MarkBelief {
             game: game.clone(),
             view: Err("no observation yet".into()),
+            boards: Vec::new(),
+            before: Arc::new([]),
         }
     }
 }
@@ -77,9 +85,21 @@ impl Belief<SplitBrain> for MarkBelief {
     fn see(&mut self, observation: &str) -> Result<(), String> {
         // A view that cannot be read (a finished game's) is an error only when drawn from.
         self.view = View::read(&self.game, observation);
+        if let Ok(v) = &self.view {
+            let (key, clock) = (v.state.pos.key(), v.state.pos.halfmove());
+            if clock == 0 {
+                self.boards.clear();
+            }
+            if self.boards.last() != Some(&key) {
+                self.boards.push(key);
+                self.before = self.boards[..self.boards.len() - 1].into();
+            }
+        }
         Ok(())
     }
     fn sample(&mut self, rng: &mut StdRng) -> Result<SplitBrain, String> {
-        Ok(self.view.as_ref().map_err(Clone::clone)?.draw(rng))
+        let mut g = self.view.as_ref().map_err(Clone::clone)?.draw(rng);
+        g.seen = Arc::clone(&self.before);
+        Ok(g)
     }
 }

@@ -139,6 +139,11 @@ pub struct SplitBrain {
     /// Per team turn: the position before it and how it was resolved (0 direct, 1 piece
     /// mode, 2 target mode), with the move played.
     turns: History<(Setup, u8, Move)>,
+    /// The generic player's memory: the keys of the boards its seat saw since the last pawn
+    /// move or capture, before this one (not a rule, not in the text: its belief fills it).
+    seen: Arc<[u64]>,
+    /// Whether the generic player counts a board it saw before as a draw (`repeats=on`).
+    repeats: bool,
 }
 
 /// Seat of `team`'s player on `side`.
@@ -167,6 +172,8 @@ impl SplitBrain {
             vectors: v[3] == "vector",
             end: None,
             turns: History::new(),
+            seen: Arc::new([]),
+            repeats: true,
         })
     }
 
@@ -787,6 +794,12 @@ impl TableGame for SplitBrain {
         // The best reply's value: a leaf before the side to move's reply sees what it takes.
         let e = f64::from(super::chess::reply_value(&self.pos));
         let white = if self.pos.side_to_move() == Color::White { e } else { -e };
+        // With threefold repetition a rule, a board seen before is valued as the draw it
+        // leads to (as engines value a first repetition): the side ahead looks for progress.
+        let key = self.pos.key();
+        if self.repeats && self.draws && (self.seen.contains(&key) || self.pos.is_repetition(1)) {
+            return Some(vec![0.5; 4]);
+        }
         Some(super::team_chances(2, white))
     }
 
@@ -842,7 +855,17 @@ impl TableGame for SplitBrain {
         // The generic player, which beats the hand-made one (BENCHMARKS.md), unless
         // `player=focal` asks for that one.
         let defaults = ("focal", &MCTS_DEFAULTS[..]);
-        crate::table::mcts::engine_seat_or_own(self, seat, options, seed, defaults, |rest| {
+        let mut game = self.clone();
+        let mut rest = Settings::new();
+        for (k, v) in options {
+            match (k.as_str(), v.as_str()) {
+                ("repeats", "on") => game.repeats = true,
+                ("repeats", "off") => game.repeats = false,
+                ("repeats", _) => return Err(format!("engine option repeats={v}: on or off")),
+                _ => rest.push((k.clone(), v.clone())),
+            }
+        }
+        crate::table::mcts::engine_seat_or_own(&game, seat, &rest, seed, defaults, |rest| {
             Engine::new(self.clone(), rest, seed)
         })
     }

@@ -733,17 +733,7 @@ impl TableGame for Telepathy {
             Phase::Remove(Color::Black) => white += REMOVAL_CP,
             _ => {}
         }
-        // The side ahead sees its lead fade as plies pass without a pawn move or capture (the
-        // 50-move counter), so that it makes progress rather than repeating the moves that hit;
-        // the side behind sees the whole lead (it has no reason to wait).
-        let mut chances = super::team_chances(2, white);
-        if self.fade > 0 && white != 0.0 {
-            let fade = f64::from(self.fade);
-            let faded = super::team_chances(2, white * (fade - f64::from(self.pos.halfmove()).min(fade)) / fade);
-            let ahead = if white > 0.0 { 0..2 } else { 2..4 };
-            chances[ahead.clone()].copy_from_slice(&faded[ahead]);
-        }
-        Some(chances)
+        Some(super::fading_team_chances(2, white, self.pos.halfmove(), self.fade))
     }
 
     fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {
@@ -800,20 +790,7 @@ impl TableGame for Telepathy {
         // copy of the game carries it into the heuristic.
         let defaults = ("model", &MCTS_DEFAULTS[..]);
         let mut game = self.clone();
-        let (fades, rest): (Settings, Settings) = options.iter().cloned().partition(|(k, _)| k == "fade");
-        for (_, v) in &fades {
-            game.fade = (v.parse().ok())
-                .filter(|n| *n <= 1000)
-                .ok_or_else(|| format!("engine option fade={v}: plies from 0 (never) to 1000"))?;
-        }
-        let model = rest
-            .iter()
-            .rev()
-            .find(|(k, _)| k == "player")
-            .is_some_and(|(_, v)| v == "model");
-        if model && !fades.is_empty() {
-            return Err("engine option fade: the generic player's, not player=model's".into());
-        }
+        let rest = super::fade_option(options, "model", &mut game.fade)?;
         crate::table::mcts::engine_seat_or_own(&game, seat, &rest, seed, defaults, |rest| {
             Engine::new(self.clone(), rest, seed)
         })
