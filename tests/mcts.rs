@@ -853,9 +853,9 @@ fn a_search_that_stops_early_answers_as_the_whole_search() {
 }
 
 /// The generic Split-Brain player remembers the boards its seat saw since the last pawn move or
-/// capture, and values a board it saw before as a draw (threefold repetition is a rule by
+/// capture, and values a move back to one of them as a draw (threefold repetition is a rule by
 /// default): the side ahead then looks for progress. Its own belief carries the memory, and so
-/// do the partner model's draws made from a whole state it saw.
+/// do the partner model's draws and a belief made from a drawn state (the partner's search).
 #[test]
 fn splitbrain_s_player_values_a_board_it_saw_before_as_a_draw() {
     use menagerie::kit::splitbrain::SplitBrain;
@@ -867,55 +867,87 @@ fn splitbrain_s_player_values_a_board_it_saw_before_as_a_draw() {
         "rn1knr/pppppp/6/2N3/PPPPPP/R1QKNR b - - 1 1",
         "r2knr/pppppp/2n3/2N3/PPPPPP/R1QKNR w - - 2 2",
         "r2knr/pppppp/2n3/6/PPPPPP/RNQKNR b - - 3 2",
+        "rn1knr/pppppp/6/6/PPPPPP/RNQKNR w - - 4 3",
     ];
-    let again = "rn1knr/pppppp/6/6/PPPPPP/RNQKNR w - - 4 3";
     let state = |g: &mut SplitBrain, fen: &str| {
         TableGame::set_state(g, &format!("{fen} k piece -,-")).unwrap_or_else(|e| panic!("{fen}: {e}"));
     };
-    // White's chances by seat 0's belief after it saw `seen` and then `last`.
-    let value = |settings: &[(&str, &str)], seen: &[&str], last: &str| {
+    let play = |g: &mut SplitBrain, actions: &[&str]| {
+        for a in actions {
+            let a = g.parse_action(a).unwrap();
+            TableGame::apply(g, &a).unwrap();
+        }
+    };
+    let white = |g: &SplitBrain| g.heuristic().expect("a value")[0];
+    // Seat 0's draw after it saw `seen` (the last one the board it is on).
+    let drawn = |settings: &[(&str, &str)], seen: &[&str]| {
         let settings: Settings = settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let mut g = SplitBrain::new(&settings).unwrap();
         let mut belief = g.belief(0);
-        for fen in seen.iter().chain([&last]) {
+        for fen in seen {
             state(&mut g, fen);
             belief.see(&g.observe(0)).unwrap();
         }
-        let drawn = belief.sample(&mut StdRng::seed_from_u64(1)).unwrap();
-        drawn.heuristic().expect("a value")[0]
+        belief.sample(&mut StdRng::seed_from_u64(1)).unwrap()
     };
-    assert_eq!(value(&[], &boards, again), 0.5);
-    assert!(value(&[], &[], again) > 0.7, "a queen up, nothing seen before");
-    assert!(value(&[("draws", "off")], &boards, again) > 0.7, "no repetition rule");
+    // Black's knight goes back to b6, to the first board: a draw if that board was seen.
+    let back = |mut g: SplitBrain| {
+        play(&mut g, &["mark c4", "mark b6"]);
+        let board = |t: &str| t.split(' ').next().unwrap_or_default().to_string();
+        assert_eq!(board(&g.state_text()), board(boards[0]));
+        white(&g)
+    };
+    assert_eq!(back(drawn(&[], &boards[..4])), 0.5);
+    assert!(back(drawn(&[], &boards[1..4])) > 0.7, "the first board not seen");
+    assert!(
+        back(drawn(&[("draws", "off")], &boards[..4])) > 0.7,
+        "no repetition rule"
+    );
     // A pawn move or capture (the clock at 0) forgets what came before.
-    let reset = "rn1knr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 3";
-    assert!(value(&[], &boards, reset) > 0.7);
-    assert!(value(&[], &boards[1..], again) > 0.7, "the first board not seen");
-    // The target chooser's partner model: its draws, the states after the hidden piece mark
-    // made from the whole board it saw, remember the boards too.
+    let reset = "r2knr/pppppp/2n3/6/PPPPPP/RNQKNR b - - 0 2";
+    assert!(back(drawn(&[], &[&boards[..3], &[reset]].concat())) > 0.7);
+    // The board a seat is on is not a repetition itself, even seen before.
+    assert!(white(&drawn(&[], &boards)) > 0.7);
+    // A belief made from a drawn state (a partner model's search of it) remembers as much.
+    let d = drawn(&[], &boards[..4]);
+    let mut again = d.belief(2);
+    again.see(&d.observe(2)).unwrap();
+    assert_eq!(back(again.sample(&mut StdRng::seed_from_u64(3)).unwrap()), 0.5);
+    // The mover's partner model: after the hidden piece mark, the draws made from the whole
+    // board it saw remember the boards too (White's knight back to c3 is a seen board).
     let mut g = SplitBrain::new(&Vec::new()).unwrap();
     let mover = 1;
     let options = MctsOptions::parse(&vec![("partner".to_string(), "20".to_string())]).unwrap();
     let mut model = PartnerModel::new(&g, mover, g.belief(mover), &options);
-    for fen in boards.iter().chain([&again]) {
+    for fen in boards {
         state(&mut g, fen);
         model.see(&g.observe(mover)).unwrap();
     }
-    let mark = g.parse_action("mark b1").unwrap();
-    TableGame::apply(&mut g, &mark).unwrap();
+    play(&mut g, &["mark b1"]);
     model.see(&g.observe(mover)).unwrap();
     assert!(
         g.observe(mover).contains("?,"),
         "the piece mark is hidden from the mover"
     );
     let mut rng = StdRng::seed_from_u64(2);
-    for _ in 0..20 {
-        let s = model.sample(&mut rng).unwrap();
-        assert_eq!(s.heuristic().expect("a value")[0], 0.5, "{}", s.state_text());
+    let mut checked = 0;
+    for _ in 0..200 {
+        let mut s = model.sample(&mut rng).unwrap();
+        if s.state_text().ends_with("target b1,-") {
+            play(&mut s, &["mark c3"]);
+            assert_eq!(white(&s), 0.5, "{}", s.state_text());
+            checked += 1;
+        }
     }
-    // The engine seat's option.
-    let seat = |v: &str| g.engine_seat(0, &vec![("repeats".to_string(), v.to_string())], 1);
-    assert!(seat("on").is_ok() && seat("off").is_ok());
-    let e = seat("x").err().expect("refused");
+    assert!(checked > 0, "the knight's mark drawn");
+    // The engine seat's option, the generic player's only.
+    let seat = |o: &[(&str, &str)]| {
+        let o: Settings = o.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        g.engine_seat(0, &o, 1)
+    };
+    assert!(seat(&[("repeats", "on")]).is_ok() && seat(&[("repeats", "off")]).is_ok());
+    let e = seat(&[("repeats", "x")]).err().expect("refused");
     assert!(e.contains("repeats=x"), "{e}");
+    let e = seat(&[("player", "focal"), ("repeats", "off")]).err().expect("refused");
+    assert!(e.contains("player=focal"), "{e}");
 }

@@ -180,24 +180,17 @@ pub(crate) fn fading_team_chances(per_team: usize, white_cp: f64, clock: u32, fa
     chances
 }
 
-/// The engine seat's options without `fade=N` (plies, 0 to 1000), which sets `fade`: an option
-/// of the generic player, refused with the hand-made one's `player=OWN`.
-pub(crate) fn fade_option(options: &Settings, own: &str, fade: &mut u32) -> Result<Settings, String> {
-    let (fades, rest): (Settings, Settings) = options.iter().cloned().partition(|(k, _)| k == "fade");
-    for (_, v) in &fades {
-        *fade = (v.parse().ok())
-            .filter(|n| *n <= 1000)
-            .ok_or_else(|| format!("engine option fade={v}: plies from 0 (never) to 1000"))?;
-    }
-    let hand_made = rest
-        .iter()
-        .rev()
+/// The engine seat's options split: the last value given for `key`, an option of the generic
+/// player alone (refused with the hand-made one's `player=OWN`), and the others.
+pub(crate) fn generic_option(options: &Settings, key: &str, own: &str) -> Result<(Option<String>, Settings), String> {
+    let (given, rest): (Settings, Settings) = options.iter().cloned().partition(|(k, _)| k == key);
+    let hand_made = (rest.iter().rev())
         .find(|(k, _)| k == "player")
         .is_some_and(|(_, v)| v == own);
-    if hand_made && !fades.is_empty() {
-        return Err(format!("engine option fade: the generic player's, not player={own}'s"));
+    if hand_made && !given.is_empty() {
+        return Err(format!("engine option {key}: the generic player's, not player={own}'s"));
     }
-    Ok(rest)
+    Ok((given.last().map(|(_, v)| v.clone()), rest))
 }
 
 /// White's material lead in centipawns on a board of piece letters (`K` and unknown letters

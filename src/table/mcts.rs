@@ -223,7 +223,8 @@ impl<G: TableGame> Belief<G> for PartnerModel<G> {
         let whole = g.set_state(observation).is_ok() && g.state_text() == observation;
         if whole {
             // The whole state as the base belief holds it, which may remember more than the
-            // text says (Split-Brain's boards seen); any draw of a whole state is that state.
+            // text says (what its seat saw before): its draw, when the draw's text is the
+            // observation.
             let held = self.base.sample(&mut StdRng::seed_from_u64(0));
             self.whole = Some(held.ok().filter(|h| h.state_text() == observation).unwrap_or(g));
         } else if !self.saw_whole {

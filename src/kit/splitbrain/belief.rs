@@ -66,17 +66,20 @@ pub(super) struct MarkBelief {
     view: Result<View, String>,
     /// The keys of the boards seen since the last pawn move or capture, the newest last.
     boards: Vec<u64>,
-    /// `boards` without the newest (the board of the view itself), shared by the draws.
+    /// `boards` without the view's own board (a leaf still on it is not a repetition: one
+    /// back on it is, by the search's own moves), shared by the draws.
     before: Arc<[u64]>,
 }
 
 impl MarkBelief {
+    /// The belief of a seat of `game`, remembering what `game` remembers (a partner model's
+    /// search of a drawn state goes on from the boards its seat saw).
     pub(super) fn new(game: &SplitBrain) -> MarkBelief {
         MarkBelief {
             game: game.clone(),
             view: Err("no observation yet".into()),
-            boards: Vec::new(),
-            before: Arc::new([]),
+            boards: game.seen.to_vec(),
+            before: Arc::clone(&game.seen),
         }
     }
 }
@@ -85,14 +88,17 @@ impl Belief<SplitBrain> for MarkBelief {
     fn see(&mut self, observation: &str) -> Result<(), String> {
         // A view that cannot be read (a finished game's) is an error only when drawn from.
         self.view = View::read(&self.game, observation);
-        if let Ok(v) = &self.view {
+        if let Ok(v) = &self.view
+            && v.state.remembers()
+        {
             let (key, clock) = (v.state.pos.key(), v.state.pos.halfmove());
             if clock == 0 {
                 self.boards.clear();
             }
+            // Each step of a team turn shows the same board again.
             if self.boards.last() != Some(&key) {
                 self.boards.push(key);
-                self.before = self.boards[..self.boards.len() - 1].into();
+                self.before = self.boards.iter().copied().filter(|&k| k != key).collect();
             }
         }
         Ok(())

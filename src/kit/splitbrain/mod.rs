@@ -140,7 +140,7 @@ pub struct SplitBrain {
     /// mode, 2 target mode), with the move played.
     turns: History<(Setup, u8, Move)>,
     /// The generic player's memory: the keys of the boards its seat saw since the last pawn
-    /// move or capture, before this one (not a rule, not in the text: its belief fills it).
+    /// move or capture, other than this one (not a rule, not in the text: its belief fills it).
     seen: Arc<[u64]>,
     /// Whether the generic player counts a board it saw before as a draw (`repeats=on`).
     repeats: bool,
@@ -184,6 +184,12 @@ impl SplitBrain {
 
     fn team(&self) -> Color {
         self.pos.side_to_move()
+    }
+
+    /// Whether the generic player remembers the boards it saw: a repetition is a rule and the
+    /// seat's option leaves it on.
+    fn remembers(&self) -> bool {
+        self.draws && self.repeats
     }
 
     fn chooser(&self, team: Color) -> usize {
@@ -791,15 +797,14 @@ impl TableGame for SplitBrain {
     }
 
     fn heuristic(&self) -> Option<Vec<f64>> {
+        // With threefold repetition a rule, a board seen before is valued as the draw it
+        // leads to (as engines value a first repetition): the side ahead looks for progress.
+        if self.remembers() && (self.seen.contains(&self.pos.key()) || self.pos.is_repetition(1)) {
+            return Some(vec![0.5; 4]);
+        }
         // The best reply's value: a leaf before the side to move's reply sees what it takes.
         let e = f64::from(super::chess::reply_value(&self.pos));
         let white = if self.pos.side_to_move() == Color::White { e } else { -e };
-        // With threefold repetition a rule, a board seen before is valued as the draw it
-        // leads to (as engines value a first repetition): the side ahead looks for progress.
-        let key = self.pos.key();
-        if self.repeats && self.draws && (self.seen.contains(&key) || self.pos.is_repetition(1)) {
-            return Some(vec![0.5; 4]);
-        }
         Some(super::team_chances(2, white))
     }
 
@@ -856,14 +861,12 @@ impl TableGame for SplitBrain {
         // `player=focal` asks for that one.
         let defaults = ("focal", &MCTS_DEFAULTS[..]);
         let mut game = self.clone();
-        let mut rest = Settings::new();
-        for (k, v) in options {
-            match (k.as_str(), v.as_str()) {
-                ("repeats", "on") => game.repeats = true,
-                ("repeats", "off") => game.repeats = false,
-                ("repeats", _) => return Err(format!("engine option repeats={v}: on or off")),
-                _ => rest.push((k.clone(), v.clone())),
-            }
+        let (repeats, rest) = super::generic_option(options, "repeats", "focal")?;
+        match repeats.as_deref() {
+            None => {}
+            Some("on") => game.repeats = true,
+            Some("off") => game.repeats = false,
+            Some(v) => return Err(format!("engine option repeats={v}: on or off")),
         }
         crate::table::mcts::engine_seat_or_own(&game, seat, &rest, seed, defaults, |rest| {
             Engine::new(self.clone(), rest, seed)

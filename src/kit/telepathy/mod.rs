@@ -790,7 +790,12 @@ impl TableGame for Telepathy {
         // copy of the game carries it into the heuristic.
         let defaults = ("model", &MCTS_DEFAULTS[..]);
         let mut game = self.clone();
-        let rest = super::fade_option(options, "model", &mut game.fade)?;
+        let (fade, rest) = super::generic_option(options, "fade", "model")?;
+        if let Some(v) = fade {
+            game.fade = (v.parse().ok())
+                .filter(|n| *n <= 1000)
+                .ok_or_else(|| format!("engine option fade={v}: plies from 0 (never) to 1000"))?;
+        }
         crate::table::mcts::engine_seat_or_own(&game, seat, &rest, seed, defaults, |rest| {
             Engine::new(self.clone(), rest, seed)
         })
