@@ -516,16 +516,13 @@ fn telepathy_leaves_fade_without_a_pawn_move_or_capture() {
     assert!(h[0] < 0.1 && h[2] == 0.5, "{h:?}");
     // The option: plies from 0 (never) to 1000.
     let g = Telepathy::new(&Vec::new()).unwrap();
-    let seat = |v: &str| g.engine_seat(0, &vec![("fade".to_string(), v.to_string())], 1);
+    let seat = |v: &str| g.engine_seat(0, &options(&[("fade", v)]), 1);
     assert!(seat("0").is_ok() && seat("1000").is_ok());
     for bad in ["-1", "1001", "x", ""] {
         let e = seat(bad).err().expect("refused");
         assert!(e.contains(&format!("fade={bad}")), "{e}");
     }
-    let model = |o: &[(&str, &str)]| {
-        let o: Vec<(String, String)> = o.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        g.engine_seat(0, &o, 1)
-    };
+    let model = |o: &[(&str, &str)]| g.engine_seat(0, &options(o), 1);
     assert!(model(&[("player", "model")]).is_ok());
     let e = model(&[("player", "model"), ("fade", "10")]).err().expect("refused");
     assert!(e.contains("fade") && e.contains("player=model"), "{e}");
@@ -881,8 +878,7 @@ fn splitbrain_s_player_values_a_board_it_saw_before_as_a_draw() {
     let white = |g: &SplitBrain| g.heuristic().expect("a value")[0];
     // Seat 0's draw after it saw `seen` (the last one the board it is on).
     let drawn = |settings: &[(&str, &str)], seen: &[&str]| {
-        let settings: Settings = settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let mut g = SplitBrain::new(&settings).unwrap();
+        let mut g = SplitBrain::new(&options(settings)).unwrap();
         let mut belief = g.belief(0);
         for fen in seen {
             state(&mut g, fen);
@@ -917,8 +913,8 @@ fn splitbrain_s_player_values_a_board_it_saw_before_as_a_draw() {
     // board it saw remember the boards too (White's knight back to c3 is a seen board).
     let mut g = SplitBrain::new(&Vec::new()).unwrap();
     let mover = 1;
-    let options = MctsOptions::parse(&vec![("partner".to_string(), "20".to_string())]).unwrap();
-    let mut model = PartnerModel::new(&g, mover, g.belief(mover), &options);
+    let partner = MctsOptions::parse(&options(&[("partner", "20")])).unwrap();
+    let mut model = PartnerModel::new(&g, mover, g.belief(mover), &partner);
     for fen in boards {
         state(&mut g, fen);
         model.see(&g.observe(mover)).unwrap();
@@ -941,10 +937,7 @@ fn splitbrain_s_player_values_a_board_it_saw_before_as_a_draw() {
     }
     assert!(checked > 0, "the knight's mark drawn");
     // The engine seat's option, the generic player's only.
-    let seat = |o: &[(&str, &str)]| {
-        let o: Settings = o.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        g.engine_seat(0, &o, 1)
-    };
+    let seat = |o: &[(&str, &str)]| g.engine_seat(0, &options(o), 1);
     assert!(seat(&[("repeats", "on")]).is_ok() && seat(&[("repeats", "off")]).is_ok());
     let e = seat(&[("repeats", "x")]).err().expect("refused");
     assert!(e.contains("repeats=x"), "{e}");
