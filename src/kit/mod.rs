@@ -155,9 +155,20 @@ pub(crate) fn deal_unseen(
 /// Each team's expected score (White's seats first) from White's advantage in centipawns: a
 /// logistic curve, 400 cp for ten to one.
 pub(crate) fn team_chances(per_team: usize, white_cp: f64) -> Vec<f64> {
-    let w = 1.0 / (1.0 + 10f64.powf(-white_cp / 400.0));
-    let mut v = vec![w; per_team];
-    v.extend(vec![1.0 - w; per_team]);
+    let w = white_chance(white_cp);
+    chances_of(per_team, w, 1.0 - w)
+}
+
+/// White's chance for a lead of `white_cp` centipawns (a logistic curve: 400 cp is 10 to 1).
+fn white_chance(white_cp: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-white_cp / 400.0))
+}
+
+/// `white` for each of White's seats, then `black` for each of Black's.
+fn chances_of(per_team: usize, white: f64, black: f64) -> Vec<f64> {
+    let mut v = Vec::with_capacity(2 * per_team);
+    v.resize(per_team, white);
+    v.resize(2 * per_team, black);
     v
 }
 
@@ -166,18 +177,17 @@ pub(crate) fn team_chances(per_team: usize, white_cp: f64) -> Vec<f64> {
 /// so that the side ahead makes progress rather than repeat moves; the team behind sees the
 /// whole lead (fading it too made it decline captures that reset the clock).
 pub(crate) fn fading_team_chances(per_team: usize, white_cp: f64, clock: u32, fade: u32) -> Vec<f64> {
-    let mut chances = team_chances(per_team, white_cp);
-    if fade > 0 && white_cp != 0.0 {
-        let fade = f64::from(fade);
-        let faded = team_chances(per_team, white_cp * (fade - f64::from(clock).min(fade)) / fade);
-        let ahead = if white_cp > 0.0 {
-            0..per_team
-        } else {
-            per_team..2 * per_team
-        };
-        chances[ahead.clone()].copy_from_slice(&faded[ahead]);
+    let w = white_chance(white_cp);
+    if fade == 0 || white_cp == 0.0 {
+        return chances_of(per_team, w, 1.0 - w);
     }
-    chances
+    let fade = f64::from(fade);
+    let faded = white_chance(white_cp * (fade - f64::from(clock).min(fade)) / fade);
+    if white_cp > 0.0 {
+        chances_of(per_team, faded, 1.0 - w)
+    } else {
+        chances_of(per_team, w, 1.0 - faded)
+    }
 }
 
 /// The engine seat's options split: the last value given for `key`, an option of the generic

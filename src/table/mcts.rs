@@ -17,6 +17,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash};
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 /// What a seat believes: its observations so far, and true states drawn from them.
@@ -267,7 +268,14 @@ struct Node<A> {
     /// The edge of each action, once the node has [`INDEXED`] edges: a node of many actions
     /// (a Cloak assignment's 960) is then matched in one pass.
     index: HashMap<A, u32, BuildHasherDefault<QuickHasher>>,
+    /// The legal actions of the last selection here, and the edge of each ([`UNTRIED`] if
+    /// none): where draws agree on the actions (a public board), they are matched at once.
+    last: Vec<A>,
+    last_edges: Vec<u32>,
 }
+
+/// No edge yet, in [`Node::last_edges`].
+const UNTRIED: u32 = u32::MAX;
 
 /// The number of edges from which a node keeps an index of its actions.
 const INDEXED: usize = 32;
@@ -277,7 +285,23 @@ impl<A: PartialEq + Eq + Hash + Clone> Node<A> {
         Node {
             edges: Vec::new(),
             index: HashMap::default(),
+            last: Vec::new(),
+            last_edges: Vec::new(),
         }
+    }
+
+    /// The edge of each of `legal` ([`UNTRIED`] if none), matched anew only when `legal`
+    /// differs from the last selection's.
+    fn edges_of(&mut self, legal: &[A]) -> &[u32] {
+        if self.last != legal {
+            self.last.clear();
+            self.last.extend_from_slice(legal);
+            let mut found = std::mem::take(&mut self.last_edges);
+            found.clear();
+            found.extend(legal.iter().map(|a| self.find(a).map_or(UNTRIED, |i| i as u32)));
+            self.last_edges = found;
+        }
+        &self.last_edges
     }
 
     /// The edge of `action`, if tried.
@@ -291,6 +315,9 @@ impl<A: PartialEq + Eq + Hash + Clone> Node<A> {
 
     /// Adds the edge `e`; returns its number.
     fn add(&mut self, e: Edge<A>) -> usize {
+        if let Some(k) = self.last.iter().position(|a| *a == e.action) {
+            self.last_edges[k] = self.edges.len() as u32;
+        }
         self.edges.push(e);
         let n = self.edges.len();
         if n == INDEXED {
@@ -560,10 +587,11 @@ impl<G: TableGame> Mcts<G> {
         let (mut untried, mut present) = (std::mem::take(&mut self.untried), std::mem::take(&mut self.present));
         untried.clear();
         present.clear();
-        for (k, a) in legal.iter().enumerate() {
-            match self.nodes[node].find(a) {
-                Some(i) => present.push(i),
-                None => untried.push(k),
+        for (k, &i) in self.nodes[node].edges_of(legal).iter().enumerate() {
+            if i == UNTRIED {
+                untried.push(k);
+            } else {
+                present.push(i as usize);
             }
         }
         for &i in &present {
@@ -599,7 +627,7 @@ impl<G: TableGame> Mcts<G> {
             };
             let available = e.available.max(1);
             if log.0 != available {
-                log = (available, (available as f64).ln());
+                log = (available, ln(available));
             }
             mean + c * (log.1 / e.visits.max(1) as f64).sqrt()
         };
@@ -669,6 +697,18 @@ impl<G: TableGame> Mcts<G> {
         }
     }
 }
+
+/// The natural logarithm of `n`, read from a table for the counts most searches reach.
+fn ln(n: u32) -> f64 {
+    static SMALL: LazyLock<Vec<f64>> = LazyLock::new(|| (0..LOGS_KEPT).map(|n| (n as f64).ln()).collect());
+    match SMALL.get(n as usize) {
+        Some(&l) => l,
+        None => (n as f64).ln(),
+    }
+}
+
+/// The counts whose logarithms [`ln`] keeps.
+const LOGS_KEPT: u32 = 1 << 13;
 
 /// The engine seat of a game whose generic player is its strongest: the `mcts` player (with
 /// the game's `mcts_defaults` under the options given), unless the option `player=NAME` asks
@@ -790,7 +830,7 @@ impl<G: TableGame> Player for Mcts<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Edge, INDEXED, Node, pick, settled, with_defaults};
+    use super::{Edge, INDEXED, LOGS_KEPT, Node, UNTRIED, ln, pick, settled, with_defaults};
 
     fn settings(pairs: &[(&str, &str)]) -> crate::table::Settings {
         pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
@@ -906,6 +946,46 @@ mod tests {
                 assert_eq!(node.find(&action(k)), Some(k), "action {k} of {}", n + 1);
             }
             assert_eq!(node.find(&action(n + 1)), None);
+        }
+    }
+
+    /// The edges a node matches to a draw's legal actions are those `find` gives, whether the
+    /// actions repeat the last draw's, differ from them, or edges were added in between (for
+    /// an action of the last draw or another), before and after the node keeps an index.
+    #[test]
+    fn a_node_matches_each_draw_s_legal_actions_to_its_edges() {
+        let mut node: Node<u32> = Node::new();
+        let add = |node: &mut Node<u32>, action: u32| {
+            node.add(Edge {
+                action,
+                child: 0,
+                visits: 0,
+                available: 0,
+                total: 0.0,
+            })
+        };
+        let draws: [Vec<u32>; 3] = [
+            (0..40).collect(),
+            (20..60).rev().collect(),
+            (0..40).step_by(3).collect(),
+        ];
+        for round in 0..120 {
+            let legal = &draws[round / 2 % 3];
+            let want: Vec<u32> = (legal.iter())
+                .map(|a| node.find(a).map_or(UNTRIED, |i| i as u32))
+                .collect();
+            let n = node.edges.len();
+            assert_eq!(node.edges_of(legal), want, "round {round}, {n} edges");
+            // An untried action of this draw, or one outside every draw, made an edge.
+            let fresh = legal.iter().copied().find(|a| node.find(a).is_none());
+            match fresh {
+                Some(a) if round % 5 != 4 => add(&mut node, a),
+                _ => add(&mut node, 1000 + round as u32),
+            };
+        }
+        assert!(node.edges.len() > 2 * INDEXED);
+        for n in [0, 1, 2, 1000, LOGS_KEPT - 1, LOGS_KEPT, LOGS_KEPT + 1, u32::MAX] {
+            assert_eq!(ln(n).to_bits(), (n as f64).ln().to_bits(), "ln {n}");
         }
     }
 }

@@ -6,19 +6,25 @@
 use super::chess::{self, legal};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
+use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
 use crate::notation::write_move;
 use crate::position::{Game, Position};
 use crate::rules::Plain;
 use crate::square::Square;
+use crate::table::QuickHasher;
 use crate::table::history::History;
 use crate::table::mcts::{Belief, ReadOnce};
 use crate::table::seats::Seat;
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
+use arrayvec::ArrayVec;
 use rand::rngs::StdRng;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::BuildHasherDefault;
 use std::sync::{Arc, OnceLock};
 
 mod engine;
@@ -94,12 +100,22 @@ impl fmt::Display for MoveText {
     }
 }
 
+/// The moves of boards a thread saw, by position key (with the squares taken, a check on it).
+type KeptMoves = HashMap<u64, (Bitboard<u64>, Arc<Legal>), BuildHasherDefault<QuickHasher>>;
+
+/// The most boards' moves a thread keeps ([`Telepathy::board_changed`]).
+const BOARDS_KEPT: usize = 1 << 12;
+
 /// A board's moves for the mover ([`Telepathy::moves`]) and, once asked for, their texts.
 #[derive(Default)]
 struct Legal {
     moves: Vec<Move>,
     texts: OnceLock<Vec<MoveText>>,
 }
+
+/// A team's cards in hand, in the order they came (at most the seven cards; held inline, as
+/// the generic player copies states many times).
+type Hand = ArrayVec<char, 7>;
 
 /// The whole state of a game.
 #[derive(Clone)]
@@ -113,7 +129,7 @@ pub struct Telepathy {
     /// Per team (White, Black): the face-up card.
     face_up: [char; 2],
     /// Per team: the hand (six cards while no card is face down).
-    hands: [Vec<char>; 2],
+    hands: [Hand; 2],
     /// Per team: the seat that predicts next.
     predictor: [usize; 2],
     /// The face-down card of the side to move.
@@ -167,7 +183,7 @@ impl Telepathy {
         let v = INFO.read_settings(settings)?;
         let game = chess::plain_game("chess")?;
         let (fw, fb) = (usize::from(v[0] == "1"), usize::from(v[1] == "1"));
-        let hand: Vec<char> = CARDS.iter().copied().filter(|&c| c != 'P').collect();
+        let hand: Hand = CARDS.iter().copied().filter(|&c| c != 'P').collect();
         let mut t = Telepathy {
             pos: Position::startpos(Arc::clone(&game)),
             legal: Arc::default(),
@@ -230,8 +246,33 @@ impl Telepathy {
         })
     }
 
-    /// Works out [`Telepathy::moves`] again, after the board changed.
+    /// Works out [`Telepathy::moves`] again, after the board changed. A thread keeps the
+    /// moves of the boards it saw lately: a search's draws make the same boards again and
+    /// again (the same move under each card).
     fn board_changed(&mut self) {
+        thread_local! {
+            static KNOWN: RefCell<KeptMoves> =
+                RefCell::new(HashMap::default());
+        }
+        let (key, occupied) = (self.pos.key(), self.pos.occupied());
+        let known = KNOWN.with_borrow(|k| k.get(&key).filter(|(o, _)| *o == occupied).map(|(_, l)| Arc::clone(l)));
+        self.legal = match known {
+            Some(l) => l,
+            None => {
+                let l = self.work_out_moves();
+                KNOWN.with_borrow_mut(|k| {
+                    if k.len() >= BOARDS_KEPT {
+                        k.clear();
+                    }
+                    k.insert(key, (occupied, Arc::clone(&l)));
+                });
+                l
+            }
+        };
+    }
+
+    /// [`Telepathy::moves`] of the board.
+    fn work_out_moves(&mut self) -> Arc<Legal> {
         let pos = &mut self.pos;
         let mut v = legal(pos);
         let them = !pos.side_to_move();
@@ -245,10 +286,10 @@ impl Telepathy {
                 }
             }
         }
-        self.legal = Arc::new(Legal {
+        Arc::new(Legal {
             moves: v,
             texts: OnceLock::new(),
-        });
+        })
     }
 
     fn removable(&self, team: Color) -> Vec<Square> {
@@ -626,9 +667,10 @@ impl TableGame for Telepathy {
         match self.phase {
             Phase::Predict => {
                 let mut cards = self.hands[self.team().index()].clone();
-                cards.sort();
-                cards.dedup();
-                cards.into_iter().map(Action::Card).collect()
+                cards.sort_unstable();
+                let mut actions: Vec<Action> = cards.into_iter().map(Action::Card).collect();
+                actions.dedup();
+                actions
             }
             Phase::Move => self.move_texts().iter().map(|&t| Action::Move(t)).collect(),
             Phase::Remove(c) => self.removable(c).into_iter().map(Action::Remove).collect(),
@@ -813,3 +855,55 @@ const MCTS_DEFAULTS: [(&str, &str); 5] = [
     ("explore", "50"),
     ("pick", "1"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::Telepathy;
+    use crate::table::TableGame;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// The moves of a board kept by the thread are those worked out afresh: for boards that
+    /// differ only in castling rights, the side to move or a piece's kind (the same squares
+    /// taken), and along random games.
+    #[test]
+    fn kept_moves_are_the_board_s_moves() {
+        let check = |t: &Telepathy| {
+            let fresh = t.clone().work_out_moves();
+            assert_eq!(t.moves(), &fresh.moves[..], "{}", t.state_text());
+        };
+        let rest = "0 P,P NBRQKC,NBRQKC 0,2 - predict 0,0";
+        let boards = [
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w - - 0 1",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/N3K2R w Kkq - 0 1",
+        ];
+        let mut t = Telepathy::new(&Vec::new()).unwrap();
+        let mut counts = Vec::new();
+        for _ in 0..2 {
+            for b in boards {
+                t.set_state(&format!("{b} {rest}")).unwrap();
+                check(&t);
+                counts.push(t.moves().len());
+            }
+        }
+        assert_eq!(counts[..4], counts[4..]);
+        assert!(counts[0] > counts[1] && counts[1] > counts[3], "{counts:?}");
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut boards = 0;
+        for _ in 0..20 {
+            let mut t = Telepathy::new(&Vec::new()).unwrap();
+            for _ in 0..300 {
+                let legal = t.legal_actions();
+                if legal.is_empty() {
+                    break;
+                }
+                t.apply(&legal[rng.random_range(0..legal.len())]).unwrap();
+                check(&t);
+                boards += 1;
+            }
+        }
+        assert!(boards > 2000, "{boards}");
+    }
+}

@@ -1,7 +1,7 @@
 //! Telepathy's state text: reading it (a whole state, or a seat's observation with the
 //! hidden cards left to deal) and writing it.
 
-use super::{CARDS, HIDDEN, Phase, Telepathy};
+use super::{CARDS, HIDDEN, Hand, Phase, Telepathy};
 use crate::Color;
 use crate::position::Position;
 use crate::table::{Outcome, TableGame};
@@ -145,7 +145,7 @@ impl Telepathy {
                     "hand '{h}' with its face-up card (and a face-down one) must be the seven cards PNBRQKC"
                 ));
             }
-            self.hands[i] = cards;
+            self.hands[i] = cards.into_iter().collect();
         }
         Ok(())
     }
@@ -195,7 +195,7 @@ impl Telepathy {
         }
         let t = self.team().index();
         let face = self.face_up[t];
-        let mut rest: Vec<char> = CARDS.iter().copied().filter(|&c| c != face).collect();
+        let mut rest: Hand = CARDS.iter().copied().filter(|&c| c != face).collect();
         self.pending = Some(rest.remove(rng.random_range(0..rest.len())));
         self.hands[t] = rest;
     }
