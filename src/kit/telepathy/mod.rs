@@ -19,7 +19,6 @@ use crate::table::seats::Seat;
 use crate::table::{
     Actor, Chance, FieldKind, GameInfo, Information, Outcome, Setting, Settings, TableGame, Tally, Utility,
 };
-use arrayvec::ArrayVec;
 use rand::rngs::StdRng;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -113,9 +112,50 @@ struct Legal {
     texts: OnceLock<Vec<MoveText>>,
 }
 
-/// A team's cards in hand, in the order they came (at most the seven cards; held inline, as
-/// the generic player copies states many times).
-type Hand = ArrayVec<char, 7>;
+/// A team's cards in hand, in the order they came (at most the seven cards), held inline and
+/// copied as plain values: the generic player copies states many times.
+#[derive(Clone, Copy, Debug, Default)]
+struct Hand {
+    cards: [char; 7],
+    len: u8,
+}
+
+impl Hand {
+    /// Adds `c` at the end (a hand never holds more than the seven cards).
+    fn push(&mut self, c: char) {
+        self.cards[usize::from(self.len)] = c;
+        self.len += 1;
+    }
+
+    /// Takes out the card at `i`, keeping the others' order.
+    fn remove(&mut self, i: usize) -> char {
+        let c = self.cards[i];
+        self.cards.copy_within(i + 1..usize::from(self.len), i);
+        self.len -= 1;
+        c
+    }
+}
+
+impl std::ops::Deref for Hand {
+    type Target = [char];
+    fn deref(&self) -> &[char] {
+        &self.cards[..usize::from(self.len)]
+    }
+}
+
+impl std::ops::DerefMut for Hand {
+    fn deref_mut(&mut self) -> &mut [char] {
+        &mut self.cards[..usize::from(self.len)]
+    }
+}
+
+impl FromIterator<char> for Hand {
+    fn from_iter<I: IntoIterator<Item = char>>(cards: I) -> Hand {
+        let mut hand = Hand::default();
+        cards.into_iter().for_each(|c| hand.push(c));
+        hand
+    }
+}
 
 /// The whole state of a game.
 #[derive(Clone)]
@@ -189,7 +229,7 @@ impl Telepathy {
             legal: Arc::default(),
             marker: 0,
             face_up: ['P', 'P'],
-            hands: [hand.clone(), hand],
+            hands: [hand, hand],
             predictor: [fw, 2 + fb],
             pending: None,
             phase: Phase::Predict,
@@ -666,9 +706,9 @@ impl TableGame for Telepathy {
     fn legal_actions(&self) -> Vec<Action> {
         match self.phase {
             Phase::Predict => {
-                let mut cards = self.hands[self.team().index()].clone();
+                let mut cards = self.hands[self.team().index()];
                 cards.sort_unstable();
-                let mut actions: Vec<Action> = cards.into_iter().map(Action::Card).collect();
+                let mut actions: Vec<Action> = cards.iter().map(|&c| Action::Card(c)).collect();
                 actions.dedup();
                 actions
             }
