@@ -268,13 +268,13 @@ struct Node<A> {
     /// The edge of each action, once the node has [`INDEXED`] edges: a node of many actions
     /// (a Cloak assignment's 960) is then matched in one pass.
     index: HashMap<A, u32, BuildHasherDefault<QuickHasher>>,
-    /// The legal actions of the last selection here, and the edge of each ([`UNTRIED`] if
-    /// none): where draws agree on the actions (a public board), they are matched at once.
-    last: Vec<A>,
-    last_edges: Vec<u32>,
+    /// The legal actions of the last selection here, each with its edge ([`UNTRIED`] if
+    /// none): where draws agree on the actions (a public board), one pass over the two lists
+    /// matches them.
+    last: Vec<(A, u32)>,
 }
 
-/// No edge yet, in [`Node::last_edges`].
+/// No edge yet, in [`Node::last`].
 const UNTRIED: u32 = u32::MAX;
 
 /// The number of edges from which a node keeps an index of its actions.
@@ -286,22 +286,24 @@ impl<A: PartialEq + Eq + Hash + Clone> Node<A> {
             edges: Vec::new(),
             index: HashMap::default(),
             last: Vec::new(),
-            last_edges: Vec::new(),
         }
     }
 
     /// The edge of each of `legal` ([`UNTRIED`] if none), matched anew only when `legal`
     /// differs from the last selection's.
-    fn edges_of(&mut self, legal: &[A]) -> &[u32] {
-        if self.last != legal {
-            self.last.clear();
-            self.last.extend_from_slice(legal);
-            let mut found = std::mem::take(&mut self.last_edges);
-            found.clear();
-            found.extend(legal.iter().map(|a| self.find(a).map_or(UNTRIED, |i| i as u32)));
-            self.last_edges = found;
+    fn edges_of(&mut self, legal: &[A]) -> &[(A, u32)] {
+        let same = self.last.len() == legal.len() && self.last.iter().zip(legal).all(|(l, a)| l.0 == *a);
+        if !same {
+            let mut last = std::mem::take(&mut self.last);
+            last.clear();
+            last.extend(
+                legal
+                    .iter()
+                    .map(|a| (a.clone(), self.find(a).map_or(UNTRIED, |i| i as u32))),
+            );
+            self.last = last;
         }
-        &self.last_edges
+        &self.last
     }
 
     /// The edge of `action`, if tried.
@@ -315,8 +317,9 @@ impl<A: PartialEq + Eq + Hash + Clone> Node<A> {
 
     /// Adds the edge `e`; returns its number.
     fn add(&mut self, e: Edge<A>) -> usize {
-        if let Some(k) = self.last.iter().position(|a| *a == e.action) {
-            self.last_edges[k] = self.edges.len() as u32;
+        let i = self.edges.len() as u32;
+        for l in self.last.iter_mut().filter(|l| l.0 == e.action) {
+            l.1 = i;
         }
         self.edges.push(e);
         let n = self.edges.len();
@@ -587,7 +590,7 @@ impl<G: TableGame> Mcts<G> {
         let (mut untried, mut present) = (std::mem::take(&mut self.untried), std::mem::take(&mut self.present));
         untried.clear();
         present.clear();
-        for (k, &i) in self.nodes[node].edges_of(legal).iter().enumerate() {
+        for (k, &(_, i)) in self.nodes[node].edges_of(legal).iter().enumerate() {
             if i == UNTRIED {
                 untried.push(k);
             } else {
@@ -950,8 +953,9 @@ mod tests {
     }
 
     /// The edges a node matches to a draw's legal actions are those `find` gives, whether the
-    /// actions repeat the last draw's, differ from them, or edges were added in between (for
-    /// an action of the last draw or another), before and after the node keeps an index.
+    /// actions repeat the last draw's, differ from them, list an action twice, or edges were
+    /// added in between (for an action of the last draw or another), before and after the
+    /// node keeps an index.
     #[test]
     fn a_node_matches_each_draw_s_legal_actions_to_its_edges() {
         let mut node: Node<u32> = Node::new();
@@ -964,18 +968,22 @@ mod tests {
                 total: 0.0,
             })
         };
-        let draws: [Vec<u32>; 3] = [
+        let draws: [Vec<u32>; 4] = [
             (0..40).collect(),
             (20..60).rev().collect(),
             (0..40).step_by(3).collect(),
+            vec![61, 5, 61, 90, 5, 62],
         ];
-        for round in 0..120 {
-            let legal = &draws[round / 2 % 3];
+        for round in 0..160 {
+            let legal = &draws[round / 2 % 4];
             let want: Vec<u32> = (legal.iter())
                 .map(|a| node.find(a).map_or(UNTRIED, |i| i as u32))
                 .collect();
             let n = node.edges.len();
-            assert_eq!(node.edges_of(legal), want, "round {round}, {n} edges");
+            let got = node.edges_of(legal);
+            assert!(got.iter().map(|l| &l.0).eq(legal), "round {round}");
+            let got: Vec<u32> = got.iter().map(|l| l.1).collect();
+            assert_eq!(got, want, "round {round}, {n} edges");
             // An untried action of this draw, or one outside every draw, made an edge.
             let fresh = legal.iter().copied().find(|a| node.find(a).is_none());
             match fresh {
@@ -984,6 +992,11 @@ mod tests {
             };
         }
         assert!(node.edges.len() > 2 * INDEXED);
+    }
+
+    /// UCB's logarithms from the table are the logarithms, on both sides of its end.
+    #[test]
+    fn the_table_s_logarithms_are_the_logarithms() {
         for n in [0, 1, 2, 1000, LOGS_KEPT - 1, LOGS_KEPT, LOGS_KEPT + 1, u32::MAX] {
             assert_eq!(ln(n).to_bits(), (n as f64).ln().to_bits(), "ln {n}");
         }
