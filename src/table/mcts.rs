@@ -260,6 +260,8 @@ struct Edge<A> {
     available: u32,
     /// Sum of the acting seat's scores over the visits.
     total: f64,
+    /// `total / visits` (0 before the first visit), kept for UCB.
+    mean: f64,
 }
 
 /// A node: the actions tried from it. Which seat acts is read from each draw.
@@ -579,6 +581,7 @@ impl<G: TableGame> Mcts<G> {
             let e = &mut self.nodes[n].edges[i];
             e.visits += 1;
             e.total += scores.get(seat).copied().unwrap_or(0.0);
+            e.mean = e.total / e.visits as f64;
         }
         self.path = path;
         Ok(())
@@ -622,11 +625,12 @@ impl<G: TableGame> Mcts<G> {
         let edges = &self.nodes[node].edges;
         // The edges present were mostly available as often: one logarithm serves them.
         let mut log = (0, 0.0);
+        let low = lo.min(hi);
         let mut ucb = |e: &Edge<G::Action>| {
             let mean = if e.visits == 0 {
                 f64::INFINITY
             } else {
-                (e.total / e.visits as f64 - lo.min(hi)) / span
+                (e.mean - low) / span
             };
             let available = e.available.max(1);
             if log.0 != available {
@@ -662,6 +666,7 @@ impl<G: TableGame> Mcts<G> {
             visits: 0,
             available: 0,
             total: 0.0,
+            mean: 0.0,
         });
         (Some(i), true)
     }
@@ -867,6 +872,7 @@ mod tests {
             visits,
             available: visits,
             total: mean * f64::from(visits),
+            mean,
         };
         let edges = [edge(10, 0.5), edge(5, 0.7), edge(4, 0.9), edge(0, 0.0)];
         assert_eq!(pick(&edges, false), Some(0));
@@ -885,6 +891,7 @@ mod tests {
             visits,
             available: visits,
             total: if better { f64::from(visits) } else { 0.0 },
+            mean: if better { 1.0 } else { 0.0 },
         };
         // Every way of adding `left` visits over `n` edges.
         fn spread(n: usize, left: u32, out: &mut Vec<Vec<u32>>, now: &mut Vec<u32>) {
@@ -943,6 +950,7 @@ mod tests {
                 visits: 0,
                 available: 0,
                 total: 0.0,
+                mean: 0.0,
             });
             assert_eq!(i, n);
             for k in 0..=n {
@@ -966,6 +974,7 @@ mod tests {
                 visits: 0,
                 available: 0,
                 total: 0.0,
+                mean: 0.0,
             })
         };
         let draws: [Vec<u32>; 4] = [
