@@ -14,7 +14,8 @@ use crate::square::Square;
 use crate::table::QuickHasher;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::Hasher;
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -152,7 +153,7 @@ pub fn reply_value(pos: &Position<Plain>) -> i32 {
     // A pure function of the position, so a thread keeps the values it worked out (a game's
     // leaves repeat boards: the same move under each card or mark).
     thread_local! {
-        static KNOWN: RefCell<HashMap<(u64, u64), i32>> = RefCell::new(HashMap::new());
+        static KNOWN: RefCell<Kept<(u64, u64), i32>> = RefCell::new(Kept::new(REPLIES_KEPT));
     }
     let mut variant = QuickHasher::default();
     variant.write(pos.variant().name.as_bytes());
@@ -162,13 +163,38 @@ pub fn reply_value(pos: &Position<Plain>) -> i32 {
     }
     // Worked out on a copy, made only when the value is not kept.
     let v = reply_value_uncached(&mut pos.clone());
-    KNOWN.with_borrow_mut(|k| {
-        if k.len() >= REPLIES_KEPT {
-            k.clear();
-        }
-        k.insert(key, v);
-    });
+    KNOWN.with_borrow_mut(|k| k.keep(key, v));
     v
+}
+
+/// Values a thread keeps for the boards it met, all dropped once `limit` are kept: for pure
+/// functions of a board that a search asks for again and again.
+pub(crate) struct Kept<K, V, S = RandomState> {
+    map: HashMap<K, V, S>,
+    limit: usize,
+}
+
+impl<K: Hash + Eq, V, S: BuildHasher + Default> Kept<K, V, S> {
+    /// Nothing kept yet; at most `limit` values at a time.
+    pub(crate) fn new(limit: usize) -> Kept<K, V, S> {
+        Kept {
+            map: HashMap::default(),
+            limit,
+        }
+    }
+
+    /// The value kept for `key`.
+    pub(crate) fn get(&self, key: &K) -> Option<&V> {
+        self.map.get(key)
+    }
+
+    /// Keeps `value` for `key`, first dropping every value if `limit` are kept.
+    pub(crate) fn keep(&mut self, key: K, value: V) {
+        if self.map.len() >= self.limit {
+            self.map.clear();
+        }
+        self.map.insert(key, value);
+    }
 }
 
 /// The most reply values a thread keeps.

@@ -891,7 +891,7 @@ mod tests {
             visits,
             available: visits,
             total: if better { f64::from(visits) } else { 0.0 },
-            mean: if better { 1.0 } else { 0.0 },
+            mean: if better && visits > 0 { 1.0 } else { 0.0 },
         };
         // Every way of adding `left` visits over `n` edges.
         fn spread(n: usize, left: u32, out: &mut Vec<Vec<u32>>, now: &mut Vec<u32>) {

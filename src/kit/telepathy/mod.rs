@@ -3,7 +3,7 @@
 //! word, and a marker rewards the team that reads its partner. Seats: 0 and 1 White's team, 2
 //! and 3 Black's. Notation: `docs/table-games.md`.
 
-use super::chess::{self, legal};
+use super::chess::{self, Kept, legal};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::bitboard::Bitboard;
@@ -21,7 +21,6 @@ use crate::table::{
 };
 use rand::rngs::StdRng;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fmt;
 use std::hash::BuildHasherDefault;
 use std::sync::{Arc, OnceLock};
@@ -100,7 +99,7 @@ impl fmt::Display for MoveText {
 }
 
 /// The moves of boards a thread saw, by position key (with the squares taken, a check on it).
-type KeptMoves = HashMap<u64, (Bitboard<u64>, Arc<Legal>), BuildHasherDefault<QuickHasher>>;
+type KeptMoves = Kept<u64, (Bitboard<u64>, Arc<Legal>), BuildHasherDefault<QuickHasher>>;
 
 /// The most boards' moves a thread keeps ([`Telepathy::board_changed`]).
 const BOARDS_KEPT: usize = 1 << 12;
@@ -297,8 +296,7 @@ impl Telepathy {
     /// again (the same move under each card).
     fn board_changed(&mut self) {
         thread_local! {
-            static KNOWN: RefCell<KeptMoves> =
-                RefCell::new(HashMap::default());
+            static KNOWN: RefCell<KeptMoves> = RefCell::new(Kept::new(BOARDS_KEPT));
         }
         let (key, occupied) = (self.pos.key(), self.pos.occupied());
         let known = KNOWN.with_borrow(|k| k.get(&key).filter(|(o, _)| *o == occupied).map(|(_, l)| Arc::clone(l)));
@@ -306,12 +304,7 @@ impl Telepathy {
             Some(l) => l,
             None => {
                 let l = self.work_out_moves();
-                KNOWN.with_borrow_mut(|k| {
-                    if k.len() >= BOARDS_KEPT {
-                        k.clear();
-                    }
-                    k.insert(key, (occupied, Arc::clone(&l)));
-                });
+                KNOWN.with_borrow_mut(|k| k.keep(key, (occupied, Arc::clone(&l))));
                 l
             }
         };
