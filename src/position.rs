@@ -646,9 +646,26 @@ impl<R: Rules> Position<R> {
 
     /// Plays a move that the move generator produced for this position.
     pub fn make_move(&mut self, m: Move) {
+        self.make_move_keeping::<true>(m);
+    }
+
+    /// Plays a move for good: it cannot be taken back, and the positions before it no longer
+    /// count for repetition (the undo history is dropped, and nothing is stored for this
+    /// move). For table games that never take a move back nor count repetitions, and copy
+    /// positions often.
+    pub fn play_for_good(&mut self, m: Move) {
+        self.make_move_keeping::<false>(m);
+        self.history.clear();
+    }
+
+    /// [`Position::make_move`], keeping the undo state only with `UNDO`.
+    #[inline(always)]
+    fn make_move_keeping<const UNDO: bool>(&mut self, m: Move) {
         let game = self.shared_game();
         let z = &game.zobrist;
-        self.history.push(self.st);
+        if UNDO {
+            self.history.push(self.st);
+        }
         let us = self.side;
         let old_castling = self.st.castling;
         let old_rule_key = game.rules.state_key(&self.st.rule, z);

@@ -715,17 +715,19 @@ fn design_report(
 fn play_games(name: &str, o: &Opts, specs: &[String], mine: &[usize]) -> Result<Vec<Option<Tally>>, CliError> {
     let start = Instant::now();
     let mut last = Instant::now();
-    // Game mine[k] is played by job k % jobs; the tallies are kept by game number, so any number
-    // of jobs gives the same report as one.
+    // Each job takes the next game not yet taken (games differ in length: no job waits idle
+    // while another has several left); the tallies are kept by game number, so any number of
+    // jobs gives the same report as one.
     let jobs = o.jobs.min(mine.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
     let mut tallies: Vec<Option<Tally>> = vec![None; o.games];
     let (tx, rx) = std::sync::mpsc::channel::<Result<(usize, Tally, String), CliError>>();
     std::thread::scope(|scope| -> Result<(), CliError> {
-        for job in 0..jobs {
-            let tx = tx.clone();
-
+        for _ in 0..jobs {
+            let (tx, next) = (tx.clone(), &next);
             scope.spawn(move || {
-                for k in (job..mine.len()).step_by(jobs) {
+                let taken = std::iter::from_fn(|| Some(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+                for k in taken.take_while(|&k| k < mine.len()) {
                     let r = playtest_game(name, o, specs, mine[k]);
                     let failed = r.is_err();
                     if tx.send(r).is_err() || failed {

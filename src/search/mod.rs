@@ -139,6 +139,11 @@ pub struct Searcher {
     aborted: bool,
     null_ok: bool,
     noise: u64,
+    /// Where a quiescence search's first level stops ([`Searcher::quiescence_cut`]; `INF`
+    /// otherwise).
+    root_cut: i32,
+    /// The static value of that search's position, when its caller knew it.
+    root_stand: Option<i32>,
     /// Static evaluation at each ply of the current line (`-INF` in check), for `improving`.
     evals: [i32; MAX_PLY + 2],
     /// The root moves the next search may play (empty: all); see [`Searcher::search_only`].
@@ -184,6 +189,8 @@ impl Searcher {
             aborted: false,
             null_ok: true,
             noise: 0,
+            root_cut: INF,
+            root_stand: None,
             evals: [-INF; MAX_PLY + 2],
             root_only: Box::new(crate::moves::MoveList::new()),
             lines: vec![
@@ -235,6 +242,12 @@ impl Searcher {
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.tt = TransTable::try_new(mb)?;
         Ok(())
+    }
+
+    /// Whether the last search stopped at its limits (nodes, time or the stop flag) before
+    /// its end.
+    pub fn ran_out(&self) -> bool {
+        self.aborted
     }
 
     /// Size of the table in megabytes.

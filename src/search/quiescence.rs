@@ -19,30 +19,43 @@ impl Searcher {
     /// The table is emptied first, so that the value depends on `pos` alone, whatever was
     /// searched before (a pass over the table: see [`Searcher::for_quiescence`]).
     pub fn quiescence<R: Rules>(&mut self, pos: &mut Position<R>, nodes: u64) -> i32 {
+        self.quiescence_cut(pos, nodes, INF, None)
+    }
+
+    /// [`Searcher::quiescence`] whose first level stops once a move reaches `cut`: every move
+    /// it searches gets the same window as in the whole search, so a value below `cut` is the
+    /// whole search's and one at or above it a bound below the whole search's. `stand`: the
+    /// position's static value, if already known.
+    fn quiescence_cut<R: Rules>(&mut self, pos: &mut Position<R>, nodes: u64, cut: i32, stand: Option<i32>) -> i32 {
         self.tt.clear();
         let limits = Limits {
             nodes: Some(nodes),
             ..Limits::default()
         };
         self.begin(pos, limits);
+        (self.root_cut, self.root_stand) = (cut, stand);
         let mut frames = std::mem::take(&mut self.frames);
         let v = self.qsearch(pos, &mut frames, 0, -INF, INF);
         self.frames = frames;
+        (self.root_cut, self.root_stand) = (INF, None);
         if self.aborted { pos.evaluate() } else { v }
     }
 
     /// [`Searcher::quiescence`] where only a value below `beta` matters: a side that need not
     /// answer a threat to its king and whose static value reaches `beta` gets that value, at
     /// least `beta` and at most the search's (which never stands below standing pat), and
-    /// nothing is searched.
+    /// nothing is searched; otherwise the search stops at its first move that reaches `beta`
+    /// ([`Searcher::quiescence_cut`]).
     pub fn quiescence_below<R: Rules>(&mut self, pos: &mut Position<R>, nodes: u64, beta: i32) -> i32 {
+        let mut known = None;
         if self.noise == 0 && !pos.royals_gone(pos.side_to_move()) && !Self::must_answer(pos) {
             let stand = pos.evaluate();
             if stand >= beta {
                 return stand;
             }
+            known = Some(stand);
         }
-        self.quiescence(pos, nodes)
+        self.quiescence_cut(pos, nodes, beta, known)
     }
 
     pub(super) fn qsearch<R: Rules>(
@@ -81,7 +94,11 @@ impl Searcher {
         let stand = if in_check {
             -INF
         } else {
-            entry.map_or_else(|| self.static_eval(pos), |e| e.eval as i32)
+            match (entry, self.root_stand) {
+                (Some(e), _) => e.eval as i32,
+                (None, Some(s)) if ply == 0 => s,
+                (None, _) => self.static_eval(pos),
+            }
         };
         if stand >= beta || (rest.is_empty() && !in_check) {
             return stand;
@@ -107,7 +124,7 @@ impl Searcher {
                 best_move = m;
                 if score > alpha {
                     alpha = score;
-                    if alpha >= beta {
+                    if alpha >= beta || (ply == 0 && alpha >= self.root_cut) {
                         break;
                     }
                 }
@@ -117,7 +134,8 @@ impl Searcher {
             return Self::terminal_score(pos, ply);
         }
         // Standing pat is not an exact score of this node.
-        let bound = bound_of(best, orig_alpha, beta, best_move != Move::NONE);
+        let top = if ply == 0 { beta.min(self.root_cut) } else { beta };
+        let bound = bound_of(best, orig_alpha, top, best_move != Move::NONE);
         self.tt
             .store(key, best_move, score_to_tt(best, ply), stand.max(-MATE), 0, bound);
         best
@@ -203,5 +221,60 @@ impl Searcher {
             kept += 1;
         }
         kept
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{AnyGame, default_variants};
+    use crate::moves::MoveList;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// Asked only below `beta`, the quiescence search gives the whole search's value where that
+    /// is below `beta` and a value of at least `beta` otherwise, in every position along seeded
+    /// random games of chess where the whole search ends within its nodes (one that runs out
+    /// stands pat instead, which the shorter search need not); and its first level does stop
+    /// early (a bound below the value).
+    #[test]
+    fn a_value_below_beta_is_the_whole_search_s() {
+        let Some(AnyGame::Plain(chess)) = default_variants().get("chess") else {
+            panic!("chess is a plain variant")
+        };
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut s = Searcher::for_quiescence(Arc::new(AtomicBool::new(false)));
+        let (mut checked, mut stopped, mut out_of_nodes) = (0, 0, 0);
+        for _ in 0..20 {
+            let mut pos = Position::startpos(chess.clone());
+            for _ in 0..80 {
+                let mut list = MoveList::new();
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let full = s.quiescence(&mut pos, 2_000);
+                let ran_out = s.aborted;
+                out_of_nodes += usize::from(ran_out);
+                for beta in [full - 200, full - 30, full - 1, full, full + 1, full + 30] {
+                    let v = s.quiescence_below(&mut pos, 2_000, beta);
+                    if ran_out {
+                        break;
+                    }
+                    if full < beta {
+                        assert_eq!(v, full, "beta {beta}: {}", pos.fen());
+                    } else {
+                        assert!(v >= beta, "beta {beta}: {v} below it, whole {full}: {}", pos.fen());
+                        stopped += usize::from(v < full);
+                    }
+                    checked += 1;
+                }
+                pos.make_move(list[rng.random_range(0..list.len())]);
+            }
+        }
+        assert!(
+            checked > 5_000 && stopped > 100 && out_of_nodes < 20,
+            "{checked} {stopped} {out_of_nodes}"
+        );
     }
 }

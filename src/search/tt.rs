@@ -3,6 +3,7 @@
 //! of its bucket that is worth least: empty, then the shallowest and oldest.
 
 use crate::moves::Move;
+use arrayvec::ArrayVec;
 
 /// Bound type of a stored score.
 pub const BOUND_EXACT: u8 = 3;
@@ -42,7 +43,14 @@ pub struct TransTable {
     /// Bucket index mask (buckets are [`BUCKET`] entries).
     mask: usize,
     generation: u8,
+    /// For the smallest table, emptied before each of many short searches: the buckets
+    /// stored to since it was last emptied, so that emptying it clears only those (`None`:
+    /// not kept, or more than fit).
+    stored: Option<ArrayVec<u32, STORES_KEPT>>,
 }
+
+/// The most stored-to buckets the smallest table keeps ([`TransTable::clear`]).
+const STORES_KEPT: usize = 64;
 
 impl TransTable {
     /// A table of at most `mb` megabytes (a power-of-two number of entries, at least 1024).
@@ -56,15 +64,18 @@ impl TransTable {
             entries: vec![Entry::default(); n],
             mask: n / BUCKET - 1,
             generation: 0,
+            stored: None,
         }
     }
 
-    /// The smallest table: 1,024 entries (16 KB), cheap to empty.
+    /// The smallest table: 1,024 entries (16 KB), cheap to empty: emptying it after a search of
+    /// a few nodes clears only the buckets they stored to.
     pub fn smallest() -> TransTable {
         TransTable {
             entries: vec![Entry::default(); 1024],
             mask: 1024 / BUCKET - 1,
             generation: 0,
+            stored: Some(ArrayVec::new()),
         }
     }
 
@@ -84,12 +95,26 @@ impl TransTable {
             entries,
             mask: n / BUCKET - 1,
             generation: 0,
+            stored: None,
         })
     }
 
-    /// Empties the table.
+    /// Empties the table (the smallest table: see [`TransTable::smallest`]).
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+        match &mut self.stored {
+            Some(stored) if !stored.is_full() => {
+                for &b in stored.iter() {
+                    self.entries[b as usize..b as usize + BUCKET].fill(Entry::default());
+                }
+                stored.clear();
+            }
+            _ => {
+                self.entries.fill(Entry::default());
+                if let Some(stored) = &mut self.stored {
+                    stored.clear();
+                }
+            }
+        }
         self.generation = 0;
     }
 
@@ -137,6 +162,10 @@ impl TransTable {
         let gen_now = self.generation;
         let k = (key >> 32) as u32;
         let b = (key as usize & self.mask) * BUCKET;
+        if let Some(stored) = &mut self.stored {
+            // Full: the next emptying clears every bucket.
+            let _ = stored.try_push(b as u32);
+        }
         let bucket = &mut self.entries[b..b + BUCKET];
         // The same position's entry, else the one worth least: empty, then shallow and old.
         let i = bucket
@@ -208,5 +237,29 @@ mod tests {
             t.store(key(i), Move::NONE, 30, 0, 1, BOUND_UPPER);
         }
         assert!(t.probe(key(1)).is_none());
+    }
+
+    /// Emptying forgets every entry stored, whether the smallest table clears only the buckets
+    /// it stored to or, past [`STORES_KEPT`] stores, all of them.
+    #[test]
+    fn an_emptied_table_finds_nothing() {
+        for mut t in [TransTable::smallest(), TransTable::new(1)] {
+            for stores in [1, 10, STORES_KEPT, STORES_KEPT + 1, 3_000] {
+                let keys: Vec<u64> = (0..stores as u64)
+                    .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                    .collect();
+                for &k in &keys {
+                    t.store(k, Move::NONE, 5, 5, 1, BOUND_EXACT);
+                }
+                assert!(keys.iter().any(|&k| t.probe(k).is_some()));
+                t.clear();
+                assert_eq!(
+                    keys.iter().filter(|&&k| t.probe(k).is_some()).count(),
+                    0,
+                    "{stores} stores"
+                );
+                assert_eq!(t.hashfull(), 0);
+            }
+        }
     }
 }

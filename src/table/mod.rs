@@ -172,6 +172,11 @@ pub trait TableGame: Clone + Send + 'static {
     fn search_actions(&self) -> Vec<Self::Action> {
         self.legal_actions()
     }
+    /// [`TableGame::search_actions`] in `out` (what it held is dropped): a search asks at every
+    /// step, and a game may fill the buffer without allocating.
+    fn search_actions_into(&self, out: &mut Vec<Self::Action>) {
+        *out = self.search_actions();
+    }
     /// Reads an action's text (syntax only; legality is checked by [`Table::act`]).
     fn parse_action(&self, text: &str) -> Result<Self::Action, String>;
     /// Applies one of [`TableGame::legal_actions`] (or a chance outcome); returns the public

@@ -569,7 +569,8 @@ pub static INFO: GameInfo = GameInfo {
 
 impl Telepathy {
     /// Team `t`'s move `text` against its face-down card: hit, same or miss, the hand-off,
-    /// the marker, and a king taken, a removal due or the next prediction.
+    /// the marker, and a king taken, a removal due or the next prediction. `tell`: the event's
+    /// text and the prediction's statistics, which only the referee's state needs.
     fn play_move(&mut self, t: Color, text: &MoveText, tell: bool) -> Result<String, String> {
         let ti = t.index();
         let i = self.move_texts().iter().position(|x| x == text).ok_or("no such move")?;
@@ -585,9 +586,17 @@ impl Telepathy {
         } else {
             ("miss", -1)
         };
-        self.predictions.push((self.pieces_on_board(), result));
+        // The statistics are the referee's (a search's copies are never tallied).
+        if tell {
+            self.predictions.push((self.pieces_on_board(), result));
+        }
         let captured_king = self.pos.royals(!t).contains(m.to());
-        self.pos.make_move(m);
+        if self.draws {
+            self.pos.make_move(m);
+        } else {
+            // Without repetition draws nothing reads the positions before.
+            self.pos.play_for_good(m);
+        }
         self.board_changed();
         self.plies += 1;
         // Hand-off: the mover takes the hand and the checker if it is on the table,
@@ -631,6 +640,16 @@ impl Telepathy {
             event += " end";
         }
         Ok(event)
+    }
+
+    /// The team to move lays card `c` from its hand face down.
+    fn predict(&mut self, c: char) -> Result<(), String> {
+        let ti = self.team().index();
+        let i = self.hands[ti].iter().position(|&x| x == c).ok_or("card not in hand")?;
+        self.hands[ti].remove(i);
+        self.pending = Some(c);
+        self.phase = Phase::Move;
+        Ok(())
     }
 
     /// The marker ran over on `loser`'s side: a removal, or the end with `removals_end`.
@@ -703,17 +722,23 @@ impl TableGame for Telepathy {
     }
 
     fn legal_actions(&self) -> Vec<Action> {
+        let mut actions = Vec::new();
+        self.search_actions_into(&mut actions);
+        actions
+    }
+
+    fn search_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
         match self.phase {
             Phase::Predict => {
                 let mut cards = self.hands[self.team().index()];
                 cards.sort_unstable();
-                let mut actions: Vec<Action> = cards.iter().map(|&c| Action::Card(c)).collect();
-                actions.dedup();
-                actions
+                out.extend(cards.iter().map(|&c| Action::Card(c)));
+                out.dedup();
             }
-            Phase::Move => self.move_texts().iter().map(|&t| Action::Move(t)).collect(),
-            Phase::Remove(c) => self.removable(c).into_iter().map(Action::Remove).collect(),
-            Phase::Over => Vec::new(),
+            Phase::Move => out.extend(self.move_texts().iter().map(|&t| Action::Move(t))),
+            Phase::Remove(c) => out.extend(self.removable(c).into_iter().map(Action::Remove)),
+            Phase::Over => {}
         }
     }
 
@@ -753,15 +778,8 @@ impl TableGame for Telepathy {
 
     fn apply(&mut self, action: &Action) -> Result<String, String> {
         let t = self.team();
-        let ti = t.index();
         match (action, self.phase) {
-            (Action::Card(c), Phase::Predict) => {
-                let i = self.hands[ti].iter().position(|x| x == c).ok_or("card not in hand")?;
-                self.hands[ti].remove(i);
-                self.pending = Some(*c);
-                self.phase = Phase::Move;
-                Ok("predicted".into())
-            }
+            (Action::Card(c), Phase::Predict) => self.predict(*c).map(|()| "predicted".into()),
             (Action::Move(text), Phase::Move) => self.play_move(t, text, true),
             (Action::Remove(sq), Phase::Remove(c)) => Ok(self.remove(c, *sq)),
             _ => Err("illegal action".into()),
@@ -771,6 +789,7 @@ impl TableGame for Telepathy {
     fn apply_unseen(&mut self, action: &Action) -> Result<(), String> {
         match (action, self.phase) {
             (Action::Move(text), Phase::Move) => self.play_move(self.team(), text, false).map(drop),
+            (Action::Card(c), Phase::Predict) => self.predict(*c),
             _ => self.apply(action).map(drop),
         }
     }
