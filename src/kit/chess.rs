@@ -13,8 +13,7 @@ use crate::search::{Limits, MATE_BOUND, Searcher, Silent};
 use crate::square::Square;
 use crate::table::QuickHasher;
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -152,8 +151,7 @@ pub fn reply_value(pos: &Position<Plain>) -> i32 {
     // A pure function of the position, so a thread keeps the values it worked out (a game's
     // leaves repeat boards: the same move under each card or mark).
     thread_local! {
-        static KNOWN: RefCell<Kept<(u64, u64), i32, BuildHasherDefault<QuickHasher>>> =
-            RefCell::new(Kept::new(REPLIES_KEPT));
+        static KNOWN: RefCell<Kept<(u64, u64), i32>> = RefCell::new(Kept::new(REPLIES_KEPT));
     }
     let mut variant = QuickHasher::default();
     variant.write(pos.variant().name.as_bytes());
@@ -167,38 +165,48 @@ pub fn reply_value(pos: &Position<Plain>) -> i32 {
     v
 }
 
-/// Values a thread keeps for the boards it met, all dropped once `limit` are kept: for pure
-/// functions of a board that a search asks for again and again.
-pub(crate) struct Kept<K, V, S> {
-    map: HashMap<K, V, S>,
-    limit: usize,
+/// Values a thread keeps for the boards it met, for pure functions of a board that a search
+/// asks for again and again: a table of places chosen by the key's hash, a new value taking
+/// the place of the one there (small enough to stay in the processor's cache).
+pub(crate) struct Kept<K, V> {
+    places: Vec<Option<(K, V)>>,
 }
 
-impl<K: Hash + Eq, V, S: BuildHasher + Default> Kept<K, V, S> {
-    /// Nothing kept yet; at most `limit` values at a time.
-    pub(crate) fn new(limit: usize) -> Kept<K, V, S> {
+impl<K: Hash + Eq, V> Kept<K, V> {
+    /// Nothing kept yet; `places` (a power of two) values at most.
+    pub(crate) fn new(places: usize) -> Kept<K, V> {
+        assert!(places.is_power_of_two(), "{places} places");
         Kept {
-            map: HashMap::default(),
-            limit,
+            places: std::iter::repeat_with(|| None).take(places).collect(),
         }
+    }
+
+    /// The place of `key`: the top bits of its hash, the best mixed.
+    fn place(&self, key: &K) -> usize {
+        let mut h = QuickHasher::default();
+        key.hash(&mut h);
+        h.finish()
+            .checked_shr(64 - self.places.len().trailing_zeros())
+            .unwrap_or(0) as usize
     }
 
     /// The value kept for `key`.
     pub(crate) fn get(&self, key: &K) -> Option<&V> {
-        self.map.get(key)
+        match &self.places[self.place(key)] {
+            Some((k, v)) if k == key => Some(v),
+            _ => None,
+        }
     }
 
-    /// Keeps `value` for `key`, first dropping every value if `limit` are kept.
+    /// Keeps `value` for `key`, in place of the value that had its place.
     pub(crate) fn keep(&mut self, key: K, value: V) {
-        if self.map.len() >= self.limit {
-            self.map.clear();
-        }
-        self.map.insert(key, value);
+        let i = self.place(&key);
+        self.places[i] = Some((key, value));
     }
 }
 
-/// The most reply values a thread keeps.
-const REPLIES_KEPT: usize = 1 << 16;
+/// The places for reply values a thread keeps (512 KB).
+const REPLIES_KEPT: usize = 1 << 14;
 
 fn reply_value_uncached(pos: &mut Position<Plain>) -> i32 {
     let mut moves = legal(pos);
@@ -277,6 +285,28 @@ mod tests {
         let (quiet, reply) = (leaf_value(&mut at(fork)), reply_value(&at(fork)));
         assert!(reply > quiet + 200, "{quiet} {reply}");
         assert_eq!(reply_value(&at(fork)), reply);
+    }
+
+    /// A kept value is found only by its own key, and a new value in its place replaces it;
+    /// a table of one place works.
+    #[test]
+    fn kept_values_answer_only_their_own_key() {
+        use super::Kept;
+        for places in [1, 2, 64] {
+            let mut kept: Kept<(u64, u64), u64> = Kept::new(places);
+            let keys: Vec<(u64, u64)> = (0..500u64)
+                .map(|i| (i.wrapping_mul(0x2545_F491_4F6C_DD1D), i % 3))
+                .collect();
+            for &k in &keys {
+                kept.keep(k, k.0 ^ k.1);
+                assert_eq!(kept.get(&k), Some(&(k.0 ^ k.1)));
+            }
+            let found = keys.iter().filter(|k| kept.get(k).is_some()).count();
+            assert!(found <= places && found > 0, "{places} places: {found}");
+            for k in &keys {
+                assert!(kept.get(k).is_none_or(|&v| v == k.0 ^ k.1));
+            }
+        }
     }
 
     /// Reply values are kept per variant: the same board in chess and in a chess without

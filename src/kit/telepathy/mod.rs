@@ -12,7 +12,6 @@ use crate::notation::write_move;
 use crate::position::{Game, Position};
 use crate::rules::Plain;
 use crate::square::Square;
-use crate::table::QuickHasher;
 use crate::table::history::History;
 use crate::table::mcts::{Belief, ReadOnce};
 use crate::table::seats::Seat;
@@ -22,7 +21,6 @@ use crate::table::{
 use rand::rngs::StdRng;
 use std::cell::RefCell;
 use std::fmt;
-use std::hash::BuildHasherDefault;
 use std::sync::{Arc, OnceLock};
 
 mod engine;
@@ -99,9 +97,9 @@ impl fmt::Display for MoveText {
 }
 
 /// The moves of boards a thread saw, by position key (with the squares taken, a check on it).
-type KeptMoves = Kept<u64, (Bitboard<u64>, Arc<Legal>), BuildHasherDefault<QuickHasher>>;
+type KeptMoves = Kept<u64, (Bitboard<u64>, Arc<Legal>)>;
 
-/// The most boards' moves a thread keeps ([`Telepathy::board_changed`]).
+/// The places for boards' moves a thread keeps ([`Telepathy::board_changed`]; 128 KB).
 const BOARDS_KEPT: usize = 1 << 12;
 
 /// A board's moves for the mover ([`Telepathy::moves`]) and, once asked for, their texts.
