@@ -166,41 +166,45 @@ pub fn reply_value(pos: &Position<Plain>) -> i32 {
 }
 
 /// Values a thread keeps for the boards it met, for pure functions of a board that a search
-/// asks for again and again: a table of places chosen by the key's hash, a new value taking
-/// the place of the one there (small enough to stay in the processor's cache).
+/// asks for again and again: a table of pairs of places, the pair chosen by the key's hash; a
+/// new value goes first in its pair, the one there moves second, the second goes.
 pub(crate) struct Kept<K, V> {
     places: Vec<Option<(K, V)>>,
 }
 
 impl<K: Hash + Eq, V> Kept<K, V> {
-    /// Nothing kept yet; `places` (a power of two) values at most.
+    /// Nothing kept yet; `places` (a power of two, at least 2) values at most.
     pub(crate) fn new(places: usize) -> Kept<K, V> {
-        assert!(places.is_power_of_two(), "{places} places");
+        assert!(places.is_power_of_two() && places >= 2, "{places} places");
         Kept {
             places: std::iter::repeat_with(|| None).take(places).collect(),
         }
     }
 
-    /// The place of `key`: the top bits of its hash, the best mixed.
-    fn place(&self, key: &K) -> usize {
+    /// The first place of `key`'s pair: from the top bits of its hash, the best mixed.
+    fn pair(&self, key: &K) -> usize {
         let mut h = QuickHasher::default();
         key.hash(&mut h);
-        h.finish()
-            .checked_shr(64 - self.places.len().trailing_zeros())
-            .unwrap_or(0) as usize
+        let pairs = self.places.len() / 2;
+        2 * h.finish().checked_shr(64 - pairs.trailing_zeros()).unwrap_or(0) as usize
     }
 
     /// The value kept for `key`.
     pub(crate) fn get(&self, key: &K) -> Option<&V> {
-        match &self.places[self.place(key)] {
-            Some((k, v)) if k == key => Some(v),
-            _ => None,
-        }
+        let i = self.pair(key);
+        self.places[i..i + 2]
+            .iter()
+            .flatten()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
     }
 
-    /// Keeps `value` for `key`, in place of the value that had its place.
+    /// Keeps `value` for `key`, first in its pair.
     pub(crate) fn keep(&mut self, key: K, value: V) {
-        let i = self.place(&key);
+        let i = self.pair(&key);
+        if !self.places[i].as_ref().is_some_and(|(k, _)| *k == key) {
+            self.places[i + 1] = self.places[i].take();
+        }
         self.places[i] = Some((key, value));
     }
 }
@@ -287,12 +291,12 @@ mod tests {
         assert_eq!(reply_value(&at(fork)), reply);
     }
 
-    /// A kept value is found only by its own key, and a new value in its place replaces it;
-    /// a table of one place works.
+    /// A kept value is found only by its own key, and new values in its pair move it second and
+    /// then out; a table of one pair works.
     #[test]
     fn kept_values_answer_only_their_own_key() {
         use super::Kept;
-        for places in [1, 2, 64] {
+        for places in [2, 4, 64] {
             let mut kept: Kept<(u64, u64), u64> = Kept::new(places);
             let keys: Vec<(u64, u64)> = (0..500u64)
                 .map(|i| (i.wrapping_mul(0x2545_F491_4F6C_DD1D), i % 3))
@@ -307,6 +311,17 @@ mod tests {
                 assert!(kept.get(k).is_none_or(|&v| v == k.0 ^ k.1));
             }
         }
+        // Three keys of one pair: the third pushes out the first only.
+        let keys: Vec<(u64, u64)> = (0..100u64).map(|i| (i, 0)).collect();
+        let mut kept: Kept<(u64, u64), u64> = Kept::new(8);
+        let pair = kept.pair(&keys[0]);
+        let same: Vec<(u64, u64)> = keys.iter().copied().filter(|k| kept.pair(k) == pair).take(3).collect();
+        for (n, &k) in same.iter().enumerate() {
+            kept.keep(k, n as u64);
+            kept.keep(k, n as u64);
+        }
+        let found: Vec<Option<&u64>> = same.iter().map(|k| kept.get(k)).collect();
+        assert_eq!(found, [None, Some(&1), Some(&2)]);
     }
 
     /// Reply values are kept per variant: the same board in chess and in a chess without
