@@ -696,11 +696,12 @@ impl<G: TableGame> Mcts<G> {
 fn best_by_ucb<A>(edges: &[Edge<A>], present: &[usize], (lo, hi): (f64, f64), c: f64) -> Option<usize> {
     let span = if hi > lo { hi - lo } else { 1.0 };
     let (low, per_span) = (lo.min(hi), 1.0 / span);
+    let (logs, roots) = (&**LOGS, &**INVERSE_ROOTS);
     // The edges present were mostly available as often: one logarithm serves them.
     let mut log = (0, 0.0, 0.0);
     let mut log_of = |available: u32| {
         if log.0 != available {
-            let l = ln(available);
+            let l = kept_or(logs, available, f64::ln);
             log = (available, l, l.sqrt());
         }
         (log.1, log.2)
@@ -711,7 +712,7 @@ fn best_by_ucb<A>(edges: &[Edge<A>], present: &[usize], (lo, hi): (f64, f64), c:
         } else {
             (e.mean - low) * per_span
         };
-        mean + c * root_log * inverse_root(e.visits.max(1))
+        mean + c * root_log * kept_or(roots, e.visits.max(1), |n| 1.0 / n.sqrt())
     };
     let mut top = f64::NEG_INFINITY;
     for &i in present {
@@ -744,22 +745,31 @@ fn best_by_ucb<A>(edges: &[Edge<A>], present: &[usize], (lo, hi): (f64, f64), c:
 }
 
 /// `1 / sqrt(n)`, read from a table for the counts most searches reach.
+#[cfg(test)]
 fn inverse_root(n: u32) -> f64 {
-    static SMALL: LazyLock<Vec<f64>> = LazyLock::new(|| (0..LOGS_KEPT).map(|n| 1.0 / (n as f64).sqrt()).collect());
-    match SMALL.get(n as usize) {
-        Some(&r) => r,
-        None => 1.0 / (n as f64).sqrt(),
-    }
+    kept_or(&INVERSE_ROOTS, n, |n| 1.0 / n.sqrt())
 }
 
 /// The natural logarithm of `n`, read from a table for the counts most searches reach.
+#[cfg(test)]
 fn ln(n: u32) -> f64 {
-    static SMALL: LazyLock<Vec<f64>> = LazyLock::new(|| (0..LOGS_KEPT).map(|n| (n as f64).ln()).collect());
-    match SMALL.get(n as usize) {
-        Some(&l) => l,
-        None => (n as f64).ln(),
+    kept_or(&LOGS, n, f64::ln)
+}
+
+/// `f(n)`, read from `table` (of `f` at 0, 1, ...) where it reaches.
+#[inline]
+fn kept_or(table: &[f64], n: u32, f: fn(f64) -> f64) -> f64 {
+    match table.get(n as usize) {
+        Some(&v) => v,
+        None => f(n as f64),
     }
 }
+
+/// [`ln`] of the counts below [`LOGS_KEPT`].
+static LOGS: LazyLock<Vec<f64>> = LazyLock::new(|| (0..LOGS_KEPT).map(|n| (n as f64).ln()).collect());
+
+/// `1 / sqrt(n)` of the counts below [`LOGS_KEPT`].
+static INVERSE_ROOTS: LazyLock<Vec<f64>> = LazyLock::new(|| (0..LOGS_KEPT).map(|n| 1.0 / (n as f64).sqrt()).collect());
 
 /// The counts whose logarithms [`ln`] keeps.
 const LOGS_KEPT: u32 = 1 << 13;
