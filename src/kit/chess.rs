@@ -145,8 +145,8 @@ thread_local! {
 }
 
 /// The value of the best legal move for the side to move (centipawns): each move followed by
-/// [`leaf_value`] of the reply (a mate in one scores as the quiescence search scores mate); a
-/// side without a move is mated (`-MATE_BOUND`) or stalemated (0).
+/// [`leaf_value`] of the reply (but where that search would run out of nodes), a mate in one
+/// scored as the quiescence search scores mate; no move: mated (`-MATE_BOUND`) or stalemate (0).
 pub fn reply_value(pos: &Position<Plain>) -> i32 {
     // A pure function of the position, so a thread keeps the values it worked out (a game's
     // leaves repeat boards: the same move under each card or mark).
@@ -219,8 +219,7 @@ fn reply_value_uncached(pos: &mut Position<Plain>) -> i32 {
     }
     // Captures first, the most valuable victim by the least valuable piece first: once a good
     // move is known, a reply whose static value already shows it no better needs no search,
-    // and one whose search reaches it no more (the value is the same as searching every
-    // reply in full).
+    // and one whose search reaches it no more.
     let value = |p: Piece| {
         if p == Piece::NONE {
             0
@@ -320,8 +319,13 @@ mod tests {
             kept.keep(k, n as u64);
             kept.keep(k, n as u64);
         }
-        let found: Vec<Option<&u64>> = same.iter().map(|k| kept.get(k)).collect();
-        assert_eq!(found, [None, Some(&1), Some(&2)]);
+        let found = |kept: &Kept<(u64, u64), u64>| same.iter().map(|k| kept.get(k).copied()).collect::<Vec<_>>();
+        assert_eq!(found(&kept), [None, Some(1), Some(2)]);
+        // The second key again: first in the pair, the third second, no copy of it left.
+        kept.keep(same[1], 10);
+        assert_eq!(found(&kept), [None, Some(10), Some(2)]);
+        kept.keep(same[0], 20);
+        assert_eq!(found(&kept), [Some(20), Some(10), None]);
     }
 
     /// Reply values are kept per variant: the same board in chess and in a chess without

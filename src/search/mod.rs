@@ -244,9 +244,10 @@ impl Searcher {
         Ok(())
     }
 
-    /// Whether the last search stopped at its limits (nodes, time or the stop flag) before
-    /// its end.
-    pub fn ran_out(&self) -> bool {
+    /// Whether the last search run stopped at its limits (nodes, time or the stop flag) before
+    /// its end (a `quiescence_below` answered by the static value runs none).
+    #[cfg(test)]
+    pub(crate) fn ran_out(&self) -> bool {
         self.aborted
     }
 

@@ -17,15 +17,14 @@ impl Searcher {
     /// until the position is quiet), within `nodes` nodes: a static value that sees the
     /// exchanges pending, for players that score many positions (the table games' leaves).
     /// The table is emptied first, so that the value depends on `pos` alone, whatever was
-    /// searched before (a pass over the table: see [`Searcher::for_quiescence`]).
+    /// searched before (cheaply: see [`Searcher::for_quiescence`]).
     pub fn quiescence<R: Rules>(&mut self, pos: &mut Position<R>, nodes: u64) -> i32 {
         self.quiescence_cut(pos, nodes, INF, None)
     }
 
-    /// [`Searcher::quiescence`] whose first level stops once a move reaches `cut`: every move
-    /// it searches gets the same window as in the whole search, so a value below `cut` is the
-    /// whole search's and one at or above it a bound below the whole search's. `stand`: the
-    /// position's static value, if already known.
+    /// [`Searcher::quiescence`] whose first level stops once a move reaches `cut` (each move
+    /// searched with the whole search's window): below `cut`, the whole search's value, unless
+    /// that search runs out of nodes. `stand`: the static value, if known.
     fn quiescence_cut<R: Rules>(&mut self, pos: &mut Position<R>, nodes: u64, cut: i32, stand: Option<i32>) -> i32 {
         self.tt.clear();
         let limits = Limits {
@@ -41,11 +40,9 @@ impl Searcher {
         if self.aborted { pos.evaluate() } else { v }
     }
 
-    /// [`Searcher::quiescence`] where only a value below `beta` matters: a side that need not
-    /// answer a threat to its king and whose static value reaches `beta` gets that value, at
-    /// least `beta` and at most the search's (which never stands below standing pat), and
-    /// nothing is searched; otherwise the search stops at its first move that reaches `beta`
-    /// ([`Searcher::quiescence_cut`]).
+    /// [`Searcher::quiescence`] where only a value below `beta` matters: a static value that
+    /// reaches `beta` is returned unsearched (a side not under threat), else the search stops
+    /// once a move reaches `beta` ([`Searcher::quiescence_cut`]).
     pub fn quiescence_below<R: Rules>(&mut self, pos: &mut Position<R>, nodes: u64, beta: i32) -> i32 {
         let mut known = None;
         if self.noise == 0 && !pos.royals_gone(pos.side_to_move()) && !Self::must_answer(pos) {

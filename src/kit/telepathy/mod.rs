@@ -12,7 +12,6 @@ use crate::notation::write_move;
 use crate::position::{Game, Position};
 use crate::rules::Plain;
 use crate::square::Square;
-use crate::table::history::History;
 use crate::table::mcts::{Belief, ReadOnce};
 use crate::table::seats::Seat;
 use crate::table::{
@@ -160,6 +159,33 @@ impl FromIterator<char> for Hand {
     }
 }
 
+/// The predictions' statistics a playtest tallies: made and hit in each band of pieces on the
+/// board ([`BANDS`]), and in all, and the misses (plain counts: a search copies them often).
+#[derive(Clone, Copy, Default)]
+struct Predictions {
+    made: [u32; 4],
+    hit: [u32; 4],
+    all: u32,
+    hits: u32,
+    misses: u32,
+}
+
+/// The bands of pieces on the board that the tally counts predictions in.
+const BANDS: [(u32, u32); 4] = [(25, 32), (17, 24), (9, 16), (2, 8)];
+
+impl Predictions {
+    /// Counts a prediction made with `pieces` on the board: hit 1, same 0, miss -1.
+    fn add(&mut self, pieces: u32, result: i8) {
+        self.all += 1;
+        self.hits += u32::from(result == 1);
+        self.misses += u32::from(result == -1);
+        if let Some(b) = BANDS.iter().position(|&(lo, hi)| (lo..=hi).contains(&pieces)) {
+            self.made[b] += 1;
+            self.hit[b] += u32::from(result == 1);
+        }
+    }
+}
+
 /// The whole state of a game.
 #[derive(Clone)]
 pub struct Telepathy {
@@ -194,8 +220,8 @@ pub struct Telepathy {
     /// Per team: the removals it has made (state: `removals_end` counts them).
     removed: [u32; 2],
     end: Option<Outcome>,
-    /// Statistics: per prediction (pieces on the board, hit 1 / same 0 / miss -1).
-    predictions: History<(u32, i8)>,
+    /// Statistics of the predictions made.
+    predictions: Predictions,
     removals: u32,
     /// Plies played when the last removal happened.
     last_removal: Option<usize>,
@@ -243,7 +269,7 @@ impl Telepathy {
             bare_end: v[6] == "end",
             removed: [0, 0],
             end: None,
-            predictions: History::new(),
+            predictions: Predictions::default(),
             removals: 0,
             last_removal: None,
             plies: 0,
@@ -567,8 +593,8 @@ pub static INFO: GameInfo = GameInfo {
 
 impl Telepathy {
     /// Team `t`'s move `text` against its face-down card: hit, same or miss, the hand-off,
-    /// the marker, and a king taken, a removal due or the next prediction. `tell`: the event's
-    /// text and the prediction's statistics, which only the referee's state needs.
+    /// the marker, and a king taken, a removal due or the next prediction; with `tell`, the
+    /// event's text.
     fn play_move(&mut self, t: Color, text: &MoveText, tell: bool) -> Result<String, String> {
         let ti = t.index();
         let i = self.move_texts().iter().position(|x| x == text).ok_or("no such move")?;
@@ -584,10 +610,7 @@ impl Telepathy {
         } else {
             ("miss", -1)
         };
-        // The statistics are the referee's (a search's copies are never tallied).
-        if tell {
-            self.predictions.push((self.pieces_on_board(), result));
-        }
+        self.predictions.add(self.pieces_on_board(), result);
         let captured_king = self.pos.royals(!t).contains(m.to());
         if self.draws {
             self.pos.make_move(m);
@@ -638,6 +661,22 @@ impl Telepathy {
             event += " end";
         }
         Ok(event)
+    }
+
+    /// The legal actions in `out` (emptied first; no allocation for moves and cards).
+    fn actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::Predict => {
+                let mut cards = self.hands[self.team().index()];
+                cards.sort_unstable();
+                out.extend(cards.iter().map(|&c| Action::Card(c)));
+                out.dedup();
+            }
+            Phase::Move => out.extend(self.move_texts().iter().map(|&t| Action::Move(t))),
+            Phase::Remove(c) => out.extend(self.removable(c).into_iter().map(Action::Remove)),
+            Phase::Over => {}
+        }
     }
 
     /// The team to move lays card `c` from its hand face down.
@@ -721,23 +760,12 @@ impl TableGame for Telepathy {
 
     fn legal_actions(&self) -> Vec<Action> {
         let mut actions = Vec::new();
-        self.search_actions_into(&mut actions);
+        self.actions_into(&mut actions);
         actions
     }
 
     fn search_actions_into(&self, out: &mut Vec<Action>) {
-        out.clear();
-        match self.phase {
-            Phase::Predict => {
-                let mut cards = self.hands[self.team().index()];
-                cards.sort_unstable();
-                out.extend(cards.iter().map(|&c| Action::Card(c)));
-                out.dedup();
-            }
-            Phase::Move => out.extend(self.move_texts().iter().map(|&t| Action::Move(t))),
-            Phase::Remove(c) => out.extend(self.removable(c).into_iter().map(Action::Remove)),
-            Phase::Over => {}
-        }
+        self.actions_into(out);
     }
 
     fn why_illegal(&self, action: &Action) -> String {
@@ -850,28 +878,14 @@ impl TableGame for Telepathy {
     fn tally(&self) -> Tally {
         let mut t: Tally = Vec::new();
         // Prediction hits by material left: pieces on the board when the move was made.
-        for (lo, hi) in [(25, 32), (17, 24), (9, 16), (2, 8)] {
-            let bucket: Vec<i8> = self
-                .predictions
-                .iter()
-                .filter(|p| (lo..=hi).contains(&p.0))
-                .map(|p| p.1)
-                .collect();
-            t.push((format!("predictions with {lo}-{hi} pieces"), bucket.len() as f64));
-            t.push((
-                format!("hits with {lo}-{hi} pieces"),
-                bucket.iter().filter(|&&r| r == 1).count() as f64,
-            ));
+        let p = &self.predictions;
+        for (b, (lo, hi)) in BANDS.into_iter().enumerate() {
+            t.push((format!("predictions with {lo}-{hi} pieces"), f64::from(p.made[b])));
+            t.push((format!("hits with {lo}-{hi} pieces"), f64::from(p.hit[b])));
         }
-        t.push(("predictions".into(), self.predictions.len() as f64));
-        t.push((
-            "hits".into(),
-            self.predictions.iter().filter(|p| p.1 == 1).count() as f64,
-        ));
-        t.push((
-            "misses".into(),
-            self.predictions.iter().filter(|p| p.1 == -1).count() as f64,
-        ));
+        t.push(("predictions".into(), f64::from(p.all)));
+        t.push(("hits".into(), f64::from(p.hits)));
+        t.push(("misses".into(), f64::from(p.misses)));
         t.push(("forced removals".into(), f64::from(self.removals)));
         // Decided after a removal: the game ended within one team turn of the last removal.
         let after = self.end.is_some()

@@ -58,7 +58,7 @@ impl Telepathy {
         next.end = None;
         // A set state starts its own count of plies and statistics.
         next.plies = 0;
-        next.predictions.clear();
+        next.predictions = super::Predictions::default();
         next.removals = 0;
         next.last_removal = None;
         if !(12..=13).contains(&w.len()) {
