@@ -55,7 +55,7 @@ pub enum Phase {
 }
 
 /// An action of Telepathy.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// The predictor's card (`card Q`).
     Card(char),
@@ -106,6 +106,8 @@ const BOARDS_KEPT: usize = 1 << 12;
 struct Legal {
     moves: Vec<Move>,
     texts: OnceLock<Vec<MoveText>>,
+    /// The texts as actions, once asked for (a search asks at every step).
+    actions: OnceLock<Vec<Action>>,
 }
 
 /// A team's cards in hand, in the order they came (at most the seven cards), held inline and
@@ -352,6 +354,7 @@ impl Telepathy {
         Arc::new(Legal {
             moves: v,
             texts: OnceLock::new(),
+            actions: OnceLock::new(),
         })
     }
 
@@ -673,7 +676,11 @@ impl Telepathy {
                 out.extend(cards.iter().map(|&c| Action::Card(c)));
                 out.dedup();
             }
-            Phase::Move => out.extend(self.move_texts().iter().map(|&t| Action::Move(t))),
+            Phase::Move => out.extend_from_slice(
+                self.legal
+                    .actions
+                    .get_or_init(|| self.move_texts().iter().map(|&t| Action::Move(t)).collect()),
+            ),
             Phase::Remove(c) => out.extend(self.removable(c).into_iter().map(Action::Remove)),
             Phase::Over => {}
         }

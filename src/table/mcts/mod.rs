@@ -428,6 +428,8 @@ pub struct Mcts<G: TableGame> {
     path: Vec<(usize, usize, usize)>,
     present: Vec<usize>,
     untried: Vec<usize>,
+    /// Buffer for UCB's estimates ([`ucb::best_by_ucb`]).
+    estimates: Vec<f64>,
     /// Buffer for the legal actions of a step of an iteration.
     actions: Vec<G::Action>,
     /// The iterations the last search ran.
@@ -459,6 +461,7 @@ impl<G: TableGame> Mcts<G> {
             path: Vec::new(),
             present: Vec::new(),
             untried: Vec::new(),
+            estimates: Vec::new(),
             actions: Vec::new(),
             ran: 0,
         })
@@ -625,8 +628,15 @@ impl<G: TableGame> Mcts<G> {
     }
 
     /// The edge among `present` (edges of `node`) with the best upper confidence bound.
-    fn best_by_ucb(&self, node: usize, present: &[usize]) -> Option<usize> {
-        best_by_ucb(&self.nodes[node].edges, present, self.range, self.options.explore)
+    fn best_by_ucb(&mut self, node: usize, present: &[usize]) -> Option<usize> {
+        let estimates = &mut self.estimates;
+        best_by_ucb(
+            &self.nodes[node].edges,
+            present,
+            self.range,
+            self.options.explore,
+            estimates,
+        )
     }
 
     /// The edge of `action` at `node`, made (with a new child) if missing and the tree has

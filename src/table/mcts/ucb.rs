@@ -6,8 +6,15 @@ use std::sync::LazyLock;
 
 /// The edge among `present` (indices into `edges`) with the best upper confidence bound (means
 /// brought to 0..1 by the score `range`, constant `c`; of equal bounds the last). Estimates
-/// from tables, a few units in the last place off, screen out all but the edges near the best.
-pub(super) fn best_by_ucb<A>(edges: &[Edge<A>], present: &[usize], (lo, hi): (f64, f64), c: f64) -> Option<usize> {
+/// from tables, a few units in the last place off (kept in `estimates`, a buffer), screen out
+/// all but the edges near the best.
+pub(super) fn best_by_ucb<A>(
+    edges: &[Edge<A>],
+    present: &[usize],
+    (lo, hi): (f64, f64),
+    c: f64,
+    estimates: &mut Vec<f64>,
+) -> Option<usize> {
     let span = if hi > lo { hi - lo } else { 1.0 };
     let (low, per_span) = (lo.min(hi), 1.0 / span);
     let (logs, roots) = (&**LOGS, &**INVERSE_ROOTS);
@@ -28,10 +35,13 @@ pub(super) fn best_by_ucb<A>(edges: &[Edge<A>], present: &[usize], (lo, hi): (f6
         };
         mean + c * root_log * kept_or(roots, e.visits.max(1), |n| 1.0 / n.sqrt())
     };
+    estimates.clear();
     let mut top = f64::NEG_INFINITY;
     for &i in present {
         let e = &edges[i];
-        top = top.max(estimate(e, log_of(e.available.max(1)).1));
+        let guess = estimate(e, log_of(e.available.max(1)).1);
+        estimates.push(guess);
+        top = top.max(guess);
     }
     let near = if top.is_finite() {
         top - 1e-9 * (1.0 + top.abs())
@@ -39,12 +49,12 @@ pub(super) fn best_by_ucb<A>(edges: &[Edge<A>], present: &[usize], (lo, hi): (f6
         top
     };
     let mut best: Option<(usize, f64)> = None;
-    for &i in present {
-        let e = &edges[i];
-        let (l, root_log) = log_of(e.available.max(1));
-        if estimate(e, root_log) < near {
+    for (&i, &guess) in present.iter().zip(estimates.iter()) {
+        if guess < near {
             continue;
         }
+        let e = &edges[i];
+        let l = log_of(e.available.max(1)).0;
         let mean = if e.visits == 0 {
             f64::INFINITY
         } else {
@@ -156,7 +166,7 @@ mod tests {
             let range =
                 [(0.0, 1.0), (-1.0, 2.0), (0.3, 0.3), (f64::INFINITY, f64::NEG_INFINITY)][rng.random_range(0..4)];
             let c = [0.0, 0.5, 0.7, 2.0][rng.random_range(0..4)];
-            let picked = best_by_ucb(&edges, &present, range, c);
+            let picked = best_by_ucb(&edges, &present, range, c, &mut Vec::new());
             assert_eq!(picked, every(&edges, &present, range, c), "{range:?} {c}");
             differ += usize::from(picked != present.last().copied());
         }
@@ -186,7 +196,7 @@ mod tests {
             }
             let edges = [a, edge(w, n, mean)];
             for present in [[0, 1], [1, 0]] {
-                let picked = best_by_ucb(&edges, &present, (0.0, 1.0), c);
+                let picked = best_by_ucb(&edges, &present, (0.0, 1.0), c, &mut Vec::new());
                 assert_eq!(picked, every(&edges, &present, (0.0, 1.0), c), "{v} {w} {n}");
                 first += usize::from(picked == Some(present[0]));
                 second += usize::from(picked == Some(present[1]));
