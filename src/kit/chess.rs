@@ -13,7 +13,7 @@ use crate::search::{Limits, MATE_BOUND, Searcher, Silent};
 use crate::square::Square;
 use crate::table::QuickHasher;
 use std::cell::RefCell;
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -151,7 +151,7 @@ pub fn reply_value(pos: &Position<Plain>) -> i32 {
     // A pure function of the position, so a thread keeps the values it worked out (a game's
     // leaves repeat boards: the same move under each card or mark).
     thread_local! {
-        static KNOWN: RefCell<Kept<(u64, u64), i32>> = RefCell::new(Kept::new(REPLIES_KEPT));
+        static KNOWN: RefCell<super::Kept<(u64, u64), i32>> = RefCell::new(super::Kept::new(REPLIES_KEPT));
     }
     let mut variant = QuickHasher::default();
     variant.write(pos.variant().name.as_bytes());
@@ -163,50 +163,6 @@ pub fn reply_value(pos: &Position<Plain>) -> i32 {
     let v = reply_value_uncached(&mut pos.clone());
     KNOWN.with_borrow_mut(|k| k.keep(key, v));
     v
-}
-
-/// Values a thread keeps for the boards it met, for pure functions of a board that a search
-/// asks for again and again: a table of pairs of places, the pair chosen by the key's hash; a
-/// new value goes first in its pair, the one there moves second, the second goes.
-pub(crate) struct Kept<K, V> {
-    places: Vec<Option<(K, V)>>,
-}
-
-impl<K: Hash + Eq, V> Kept<K, V> {
-    /// Nothing kept yet; `places` (a power of two, at least 2) values at most.
-    pub(crate) fn new(places: usize) -> Kept<K, V> {
-        assert!(places.is_power_of_two() && places >= 2, "{places} places");
-        Kept {
-            places: std::iter::repeat_with(|| None).take(places).collect(),
-        }
-    }
-
-    /// The first place of `key`'s pair: from the top bits of its hash, the best mixed.
-    fn pair(&self, key: &K) -> usize {
-        let mut h = QuickHasher::default();
-        key.hash(&mut h);
-        let pairs = self.places.len() / 2;
-        2 * h.finish().checked_shr(64 - pairs.trailing_zeros()).unwrap_or(0) as usize
-    }
-
-    /// The value kept for `key`.
-    pub(crate) fn get(&self, key: &K) -> Option<&V> {
-        let i = self.pair(key);
-        self.places[i..i + 2]
-            .iter()
-            .flatten()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
-    }
-
-    /// Keeps `value` for `key`, first in its pair.
-    pub(crate) fn keep(&mut self, key: K, value: V) {
-        let i = self.pair(&key);
-        if !self.places[i].as_ref().is_some_and(|(k, _)| *k == key) {
-            self.places[i + 1] = self.places[i].take();
-        }
-        self.places[i] = Some((key, value));
-    }
 }
 
 /// The places for reply values a thread keeps (512 KB).
@@ -288,44 +244,6 @@ mod tests {
         let (quiet, reply) = (leaf_value(&mut at(fork)), reply_value(&at(fork)));
         assert!(reply > quiet + 200, "{quiet} {reply}");
         assert_eq!(reply_value(&at(fork)), reply);
-    }
-
-    /// A kept value is found only by its own key, and new values in its pair move it second and
-    /// then out; a table of one pair works.
-    #[test]
-    fn kept_values_answer_only_their_own_key() {
-        use super::Kept;
-        for places in [2, 4, 64] {
-            let mut kept: Kept<(u64, u64), u64> = Kept::new(places);
-            let keys: Vec<(u64, u64)> = (0..500u64)
-                .map(|i| (i.wrapping_mul(0x2545_F491_4F6C_DD1D), i % 3))
-                .collect();
-            for &k in &keys {
-                kept.keep(k, k.0 ^ k.1);
-                assert_eq!(kept.get(&k), Some(&(k.0 ^ k.1)));
-            }
-            let found = keys.iter().filter(|k| kept.get(k).is_some()).count();
-            assert!(found <= places && found > 0, "{places} places: {found}");
-            for k in &keys {
-                assert!(kept.get(k).is_none_or(|&v| v == k.0 ^ k.1));
-            }
-        }
-        // Three keys of one pair: the third pushes out the first only.
-        let keys: Vec<(u64, u64)> = (0..100u64).map(|i| (i, 0)).collect();
-        let mut kept: Kept<(u64, u64), u64> = Kept::new(8);
-        let pair = kept.pair(&keys[0]);
-        let same: Vec<(u64, u64)> = keys.iter().copied().filter(|k| kept.pair(k) == pair).take(3).collect();
-        for (n, &k) in same.iter().enumerate() {
-            kept.keep(k, n as u64);
-            kept.keep(k, n as u64);
-        }
-        let found = |kept: &Kept<(u64, u64), u64>| same.iter().map(|k| kept.get(k).copied()).collect::<Vec<_>>();
-        assert_eq!(found(&kept), [None, Some(1), Some(2)]);
-        // The second key again: first in the pair, the third second, no copy of it left.
-        kept.keep(same[1], 10);
-        assert_eq!(found(&kept), [None, Some(10), Some(2)]);
-        kept.keep(same[0], 20);
-        assert_eq!(found(&kept), [Some(20), Some(10), None]);
     }
 
     /// Reply values are kept per variant: the same board in chess and in a chess without

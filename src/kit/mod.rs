@@ -32,7 +32,8 @@ pub mod splitbrain;
 pub mod telepathy;
 
 use crate::Color;
-use crate::table::{GameInfo, Outcome, Settings, Table};
+use crate::table::{GameInfo, Outcome, QuickHasher, Settings, Table};
+use std::hash::{Hash, Hasher};
 
 /// A table game's constructor from its settings.
 type Make = fn(&Settings) -> Result<Box<dyn Table>, String>;
@@ -161,22 +162,17 @@ pub(crate) fn team_chances(per_team: usize, white_cp: f64) -> Vec<f64> {
 
 /// White's chance for a lead of `white_cp` centipawns (a logistic curve: 400 cp is 10 to 1).
 fn white_chance(white_cp: f64) -> f64 {
-    // The generic player's leaves ask for the same leads again and again: a thread keeps the
-    // chances of the leads it met lately, each in the place its bits choose.
-    // Every place starts with the lead 0.0 (its bits are 0).
+    // The generic player's leaves ask for the same leads again and again.
     thread_local! {
-        static KNOWN: std::cell::RefCell<Vec<(u64, f64)>> =
-            std::cell::RefCell::new(vec![(0, logistic(0.0)); CHANCES_KEPT]);
+        static KNOWN: std::cell::RefCell<Kept<u64, f64>> = std::cell::RefCell::new(Kept::new(CHANCES_KEPT));
     }
     let bits = white_cp.to_bits();
-    let place = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % CHANCES_KEPT;
-    KNOWN.with_borrow_mut(|known| {
-        let slot = &mut known[place];
-        if slot.0 != bits {
-            *slot = (bits, logistic(white_cp));
-        }
-        slot.1
-    })
+    if let Some(w) = KNOWN.with_borrow(|k| k.get(&bits).copied()) {
+        return w;
+    }
+    let w = logistic(white_cp);
+    KNOWN.with_borrow_mut(|k| k.keep(bits, w));
+    w
 }
 
 /// [`white_chance`] worked out.
@@ -186,6 +182,50 @@ fn logistic(white_cp: f64) -> f64 {
 
 /// The places for chances a thread keeps ([`white_chance`]).
 const CHANCES_KEPT: usize = 256;
+
+/// Values a thread keeps for pure functions that a search asks for again and again (a board's
+/// reply value, a lead's chance): a table of pairs of places, the pair chosen by the key's
+/// hash; a new value goes first in its pair, the one there moves second, the second goes.
+pub(crate) struct Kept<K, V> {
+    places: Vec<Option<(K, V)>>,
+}
+
+impl<K: Hash + Eq, V> Kept<K, V> {
+    /// Nothing kept yet; `places` (a power of two, at least 2) values at most.
+    pub(crate) fn new(places: usize) -> Kept<K, V> {
+        assert!(places.is_power_of_two() && places >= 2, "{places} places");
+        Kept {
+            places: std::iter::repeat_with(|| None).take(places).collect(),
+        }
+    }
+
+    /// The first place of `key`'s pair: from the top bits of its hash, the best mixed.
+    fn pair(&self, key: &K) -> usize {
+        let mut h = QuickHasher::default();
+        key.hash(&mut h);
+        let pairs = self.places.len() / 2;
+        2 * h.finish().checked_shr(64 - pairs.trailing_zeros()).unwrap_or(0) as usize
+    }
+
+    /// The value kept for `key`.
+    pub(crate) fn get(&self, key: &K) -> Option<&V> {
+        let i = self.pair(key);
+        self.places[i..i + 2]
+            .iter()
+            .flatten()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// Keeps `value` for `key`, first in its pair.
+    pub(crate) fn keep(&mut self, key: K, value: V) {
+        let i = self.pair(&key);
+        if !self.places[i].as_ref().is_some_and(|(k, _)| *k == key) {
+            self.places[i + 1] = self.places[i].take();
+        }
+        self.places[i] = Some((key, value));
+    }
+}
 
 /// `white` for each of White's seats, then `black` for each of Black's.
 fn chances_of(per_team: usize, white: f64, black: f64) -> Vec<f64> {
@@ -245,7 +285,44 @@ pub(crate) fn material_lead(letters: impl Iterator<Item = char>) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{logistic, white_chance};
+    use super::{Kept, logistic, white_chance};
+
+    /// A kept value is found only by its own key, and new values in its pair move it second and
+    /// then out; a table of one pair works.
+    #[test]
+    fn kept_values_answer_only_their_own_key() {
+        for places in [2, 4, 64] {
+            let mut kept: Kept<(u64, u64), u64> = Kept::new(places);
+            let keys: Vec<(u64, u64)> = (0..500u64)
+                .map(|i| (i.wrapping_mul(0x2545_F491_4F6C_DD1D), i % 3))
+                .collect();
+            for &k in &keys {
+                kept.keep(k, k.0 ^ k.1);
+                assert_eq!(kept.get(&k), Some(&(k.0 ^ k.1)));
+            }
+            let found = keys.iter().filter(|k| kept.get(k).is_some()).count();
+            assert!(found <= places && found > 0, "{places} places: {found}");
+            for k in &keys {
+                assert!(kept.get(k).is_none_or(|&v| v == k.0 ^ k.1));
+            }
+        }
+        // Three keys of one pair: the third pushes out the first only.
+        let keys: Vec<(u64, u64)> = (0..100u64).map(|i| (i, 0)).collect();
+        let mut kept: Kept<(u64, u64), u64> = Kept::new(8);
+        let pair = kept.pair(&keys[0]);
+        let same: Vec<(u64, u64)> = keys.iter().copied().filter(|k| kept.pair(k) == pair).take(3).collect();
+        for (n, &k) in same.iter().enumerate() {
+            kept.keep(k, n as u64);
+            kept.keep(k, n as u64);
+        }
+        let found = |kept: &Kept<(u64, u64), u64>| same.iter().map(|k| kept.get(k).copied()).collect::<Vec<_>>();
+        assert_eq!(found(&kept), [None, Some(1), Some(2)]);
+        // The second key again: first in the pair, the third second, no copy of it left.
+        kept.keep(same[1], 10);
+        assert_eq!(found(&kept), [None, Some(10), Some(2)]);
+        kept.keep(same[0], 20);
+        assert_eq!(found(&kept), [Some(20), Some(10), None]);
+    }
 
     /// The chances kept are the chances worked out, for leads that share places and come back,
     /// both zeros among them.

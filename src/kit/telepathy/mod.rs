@@ -3,7 +3,8 @@
 //! word, and a marker rewards the team that reads its partner. Seats: 0 and 1 White's team, 2
 //! and 3 Black's. Notation: `docs/table-games.md`.
 
-use super::chess::{self, Kept, legal};
+use super::Kept;
+use super::chess::{self, legal};
 use super::{team_forfeit, team_outcome};
 use crate::Color;
 use crate::bitboard::Bitboard;
@@ -101,12 +102,11 @@ type KeptMoves = Kept<u64, (Bitboard<u64>, Arc<Legal>)>;
 /// The places for boards' moves a thread keeps ([`Telepathy::board_changed`]; 128 KB).
 const BOARDS_KEPT: usize = 1 << 12;
 
-/// A board's moves for the mover ([`Telepathy::moves`]) and, once asked for, their texts.
+/// A board's moves for the mover ([`Telepathy::moves`]) and, once asked for, their actions
+/// (a search asks at every step).
 #[derive(Default)]
 struct Legal {
     moves: Vec<Move>,
-    texts: OnceLock<Vec<MoveText>>,
-    /// The texts as actions, once asked for (a search asks at every step).
     actions: OnceLock<Vec<Action>>,
 }
 
@@ -192,7 +192,7 @@ impl Predictions {
 #[derive(Clone)]
 pub struct Telepathy {
     pos: Position<Plain>,
-    /// [`Telepathy::moves`] and their texts, kept and shared by copies of the state: a team
+    /// [`Telepathy::moves`] and their actions, kept and shared by copies of the state: a team
     /// turn reads them three times, and the generic player's draws copy a state many times.
     legal: Arc<Legal>,
     /// -1, 0 or 1 (1 = White's side).
@@ -303,15 +303,15 @@ impl Telepathy {
         &self.legal.moves
     }
 
-    /// The texts of [`Telepathy::moves`], in their order (written once for a board).
-    fn move_texts(&self) -> &[MoveText] {
-        self.legal.texts.get_or_init(|| {
+    /// [`Telepathy::moves`] as actions, in their order (written once for a board).
+    fn move_actions(&self) -> &[Action] {
+        self.legal.actions.get_or_init(|| {
             let mut written = String::with_capacity(8);
             (self.legal.moves.iter())
                 .map(|&m| {
                     written.clear();
                     write_move(&mut written, &self.pos, m);
-                    MoveText::new(&written).expect("a chess move's text")
+                    Action::Move(MoveText::new(&written).expect("a chess move's text"))
                 })
                 .collect()
         })
@@ -353,7 +353,6 @@ impl Telepathy {
         }
         Arc::new(Legal {
             moves: v,
-            texts: OnceLock::new(),
             actions: OnceLock::new(),
         })
     }
@@ -600,7 +599,12 @@ impl Telepathy {
     /// event's text.
     fn play_move(&mut self, t: Color, text: &MoveText, tell: bool) -> Result<String, String> {
         let ti = t.index();
-        let i = self.move_texts().iter().position(|x| x == text).ok_or("no such move")?;
+        let played = Action::Move(*text);
+        let i = self
+            .move_actions()
+            .iter()
+            .position(|a| *a == played)
+            .ok_or("no such move")?;
         let m = self.moves()[i];
         let moved = self.type_on(m.from());
         let card = self.pending.take().ok_or("no card face down")?;
@@ -676,11 +680,7 @@ impl Telepathy {
                 out.extend(cards.iter().map(|&c| Action::Card(c)));
                 out.dedup();
             }
-            Phase::Move => out.extend_from_slice(
-                self.legal
-                    .actions
-                    .get_or_init(|| self.move_texts().iter().map(|&t| Action::Move(t)).collect()),
-            ),
+            Phase::Move => out.extend_from_slice(self.move_actions()),
             Phase::Remove(c) => out.extend(self.removable(c).into_iter().map(Action::Remove)),
             Phase::Over => {}
         }
