@@ -5,9 +5,11 @@
 //! after the quiet moves), reverse futility, razoring,
 //! null-move pruning where the variant allows it, internal iterative reduction, late-move,
 //! futility and history pruning, late-move reductions, check extensions, repetition and
-//! move-rule draws, and mate scores. Everything is allocated when the `Searcher` is built; `go` allocates
-//! nothing.
+//! move-rule draws, mate scores, and static evaluations corrected by what searches under the
+//! same pawns found (correction history). Everything is allocated when the `Searcher` is
+//! built; `go` allocates nothing.
 
+mod correction;
 mod negamax;
 mod picker;
 mod quiescence;
@@ -16,6 +18,7 @@ mod strength;
 mod time;
 mod tt;
 
+use crate::color::Color;
 use crate::moves::{Move, MoveKind};
 use crate::position::{Piece, Position};
 use crate::rules::{Capabilities, Rules};
@@ -123,6 +126,11 @@ pub struct Searcher {
     capture_history: Box<[[[i32; MAX_KINDS]; PIECE_TO]; 2]>,
     /// Continuation history: by side, plies back (1 or 2), that ply's move and this move.
     continuation: Box<[i16]>,
+    /// Correction history by side and pawn structure ([`correction`]).
+    correction: Box<[[i16; correction::CORRECTION_SIZE]; 2]>,
+    /// True in the main search (`go`): static evaluations are corrected and the corrections
+    /// learnt. The table games' quiescence values stay the positions' own.
+    correcting: bool,
     /// The quiet move that last refuted each move of the opponent, by side.
     countermoves: Box<[[Move; PIECE_TO]; 2]>,
     /// The move made at each ply of the current line (`NO_PIECE_TO` for a null move).
@@ -175,6 +183,8 @@ impl Searcher {
                 .try_into()
                 .expect("two sides"),
             continuation: vec![0; 4 * PIECE_TO * PIECE_TO].into_boxed_slice(),
+            correction: Box::new([[0; correction::CORRECTION_SIZE]; 2]),
+            correcting: false,
             countermoves: Box::new([[Move::NONE; PIECE_TO]; 2]),
             moved: [NO_PIECE_TO; MAX_PLY + 2],
             frames: (0..=MAX_PLY).map(|_| Frame::new()).collect(),
@@ -264,6 +274,7 @@ impl Searcher {
             .iter_mut()
             .for_each(|side| side.fill([0; MAX_KINDS]));
         self.continuation.fill(0);
+        self.correction.iter_mut().for_each(|side| side.fill(0));
         self.countermoves.iter_mut().for_each(|side| side.fill(Move::NONE));
         for f in self.frames.iter_mut() {
             f.killers = [Move::NONE; 2];
@@ -305,6 +316,7 @@ impl Searcher {
     /// first moves of the lines before it, and reports them best first.
     pub fn go<R: Rules>(&mut self, pos: &mut Position<R>, limits: Limits, report: &mut dyn Report<R>) -> SearchResult {
         self.begin(pos, limits);
+        self.correcting = true;
         self.null_ok = pos.variant().check && !pos.game().caps.contains(Capabilities::NO_NULL_MOVE);
         self.tt.new_search();
         self.history.iter_mut().flatten().for_each(|h| *h /= 2);

@@ -106,8 +106,9 @@ impl Searcher {
         self.pv_len[ply] = child + 1;
     }
 
-    /// The static evaluation of a node not in check (`raw`: stored, and compared two plies
-    /// on), and the same sharpened by a stored bound on the true score (what pruning reads).
+    /// The static evaluation of a node not in check: as stored (`raw`), corrected by the
+    /// correction history (compared two plies on, and what the correction learns from), and
+    /// that sharpened by a stored bound on the true score (what pruning reads).
     #[inline]
     fn node_eval<R: Rules>(
         &mut self,
@@ -115,21 +116,22 @@ impl Searcher {
         entry: Option<tt::Entry>,
         tt_bound: Option<(i32, u8)>,
         in_check: bool,
-    ) -> (i32, i32) {
+    ) -> (i32, i32, i32) {
         if in_check {
-            return (-INF, -INF);
+            return (-INF, -INF, -INF);
         }
         let raw = entry.map_or_else(|| self.static_eval(pos), |e| e.eval as i32);
+        let corrected = (raw + self.correction(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         match tt_bound {
             Some((s, bound))
                 if s.abs() < MATE_BOUND
                     && (bound == BOUND_EXACT
-                        || (bound == BOUND_LOWER && s > raw)
-                        || (bound == BOUND_UPPER && s < raw)) =>
+                        || (bound == BOUND_LOWER && s > corrected)
+                        || (bound == BOUND_UPPER && s < corrected)) =>
             {
-                (raw, s)
+                (raw, corrected, s)
             }
-            _ => (raw, raw),
+            _ => (raw, corrected, corrected),
         }
     }
 
@@ -264,18 +266,18 @@ impl Searcher {
     }
 
     /// The end of a node whose moves were all searched: a pass where the variant has one, then
-    /// the table's entry; returns the node's score.
+    /// the table's entry and the correction history; returns the node's score.
     #[inline]
     fn finish_node<R: Rules>(
         &mut self,
         pos: &mut Position<R>,
         rest: &mut [Frame],
-        node: (u64, i32, usize, i32),
+        node: (u64, i32, usize, (i32, i32)),
         mut best: i32,
         best_move: Move,
         window: (i32, i32, i32),
     ) -> i32 {
-        let (key, depth, ply, raw_eval) = node;
+        let (key, depth, ply, (raw_eval, static_eval)) = node;
         let (orig_alpha, alpha, beta) = window;
         // Where a side may pass, passing is one more choice (there is no zugzwang). The best
         // move stays a real move: a pass is not a move to report.
@@ -294,6 +296,18 @@ impl Searcher {
         if ply > 0 || !self.restricted {
             self.tt
                 .store(key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
+            // What the search found beyond the static evaluation, where the bound says which
+            // way, a quiet best move made it, and no mate decides it.
+            let quiet =
+                best_move == Move::NONE || (pos.victim(best_move).is_none() && best_move.kind() != MoveKind::Promotion);
+            if static_eval > -INF
+                && quiet
+                && best.abs() < MATE_BOUND
+                && !(bound == BOUND_LOWER && best <= static_eval)
+                && !(bound == BOUND_UPPER && best >= static_eval)
+            {
+                self.update_correction(pos, depth, best, static_eval);
+            }
         }
         best
     }
@@ -392,10 +406,10 @@ impl Searcher {
             return s;
         }
         let in_check = Self::must_answer(pos);
-        let (raw_eval, eval) = self.node_eval(pos, entry, tt_bound, in_check);
-        self.evals[ply] = raw_eval;
+        let (raw_eval, static_eval, eval) = self.node_eval(pos, entry, tt_bound, in_check);
+        self.evals[ply] = static_eval;
         // The side to move stands better than two plies ago: prune less, reduce less.
-        let improving = !in_check && ply >= 2 && raw_eval > self.evals[ply - 2];
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         // Internal iterative reduction: a node the table knows nothing of is searched less deep.
         if depth >= 4 && tt_move == Move::NONE {
             depth -= 1;
@@ -429,7 +443,7 @@ impl Searcher {
         self.finish_node(
             pos,
             rest,
-            (key, depth, ply, raw_eval),
+            (key, depth, ply, (raw_eval, static_eval)),
             best,
             best_move,
             (orig_alpha, alpha, beta),

@@ -32,6 +32,7 @@ impl Searcher {
             ..Limits::default()
         };
         self.begin(pos, limits);
+        self.correcting = false;
         (self.root_cut, self.root_stand) = (cut, stand);
         let mut frames = std::mem::take(&mut self.frames);
         let v = self.qsearch(pos, &mut frames, 0, -INF, INF);
@@ -88,7 +89,8 @@ impl Searcher {
         }
         let orig_alpha = alpha;
         let in_check = Self::must_answer(pos);
-        let stand = if in_check {
+        // The static evaluation as stored (uncorrected), and as the node reads it.
+        let raw = if in_check {
             -INF
         } else {
             match (entry, self.root_stand) {
@@ -97,6 +99,7 @@ impl Searcher {
                 (None, _) => self.static_eval(pos),
             }
         };
+        let stand = if in_check { raw } else { raw + self.correction(pos) };
         if stand >= beta || (rest.is_empty() && !in_check) {
             return stand;
         }
@@ -134,7 +137,7 @@ impl Searcher {
         let top = if ply == 0 { beta.min(self.root_cut) } else { beta };
         let bound = bound_of(best, orig_alpha, top, best_move != Move::NONE);
         self.tt
-            .store(key, best_move, score_to_tt(best, ply), stand.max(-MATE), 0, bound);
+            .store(key, best_move, score_to_tt(best, ply), raw.max(-MATE), 0, bound);
         best
     }
 
