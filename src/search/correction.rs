@@ -48,8 +48,7 @@ impl Searcher {
         }
         let bonus = ((best - eval) * depth).clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
         let e = &mut self.correction[pos.side_to_move().index()][Self::pawn_index(pos)];
-        let v = *e as i32;
-        *e = (v + bonus - v * bonus.abs() / CORRECTION_MAX) as i16;
+        *e = gravity_within(*e as i32, bonus, CORRECTION_MAX) as i16;
     }
 }
 

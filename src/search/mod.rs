@@ -59,7 +59,13 @@ fn piece_to(kind: usize, to: usize) -> usize {
 /// A history score moved toward `bonus` (negative: a malus), staying inside `HISTORY_MAX`.
 #[inline]
 fn gravity(h: i32, bonus: i32) -> i32 {
-    h + bonus - h * bonus.abs() / HISTORY_MAX
+    gravity_within(h, bonus, HISTORY_MAX)
+}
+
+/// A score moved toward `bonus` (at most `max` in size), staying inside `max`.
+#[inline]
+fn gravity_within(h: i32, bonus: i32, max: i32) -> i32 {
+    h + bonus - h * bonus.abs() / max
 }
 
 /// What the search reports after each iteration.
