@@ -367,6 +367,9 @@ pub struct Position<R: Rules> {
     pub(crate) psq: [[i32; 2]; 2],
     /// Sum of phase material on the board.
     pub(crate) phase: i32,
+    /// Zobrist keys of the pawns (both colours), of White's other pieces and of Black's
+    /// (the search's correction history), kept up to date by `put_piece`/`remove_piece`.
+    pub(crate) piece_keys: [u64; 3],
 }
 
 /// How much undo history is reserved up front, so that games and searches of ordinary length
@@ -398,6 +401,7 @@ impl<R: Rules> Position<R> {
             castle_sel: [[0; 2]; 2],
             psq: [[0; 2]; 2],
             phase: 0,
+            piece_keys: [0; 3],
         }
     }
 
@@ -503,6 +507,22 @@ impl<R: Rules> Position<R> {
         bb & self.by_color[c.index()]
     }
 
+    /// Which of `piece_keys` holds `p`: 0 for a pawn, 1 + its colour for another piece.
+    #[inline]
+    fn piece_key_slot(&self, p: Piece) -> usize {
+        if self.game.pawn_kinds >> p.kind() & 1 != 0 {
+            0
+        } else {
+            1 + p.color().index()
+        }
+    }
+
+    /// Zobrist keys of the pawns (both colours), of White's other pieces and of Black's.
+    #[inline]
+    pub fn piece_keys(&self) -> [u64; 3] {
+        self.piece_keys
+    }
+
     /// Puts a piece on an empty square, updating bitboards and the key.
     #[inline]
     pub fn put_piece(&mut self, p: Piece, sq: Square) {
@@ -510,7 +530,9 @@ impl<R: Rules> Position<R> {
         self.board[sq.index()] = p;
         self.by_color[p.color().index()].set(sq);
         self.by_kind[p.kind()].set(sq);
-        self.st.key ^= self.game.zobrist.piece(p.code(), sq.index());
+        let z = self.game.zobrist.piece(p.code(), sq.index());
+        self.st.key ^= z;
+        self.piece_keys[self.piece_key_slot(p)] ^= z;
         let e = &self.game.eval;
         let v = e.psq(p.code(), sq);
         let c = p.color().index();
@@ -527,7 +549,9 @@ impl<R: Rules> Position<R> {
         self.board[sq.index()] = Piece::NONE;
         self.by_color[p.color().index()].clear(sq);
         self.by_kind[p.kind()].clear(sq);
-        self.st.key ^= self.game.zobrist.piece(p.code(), sq.index());
+        let z = self.game.zobrist.piece(p.code(), sq.index());
+        self.st.key ^= z;
+        self.piece_keys[self.piece_key_slot(p)] ^= z;
         let e = &self.game.eval;
         let v = e.psq(p.code(), sq);
         let c = p.color().index();
@@ -601,6 +625,16 @@ impl<R: Rules> Position<R> {
     fn move_piece(&mut self, from: Square, to: Square) {
         let p = self.remove_piece(from);
         self.put_piece(p, to);
+    }
+
+    /// Recomputes [`Position::piece_keys`] from scratch (for consistency tests).
+    pub fn compute_piece_keys(&self) -> [u64; 3] {
+        let mut keys = [0; 3];
+        for sq in self.occupied() {
+            let p = self.board[sq.index()];
+            keys[self.piece_key_slot(p)] ^= self.game.zobrist.piece(p.code(), sq.index());
+        }
+        keys
     }
 
     /// Recomputes the key from scratch (used after set-up and by consistency tests).

@@ -348,6 +348,12 @@ impl GameVisitor for Playouts {
                     }
                     assert_eq!(pos.key(), pos.compute_key(), "incremental key wrong in {}", pos.fen());
                     assert_eq!(
+                        pos.piece_keys(),
+                        pos.compute_piece_keys(),
+                        "incremental piece keys wrong in {}",
+                        pos.fen()
+                    );
+                    assert_eq!(
                         pos.psq_incremental(),
                         pos.psq_from_scratch(),
                         "material/PST wrong in {}",

@@ -1,45 +1,46 @@
-//! Correction history: what the searches under each pawn structure found beyond its static
-//! evaluation, by side to move, added back to later static evaluations of the same structure
-//! (the evaluation's errors tend to repeat with the pawns).
+//! Correction history: what the searches found beyond the static evaluation, by side to move,
+//! under each pawn structure and under each side's other pieces, added back to later static
+//! evaluations that share them (the evaluation's errors tend to repeat with the same pieces).
 
 use super::*;
-use crate::bitboard::Word;
 
-/// Entries per side (a power of two).
+/// Entries per side and table (a power of two).
 pub(super) const CORRECTION_SIZE: usize = 16384;
+/// Tables: the pawn structure, White's other pieces, Black's other pieces.
+pub(super) const CORRECTION_TABLES: usize = 3;
 /// Bound of an entry (the gravity formula keeps it inside).
 const CORRECTION_MAX: i32 = 1024;
-/// An entry of `CORRECTION_MAX` adds this many centipawns.
+/// An entry of `CORRECTION_MAX` in the pawn table adds this many centipawns (in each of the
+/// other pieces' tables, half as many).
 const CORRECTION_CP: i32 = 64;
 
+/// The top bits of a key as a table index.
+#[inline]
+fn index_of(key: u64) -> usize {
+    (key >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
+}
+
 impl Searcher {
-    /// The correction table's index of `pos`'s pawn structure (every pawn kind, both sides).
+    /// The correction tables' indices of `pos`: its pawn structure (every pawn kind, both
+    /// sides), White's other pieces, Black's other pieces (kings included).
     #[inline]
-    fn pawn_index<R: Rules>(pos: &Position<R>) -> usize {
-        let (mut white, mut black) = (0u128, 0u128);
-        let mut kinds = pos.game().pawn_kinds;
-        while kinds != 0 {
-            let k = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
-            white |= pos.pieces(Color::White, k).0.to_u128();
-            black |= pos.pieces(Color::Black, k).0.to_u128();
-        }
-        let fold = |w: u128| (w as u64) ^ ((w >> 64) as u64).rotate_left(29);
-        let h = fold(white).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ fold(black).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        (h >> (64 - CORRECTION_SIZE.trailing_zeros())) as usize
+    fn correction_indices<R: Rules>(pos: &Position<R>) -> [usize; CORRECTION_TABLES] {
+        pos.piece_keys().map(index_of)
     }
 
-    /// What the table adds to a static evaluation of `pos` (0 outside the main search).
+    /// What the tables add to a static evaluation of `pos` (0 outside the main search).
     #[inline]
     pub(super) fn correction<R: Rules>(&self, pos: &Position<R>) -> i32 {
         if !self.correcting {
             return 0;
         }
-        let c = self.correction[pos.side_to_move().index()][Self::pawn_index(pos)] as i32;
-        c * CORRECTION_CP / CORRECTION_MAX
+        let t = &self.correction[pos.side_to_move().index()];
+        let [p, w, b] = Self::correction_indices(pos);
+        let sum = 2 * t[0][p] as i32 + t[1][w] as i32 + t[2][b] as i32;
+        sum * CORRECTION_CP / (2 * CORRECTION_MAX)
     }
 
-    /// Moves `pos`'s entry towards what a search of `depth` found (`best`) beyond the
+    /// Moves `pos`'s entries towards what a search of `depth` found (`best`) beyond the
     /// corrected static evaluation `eval`.
     #[inline]
     pub(super) fn update_correction<R: Rules>(&mut self, pos: &Position<R>, depth: i32, best: i32, eval: i32) {
@@ -47,8 +48,10 @@ impl Searcher {
             return;
         }
         let bonus = ((best - eval) * depth).clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
-        let e = &mut self.correction[pos.side_to_move().index()][Self::pawn_index(pos)];
-        *e = gravity_within(*e as i32, bonus, CORRECTION_MAX) as i16;
+        let t = &mut self.correction[pos.side_to_move().index()];
+        for (table, i) in t.iter_mut().zip(Self::correction_indices(pos)) {
+            table[i] = gravity_within(table[i] as i32, bonus, CORRECTION_MAX) as i16;
+        }
     }
 }
 
@@ -71,23 +74,35 @@ mod tests {
         let mut s = Searcher::new(1, Arc::new(AtomicBool::new(false)));
         s.correcting = true;
         let pos = Position::from_fen(chess(), "4k3/pppp4/8/8/8/8/4PPPP/4K3 w - - 0 1").unwrap();
-        let other = Position::from_fen(chess(), "4k3/ppp5/8/8/8/8/4PPPP/4K3 w - - 0 1").unwrap();
+        let pawns = Position::from_fen(chess(), "4k3/ppp5/8/8/8/8/4PPPP/4K3 w - - 0 1").unwrap();
+        let king = Position::from_fen(chess(), "3k4/pppp4/8/8/8/8/4PPPP/4K3 w - - 0 1").unwrap();
+        let both = Position::from_fen(chess(), "3k4/ppp5/8/8/8/8/4PPPP/3K4 w - - 0 1").unwrap();
         let black = Position::from_fen(chess(), "4k3/pppp4/8/8/8/8/4PPPP/4K3 b - - 0 1").unwrap();
         for _ in 0..200 {
             s.update_correction(&pos, 10, 500, 0);
         }
-        assert_eq!(s.correction(&pos), CORRECTION_CP, "pushed up to its bound");
-        assert_eq!(s.correction(&other), 0, "another pawn structure");
+        assert_eq!(s.correction(&pos), 2 * CORRECTION_CP, "pushed up to its bounds");
+        assert_eq!(
+            s.correction(&pawns),
+            CORRECTION_CP,
+            "another pawn structure, the same pieces"
+        );
+        assert_eq!(
+            s.correction(&king),
+            3 * CORRECTION_CP / 2,
+            "the same pawns and White's pieces"
+        );
+        assert_eq!(s.correction(&both), 0, "other pawns and pieces");
         assert_eq!(s.correction(&black), 0, "the other side to move");
         s.update_correction(&pos, 2, 0, 30);
         assert!(
-            s.correction(&pos) < CORRECTION_CP,
+            s.correction(&pos) < 2 * CORRECTION_CP,
             "a search below the evaluation lowers it"
         );
         for _ in 0..200 {
             s.update_correction(&pos, 10, -500, 0);
         }
-        assert_eq!(s.correction(&pos), -CORRECTION_CP);
+        assert_eq!(s.correction(&pos), -2 * CORRECTION_CP);
         s.correcting = false;
         assert_eq!(s.correction(&pos), 0, "nothing outside the main search");
     }
@@ -116,7 +131,7 @@ mod tests {
             s.go(&mut pos, limits, &mut Silent);
         }
         assert!(
-            s.correction.iter().flatten().any(|&c| c != 0),
+            s.correction.iter().flatten().flatten().any(|&c| c != 0),
             "the searches learnt nothing"
         );
         for (f, b) in fens.iter().zip(before) {

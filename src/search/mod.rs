@@ -18,7 +18,6 @@ mod strength;
 mod time;
 mod tt;
 
-use crate::color::Color;
 use crate::moves::{Move, MoveKind};
 use crate::position::{Piece, Position};
 use crate::rules::{Capabilities, Rules};
@@ -132,8 +131,9 @@ pub struct Searcher {
     capture_history: Box<[[[i32; MAX_KINDS]; PIECE_TO]; 2]>,
     /// Continuation history: by side, plies back (1 or 2), that ply's move and this move.
     continuation: Box<[i16]>,
-    /// Correction history by side and pawn structure ([`correction`]).
-    correction: Box<[[i16; correction::CORRECTION_SIZE]; 2]>,
+    /// Correction history by side, then by pawn structure and each side's other pieces
+    /// ([`correction`]).
+    correction: Box<[[[i16; correction::CORRECTION_SIZE]; correction::CORRECTION_TABLES]; 2]>,
     /// True in the main search (`go`): static evaluations are corrected and the corrections
     /// learnt. The table games' quiescence values stay the positions' own.
     correcting: bool,
@@ -189,7 +189,7 @@ impl Searcher {
                 .try_into()
                 .expect("two sides"),
             continuation: vec![0; 4 * PIECE_TO * PIECE_TO].into_boxed_slice(),
-            correction: Box::new([[0; correction::CORRECTION_SIZE]; 2]),
+            correction: Box::new([[[0; correction::CORRECTION_SIZE]; correction::CORRECTION_TABLES]; 2]),
             correcting: false,
             countermoves: Box::new([[Move::NONE; PIECE_TO]; 2]),
             moved: [NO_PIECE_TO; MAX_PLY + 2],
@@ -280,7 +280,7 @@ impl Searcher {
             .iter_mut()
             .for_each(|side| side.fill([0; MAX_KINDS]));
         self.continuation.fill(0);
-        self.correction.iter_mut().for_each(|side| side.fill(0));
+        self.correction.iter_mut().flatten().for_each(|table| table.fill(0));
         self.countermoves.iter_mut().for_each(|side| side.fill(Move::NONE));
         for f in self.frames.iter_mut() {
             f.killers = [Move::NONE; 2];
