@@ -242,6 +242,18 @@ impl Searcher {
         r.clamp(0, (new_depth - 1).max(0))
     }
 
+    /// Shallow exchange pruning: a quiet move whose exchange loses more than 30 × (its reduced
+    /// depth)², or a losing capture more than 100 × depth, is not worth searching.
+    #[inline]
+    fn loses_too_much<R: Rules>(&self, pos: &Position<R>, depth: i32, i: usize, quiet: bool, m: Move) -> bool {
+        if quiet {
+            let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][i.min(63)] as i32).max(0);
+            lmr_depth <= 6 && see::see(pos, m).is_some_and(|v| v < -30 * lmr_depth * lmr_depth)
+        } else {
+            depth <= 6 && see::see(pos, m).is_some_and(|v| v < -100 * depth)
+        }
+    }
+
     /// True when a quiet move is pruned before it is made: late-move pruning (which also ends
     /// the quiet stage), futility and history pruning.
     #[inline]
@@ -493,6 +505,15 @@ impl Searcher {
             {
                 continue;
             }
+            if ply > 0
+                && !in_check
+                && i > 0
+                && best > -MATE_BOUND
+                && (quiet || picked.losing)
+                && self.loses_too_much(pos, depth, i, quiet, m)
+            {
+                continue;
+            }
             let late = Late {
                 i,
                 reducible: quiet || picked.losing,
@@ -529,5 +550,49 @@ impl Searcher {
             }
         }
         Some((best, best_move, count, alpha))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{AnyGame, default_variants};
+    use crate::notation::parse_move;
+
+    /// Shallow exchange pruning: a quiet move that hangs the queen to a pawn is dropped near
+    /// the leaves but searched far from them, a rook that takes a defended pawn is dropped at
+    /// the shallowest depth and searched beyond depth 6, and a safe move never is dropped.
+    #[test]
+    fn moves_that_lose_material_are_pruned_only_near_the_leaves() {
+        let Some(AnyGame::Plain(chess)) = default_variants().get("chess") else {
+            panic!("chess is a plain variant")
+        };
+        let s = Searcher::new(1, Arc::new(AtomicBool::new(false)));
+        let mut pos = Position::from_fen(chess.clone(), "4k3/8/4p3/3p4/8/1Q6/8/3RK3 w - - 0 1").unwrap();
+        let hang = parse_move(&mut pos, "b3c4").unwrap();
+        let safe = parse_move(&mut pos, "b3b4").unwrap();
+        let grab = parse_move(&mut pos, "d1d5").unwrap();
+        assert!(
+            s.loses_too_much(&pos, 2, 1, true, hang),
+            "the hanging queen near the leaves"
+        );
+        assert!(
+            !s.loses_too_much(&pos, 30, 1, true, hang),
+            "the hanging queen far from them"
+        );
+        assert!(
+            s.loses_too_much(&pos, 1, 1, false, grab),
+            "the rook for a pawn at depth 1"
+        );
+        assert!(
+            !s.loses_too_much(&pos, 7, 1, false, grab),
+            "the rook for a pawn at depth 7"
+        );
+        for depth in 1..=8 {
+            assert!(
+                !s.loses_too_much(&pos, depth, 5, true, safe),
+                "the safe move at depth {depth}"
+            );
+        }
     }
 }
