@@ -656,8 +656,10 @@ mod belief {
     /// changes from run to run, would not).
     #[test]
     fn seeded_players_decide_alike() {
-        let a = decisions(21, 12);
-        let b = decisions(21, 12);
+        // Seed 22: a game that lasts at least ten turns against these requests (with seed 21
+        // the search of 2026-12-07 takes the king on the eighth).
+        let a = decisions(22, 12);
+        let b = decisions(22, 12);
         eprintln!("{a:#?}");
         assert!(a.len() >= 10, "{a:?}");
         assert_eq!(a, b);

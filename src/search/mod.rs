@@ -4,9 +4,9 @@
 //! countermoves, quiet, capture and continuation histories; captures that lose the exchange
 //! after the quiet moves), reverse futility, razoring,
 //! null-move pruning where the variant allows it, internal iterative reduction, late-move,
-//! futility and history pruning, late-move reductions, check extensions, repetition and
-//! move-rule draws, mate scores, and static evaluations corrected by what searches under the
-//! same pawns found (correction history). Everything is allocated when the `Searcher` is
+//! futility, history and exchange (SEE) pruning, late-move reductions, check extensions,
+//! repetition and move-rule draws, mate scores, and static evaluations corrected by what
+//! searches under the same pawns and the same other pieces found (correction history). Everything is allocated when the `Searcher` is
 //! built; `go` allocates nothing.
 
 mod correction;
