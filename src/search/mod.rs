@@ -6,8 +6,8 @@
 //! null-move pruning where the variant allows it, internal iterative reduction, late-move,
 //! futility, history and exchange (SEE) pruning, late-move reductions, check extensions,
 //! repetition and move-rule draws, mate scores, and static evaluations corrected by what
-//! searches under the same pawns and the same other pieces found (correction history). Everything is allocated when the `Searcher` is
-//! built; `go` allocates nothing.
+//! searches under the same pawns and the same other pieces found (correction history).
+//! Everything is allocated when the `Searcher` is built; `go` allocates nothing.
 
 mod correction;
 mod negamax;

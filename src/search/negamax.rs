@@ -242,12 +242,19 @@ impl Searcher {
         r.clamp(0, (new_depth - 1).max(0))
     }
 
+    /// The depth the `i`-th move would be searched to after its late-move reduction (what
+    /// pruning near the leaves reads).
+    #[inline]
+    fn lmr_depth(&self, depth: i32, i: usize) -> i32 {
+        (depth - 1 - self.lmr[depth.min(63) as usize][i.min(63)] as i32).max(0)
+    }
+
     /// Shallow exchange pruning: a quiet move whose exchange loses more than 30 × (its reduced
     /// depth)², or a losing capture more than 100 × depth, is not worth searching.
     #[inline]
     fn loses_too_much<R: Rules>(&self, pos: &Position<R>, depth: i32, i: usize, quiet: bool, m: Move) -> bool {
         if quiet {
-            let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][i.min(63)] as i32).max(0);
+            let lmr_depth = self.lmr_depth(depth, i);
             lmr_depth <= 6 && see::see(pos, m).is_some_and(|v| v < -30 * lmr_depth * lmr_depth)
         } else {
             depth <= 6 && see::see(pos, m).is_some_and(|v| v < -100 * depth)
@@ -273,7 +280,7 @@ impl Searcher {
             frame.skip_quiets = true;
             return true;
         }
-        let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][i.min(63)] as i32).max(0);
+        let lmr_depth = self.lmr_depth(depth, i);
         (lmr_depth <= 6 && eval + 100 + 100 * lmr_depth <= alpha) || (lmr_depth <= 3 && hist < -6000 * depth)
     }
 
@@ -496,22 +503,14 @@ impl Searcher {
             let pt = piece_to(pos.piece_at(m.from()).kind(), m.to().index());
             let hist = if quiet { self.quiet_history(us, ply, pt) } else { 0 };
             count += 1;
-            if ply > 0
-                && !in_check
-                && quiet
-                && i > 0
-                && best > -MATE_BOUND
-                && self.prune_quiet(frame, depth, i, tried.quiets.len(), lmp_limit, eval, alpha, hist)
+            // Pruning before the move is made: never at the root, in check, of the first move
+            // or before a move has saved the node from a mate.
+            let may_prune = ply > 0 && !in_check && i > 0 && best > -MATE_BOUND;
+            if may_prune && quiet && self.prune_quiet(frame, depth, i, tried.quiets.len(), lmp_limit, eval, alpha, hist)
             {
                 continue;
             }
-            if ply > 0
-                && !in_check
-                && i > 0
-                && best > -MATE_BOUND
-                && (quiet || picked.losing)
-                && self.loses_too_much(pos, depth, i, quiet, m)
-            {
+            if may_prune && (quiet || picked.losing) && self.loses_too_much(pos, depth, i, quiet, m) {
                 continue;
             }
             let late = Late {
@@ -572,22 +571,16 @@ mod tests {
         let hang = parse_move(&mut pos, "b3c4").unwrap();
         let safe = parse_move(&mut pos, "b3b4").unwrap();
         let grab = parse_move(&mut pos, "d1d5").unwrap();
-        assert!(
-            s.loses_too_much(&pos, 2, 1, true, hang),
-            "the hanging queen near the leaves"
-        );
-        assert!(
-            !s.loses_too_much(&pos, 30, 1, true, hang),
-            "the hanging queen far from them"
-        );
-        assert!(
-            s.loses_too_much(&pos, 1, 1, false, grab),
-            "the rook for a pawn at depth 1"
-        );
-        assert!(
-            !s.loses_too_much(&pos, 7, 1, false, grab),
-            "the rook for a pawn at depth 7"
-        );
+        // (depth, move number, quiet, move, pruned, what)
+        let cases = [
+            (2, 1, true, hang, true, "the hanging queen near the leaves"),
+            (30, 1, true, hang, false, "the hanging queen far from them"),
+            (1, 1, false, grab, true, "the rook for a pawn at depth 1"),
+            (7, 1, false, grab, false, "the rook for a pawn at depth 7"),
+        ];
+        for (depth, i, quiet, m, pruned, what) in cases {
+            assert_eq!(s.loses_too_much(&pos, depth, i, quiet, m), pruned, "{what}");
+        }
         for depth in 1..=8 {
             assert!(
                 !s.loses_too_much(&pos, depth, 5, true, safe),
