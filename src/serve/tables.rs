@@ -6,7 +6,7 @@
 use super::http::Reply;
 use crate::kit;
 use crate::table::referee;
-use crate::table::seats::{Answer, Seat, seat_seed};
+use crate::table::seats::{Answer, Seat, SeatError, seat_seed};
 use crate::table::{Outcome, Settings, Table};
 use serde::Serialize;
 use serde_json::Value;
@@ -82,8 +82,11 @@ struct PageSeat {
 }
 
 impl PageSeat {
-    fn with_room(&self, f: impl FnOnce(&mut Room)) -> Result<(), String> {
-        let room = self.room.upgrade().ok_or("the game was closed")?;
+    fn with_room(&self, f: impl FnOnce(&mut Room)) -> Result<(), SeatError> {
+        let room = self
+            .room
+            .upgrade()
+            .ok_or_else(|| SeatError::Gone("the game was closed".into()))?;
         f(&mut lock(&room));
         (self.wake)();
         Ok(())
@@ -98,13 +101,13 @@ impl Seat for PageSeat {
         seats: usize,
         roles: &[&str],
         settings: &Settings,
-    ) -> Result<(), String> {
+    ) -> Result<(), SeatError> {
         match &mut self.engine {
             Some(e) => e.start(game, seat, seats, roles, settings),
             None => Ok(()),
         }
     }
-    fn see(&mut self, observation: &str) -> Result<(), String> {
+    fn see(&mut self, observation: &str) -> Result<(), SeatError> {
         let i = self.index;
         if self.engine.is_none() {
             self.with_room(|r| {
@@ -122,7 +125,7 @@ impl Seat for PageSeat {
             None => Ok(()),
         }
     }
-    fn event(&mut self, text: &str) -> Result<(), String> {
+    fn event(&mut self, text: &str) -> Result<(), SeatError> {
         if self.index == 0 {
             self.with_room(|r| {
                 if r.events.len() == MAX_EVENTS {
@@ -137,7 +140,7 @@ impl Seat for PageSeat {
             None => Ok(()),
         }
     }
-    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<Answer, String> {
+    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<Answer, SeatError> {
         let i = self.index;
         let person = self.engine.is_none();
         self.with_room(|r| {
@@ -150,16 +153,19 @@ impl Seat for PageSeat {
         if let Some(e) = &mut self.engine {
             return e.ask(id, kind, seconds_left, legal);
         }
-        let answers = self.answers.as_ref().ok_or("no page for this seat")?;
+        let answers = self
+            .answers
+            .as_ref()
+            .ok_or_else(|| SeatError::Gone("no page for this seat".into()))?;
         loop {
             match answers.recv_timeout(Duration::from_secs(1)) {
                 Ok(a) => return Ok(Answer::Action(a)),
                 Err(RecvTimeoutError::Timeout) if self.room.strong_count() > 0 => {}
-                Err(_) => return Err("the game was closed".into()),
+                Err(_) => return Err(SeatError::Gone("the game was closed".into())),
             }
         }
     }
-    fn refused(&mut self, message: &str) -> Result<(), String> {
+    fn refused(&mut self, message: &str) -> Result<(), SeatError> {
         let i = self.index;
         if let Some(e) = &mut self.engine {
             return e.refused(message);

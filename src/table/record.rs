@@ -7,7 +7,7 @@
 
 use super::record_line::{Finish, Line, Step};
 use super::referee::{self, Halt, Played, RecordSink};
-use super::seats::{Answer, Seat, check_specs, make_seat};
+use super::seats::{Answer, Seat, SeatError, check_specs, make_seat};
 use super::{Outcome, Settings};
 use std::sync::{Arc, Mutex};
 
@@ -168,9 +168,9 @@ impl ScriptSeat {
         s.pos < s.lines.len()
     }
 
-    fn pass_on(&mut self, f: impl FnOnce(&mut dyn Seat) -> Result<(), String>) -> Result<(), String> {
+    fn pass_on(&mut self, f: impl FnOnce(&mut dyn Seat) -> Result<(), SeatError>) -> Result<(), SeatError> {
         if let Some(why) = self.own_forfeit() {
-            return Err(why);
+            return Err(SeatError::Record(why));
         }
         match self.live.as_mut() {
             Some(live) => f(live.as_mut()),
@@ -187,27 +187,28 @@ impl Seat for ScriptSeat {
         seats: usize,
         roles: &[&str],
         settings: &Settings,
-    ) -> Result<(), String> {
+    ) -> Result<(), SeatError> {
         self.pass_on(|l| l.start(game, seat, seats, roles, settings))
     }
-    fn see(&mut self, observation: &str) -> Result<(), String> {
+    fn see(&mut self, observation: &str) -> Result<(), SeatError> {
         self.pass_on(|l| l.see(observation))
     }
-    fn event(&mut self, text: &str) -> Result<(), String> {
+    fn event(&mut self, text: &str) -> Result<(), SeatError> {
         self.pass_on(|l| l.event(text))
     }
-    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<Answer, String> {
+    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<Answer, SeatError> {
+        let ends = || SeatError::Record("the record ends".into());
         if !self.scripted() {
             return match self.live.as_mut() {
                 Some(live) => live.ask(id, kind, seconds_left, legal),
-                None => Err("the record ends".into()),
+                None => Err(ends()),
             };
         }
         if let Some(why) = self.own_forfeit() {
-            return Err(why);
+            return Err(SeatError::Record(why));
         }
-        let none_here = || format!("the record has no answer of seat {} here", self.seat);
-        match lock(&self.script).next().ok_or("the record ends")? {
+        let none_here = || SeatError::Record(format!("the record has no answer of seat {} here", self.seat));
+        match lock(&self.script).next().ok_or_else(ends)? {
             Line::Step(Step {
                 seat: Some(seat),
                 action,
@@ -221,10 +222,10 @@ impl Seat for ScriptSeat {
             _ => Err(none_here()),
         }
     }
-    fn refused(&mut self, message: &str) -> Result<(), String> {
+    fn refused(&mut self, message: &str) -> Result<(), SeatError> {
         if self.scripted() {
             return match self.own_forfeit() {
-                Some(why) => Err(why),
+                Some(why) => Err(SeatError::Record(why)),
                 None => Ok(()),
             };
         }

@@ -163,6 +163,7 @@ pub fn play_recorded(
     let n = table.seats();
     for (i, s) in seats.iter_mut().enumerate() {
         if let Err(e) = s.start(table.info().name, i, n, &table.roles(i), settings) {
+            let e = e.to_string();
             let o = table.forfeit(i, &e);
             return finish(record, seats, o, Some((i, &e)), 0);
         }
@@ -197,7 +198,7 @@ pub fn play_recorded(
         game.line(steps, &step_line(who, &action, &event))?;
         for i in 0..game.seats.len() {
             if let Err(e) = game.seats[i].event(&event) {
-                return game.forfeit(i, &e, steps + 1);
+                return game.forfeit(i, &e.to_string(), steps + 1);
             }
         }
     }
@@ -257,7 +258,7 @@ impl Game<'_> {
                 if let Err(e) = s.see(&obs)
                     && !over
                 {
-                    return Err((i, e));
+                    return Err((i, e.to_string()));
                 }
                 self.seen[i] = obs;
             }
@@ -275,7 +276,7 @@ impl Game<'_> {
             self.asked += 1;
             let answer = match self.seats[seat].ask(self.asked, kind, self.move_seconds, &legal) {
                 Ok(a) => a,
-                Err(e) => return Ok(Err(e)),
+                Err(e) => return Ok(Err(e.to_string())),
             };
             let (answer, reason, garbage) = match answer {
                 Answer::Action(a) => match self.table.act(&a) {
@@ -287,7 +288,7 @@ impl Game<'_> {
             bad += 1;
             self.line(steps, &refusal_line(seat, &answer, &reason, garbage))?;
             if let Err(e) = self.seats[seat].refused(&format!("Error ({reason}): {answer}")) {
-                return Ok(Err(e));
+                return Ok(Err(e.to_string()));
             }
             if !self.seats[seat].patient() && bad >= MAX_BAD_ANSWERS {
                 return Ok(Err(bad_answers(bad, &answer, &reason)));

@@ -1,12 +1,13 @@
 //! Seats: who plays a seat of a table game. Every seat gets the same lines (`kit-game`,
 //! `kit-see`, `kit-event`, `kit-ask`, `kit-end`, `../shared/protocol.md` §5), in the form of
-//! method calls; a `cmd:` seat gets them as text. An `Err` from any call means the seat is lost
-//! (a program that died, stayed silent or kept answering garbage).
+//! method calls; a `cmd:` seat gets them as text. A [`SeatError`] from any call means the seat
+//! is lost (a program that died, stayed silent or kept answering garbage).
 
 use super::{FieldKind, GameInfo, Outcome, Settings, Table, parse_settings, scores_text};
 use crate::lines::{self, Line};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -38,6 +39,48 @@ const SEAT_LINES_AHEAD: usize = 8;
 /// that the program has stopped reading its input and loses the seat.
 const SEAT_LINES_BEHIND: usize = 4096;
 
+/// Why a seat is lost in the middle of a game; its text is the forfeit's reason in the record.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SeatError {
+    /// The seat's program, page or terminal is gone (why, in words).
+    Gone(String),
+    /// No answer within the seat's time (in seconds).
+    Silent(f64),
+    /// The program stopped reading its input for the seat's time (in seconds).
+    NotReading(f64),
+    /// The program sent a line of more than this many bytes.
+    LineTooLong(usize),
+    /// The terminal could not be written or read (the I/O error).
+    Terminal(String),
+    /// Menagerie's own player gave up: it was refused, or had nothing to choose from.
+    Player(String),
+    /// A replayed record: the seat forfeits here, or the record has no answer for it.
+    Record(String),
+}
+
+impl fmt::Display for SeatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SeatError::Gone(why) | SeatError::Player(why) | SeatError::Record(why) => f.write_str(why),
+            SeatError::Silent(s) => write!(f, "no answer in {s} s"),
+            SeatError::NotReading(s) => write!(
+                f,
+                "the seat program stopped reading its input ({SEAT_LINES_BEHIND} lines unread for {s} s)"
+            ),
+            SeatError::LineTooLong(n) => write!(f, "sent a line of more than {n} bytes (at most {MAX_SEAT_LINE})"),
+            SeatError::Terminal(e) => write!(f, "terminal: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SeatError {}
+
+impl From<SeatError> for String {
+    fn from(e: SeatError) -> String {
+        e.to_string()
+    }
+}
+
 /// One seat's player.
 pub trait Seat: Send {
     /// Once, before anything else: the game, this seat, the seat count, its roles, settings.
@@ -48,16 +91,16 @@ pub trait Seat: Send {
         seats: usize,
         roles: &[&str],
         settings: &Settings,
-    ) -> Result<(), String>;
+    ) -> Result<(), SeatError>;
     /// What the seat may see now (sent whenever it changes).
-    fn see(&mut self, observation: &str) -> Result<(), String>;
+    fn see(&mut self, observation: &str) -> Result<(), SeatError>;
     /// A public happening.
-    fn event(&mut self, text: &str) -> Result<(), String>;
+    fn event(&mut self, text: &str) -> Result<(), SeatError>;
     /// Asks for one action of `kind`; `legal` are the seat's legal actions. `Err` loses the
     /// seat; an [`Answer::Garbage`] counts as a bad answer.
-    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<Answer, String>;
+    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<Answer, SeatError>;
     /// The last answer was refused with this one-line message; the same question follows.
-    fn refused(&mut self, message: &str) -> Result<(), String>;
+    fn refused(&mut self, message: &str) -> Result<(), SeatError>;
     /// The end of the game.
     fn end(&mut self, outcome: &Outcome);
     /// True for a seat that may answer badly any number of times (a person); others lose the
@@ -81,20 +124,20 @@ pub trait Player: Send {
 pub struct PlayerSeat<P: Player>(pub P);
 
 impl<P: Player> Seat for PlayerSeat<P> {
-    fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), String> {
+    fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), SeatError> {
         Ok(())
     }
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.0.see(observation)
+    fn see(&mut self, observation: &str) -> Result<(), SeatError> {
+        self.0.see(observation).map_err(SeatError::Player)
     }
-    fn event(&mut self, _: &str) -> Result<(), String> {
+    fn event(&mut self, _: &str) -> Result<(), SeatError> {
         Ok(())
     }
-    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<Answer, String> {
-        self.0.decide(legal).map(Answer::Action)
+    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<Answer, SeatError> {
+        self.0.decide(legal).map(Answer::Action).map_err(SeatError::Player)
     }
-    fn refused(&mut self, message: &str) -> Result<(), String> {
-        Err(format!("engine seat refused: {message}"))
+    fn refused(&mut self, message: &str) -> Result<(), SeatError> {
+        Err(SeatError::Player(format!("engine seat refused: {message}")))
     }
     fn end(&mut self, _: &Outcome) {}
 }
@@ -134,23 +177,23 @@ impl RandomSeat {
 }
 
 impl Seat for RandomSeat {
-    fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), String> {
+    fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), SeatError> {
         Ok(())
     }
-    fn see(&mut self, _: &str) -> Result<(), String> {
+    fn see(&mut self, _: &str) -> Result<(), SeatError> {
         Ok(())
     }
-    fn event(&mut self, _: &str) -> Result<(), String> {
+    fn event(&mut self, _: &str) -> Result<(), SeatError> {
         Ok(())
     }
-    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<Answer, String> {
+    fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<Answer, SeatError> {
         if legal.is_empty() {
-            return Err("no legal action".into());
+            return Err(SeatError::Player("no legal action".into()));
         }
         Ok(Answer::Action(legal[self.rng.random_range(0..legal.len())].clone()))
     }
-    fn refused(&mut self, message: &str) -> Result<(), String> {
-        Err(format!("random seat refused: {message}"))
+    fn refused(&mut self, message: &str) -> Result<(), SeatError> {
+        Err(SeatError::Player(format!("random seat refused: {message}")))
     }
     fn end(&mut self, _: &Outcome) {}
 }
@@ -198,22 +241,22 @@ impl HumanSeat {
         self
     }
 
-    fn say(&mut self, text: &str) -> Result<(), String> {
+    fn say(&mut self, text: &str) -> Result<(), SeatError> {
         writeln!(self.out, "{text}")
             .and_then(|_| self.out.flush())
-            .map_err(|e| format!("terminal: {e}"))
+            .map_err(|e| SeatError::Terminal(e.to_string()))
     }
 }
 
 impl Seat for HumanSeat {
-    fn start(&mut self, game: &str, seat: usize, seats: usize, roles: &[&str], _: &Settings) -> Result<(), String> {
+    fn start(&mut self, game: &str, seat: usize, seats: usize, roles: &[&str], _: &Settings) -> Result<(), SeatError> {
         self.seat = seat;
         self.say(&format!(
             "[seat {seat}] {game}: you are seat {seat} of {seats} ({})",
             roles.join(" ")
         ))
     }
-    fn see(&mut self, observation: &str) -> Result<(), String> {
+    fn see(&mut self, observation: &str) -> Result<(), SeatError> {
         let mut text = format!("[seat {}] you see: {observation}", self.seat);
         for f in self.info.and_then(|i| i.fields_of(observation)).unwrap_or_default() {
             if f.kind == FieldKind::Board {
@@ -226,10 +269,10 @@ impl Seat for HumanSeat {
         }
         self.say(&text)
     }
-    fn event(&mut self, text: &str) -> Result<(), String> {
+    fn event(&mut self, text: &str) -> Result<(), SeatError> {
         self.say(&format!("[seat {}] event: {text}", self.seat))
     }
-    fn ask(&mut self, _: u64, kind: &str, _: f64, legal: &[String]) -> Result<Answer, String> {
+    fn ask(&mut self, _: u64, kind: &str, _: f64, legal: &[String]) -> Result<Answer, SeatError> {
         self.say(&format!("[seat {}] legal: {}", self.seat, legal.join(", ")))?;
         self.say(&format!("[seat {}] your {kind}?", self.seat))?;
         let read = match self.input.as_mut() {
@@ -237,15 +280,15 @@ impl Seat for HumanSeat {
             None => lines::read_line(&mut std::io::stdin().lock(), lines::MAX_LINE),
         };
         match read {
-            Ok(None) => Err("the terminal closed".into()),
+            Ok(None) => Err(SeatError::Gone("the terminal closed".into())),
             Ok(Some(line)) => Ok(match line.text(lines::MAX_LINE) {
                 Ok(t) => Answer::Action(t.trim().to_string()),
                 Err((why, line)) => Answer::Garbage { line, why },
             }),
-            Err(e) => Err(format!("terminal: {e}")),
+            Err(e) => Err(SeatError::Terminal(e.to_string())),
         }
     }
-    fn refused(&mut self, message: &str) -> Result<(), String> {
+    fn refused(&mut self, message: &str) -> Result<(), SeatError> {
         self.say(&format!("[seat {}] {message}", self.seat))
     }
     fn end(&mut self, outcome: &Outcome) {
@@ -392,20 +435,23 @@ impl CmdSeat {
     }
 
     /// Why the program is gone, in words: its exit status when it has one.
-    fn gone(&mut self) -> String {
+    fn gone(&mut self) -> SeatError {
         for _ in 0..20 {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return format!("the seat program has exited ({status})");
+                return SeatError::Gone(format!("the seat program has exited ({status})"));
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        "the seat program closed its output".into()
+        SeatError::Gone("the seat program closed its output".into())
     }
 
     /// Queues a line for the program; when the queue is full, waits up to the seat's time for
     /// the program to read on.
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        let to = self.to.as_ref().ok_or("the seat is closed")?;
+    fn send(&mut self, line: &str) -> Result<(), SeatError> {
+        let to = self
+            .to
+            .as_ref()
+            .ok_or_else(|| SeatError::Gone("the seat is closed".into()))?;
         let deadline = Instant::now() + self.timeout;
         let mut line = line.to_string();
         loop {
@@ -415,12 +461,7 @@ impl CmdSeat {
                     line = back;
                     std::thread::sleep(Duration::from_millis(2));
                 }
-                Err(mpsc::TrySendError::Full(_)) => {
-                    return Err(format!(
-                        "the seat program stopped reading its input ({SEAT_LINES_BEHIND} lines unread for {} s)",
-                        self.timeout.as_secs_f64()
-                    ));
-                }
+                Err(mpsc::TrySendError::Full(_)) => return Err(SeatError::NotReading(self.timeout.as_secs_f64())),
                 Err(mpsc::TrySendError::Disconnected(_)) => return Err(self.gone()),
             }
         }
@@ -428,7 +469,7 @@ impl CmdSeat {
 }
 
 /// Reads one answer line: `kit-act ID ACTION` for question `id`, anything else garbage.
-fn answer_of(line: Line, id: u64) -> Result<Answer, String> {
+fn answer_of(line: Line, id: u64) -> Result<Answer, SeatError> {
     let text = match line {
         Line::Text(t) => t,
         Line::NotUtf8(line) => {
@@ -437,7 +478,7 @@ fn answer_of(line: Line, id: u64) -> Result<Answer, String> {
                 why: "not UTF-8".into(),
             });
         }
-        Line::TooLong(n) => return Err(format!("sent a line of more than {n} bytes (at most {MAX_SEAT_LINE})")),
+        Line::TooLong(n) => return Err(SeatError::LineTooLong(n)),
     };
     let garbage = |why: String| Answer::Garbage {
         line: text.clone(),
@@ -463,20 +504,20 @@ impl Seat for CmdSeat {
         seats: usize,
         roles: &[&str],
         settings: &Settings,
-    ) -> Result<(), String> {
+    ) -> Result<(), SeatError> {
         let mut line = format!("kit-game {game} {seat} {seats} {}", roles.join(" "));
         for (k, v) in settings {
             line += &format!(" {k}={v}");
         }
         self.send(&line)
     }
-    fn see(&mut self, observation: &str) -> Result<(), String> {
+    fn see(&mut self, observation: &str) -> Result<(), SeatError> {
         self.send(&format!("kit-see {observation}"))
     }
-    fn event(&mut self, text: &str) -> Result<(), String> {
+    fn event(&mut self, text: &str) -> Result<(), SeatError> {
         self.send(&format!("kit-event {text}"))
     }
-    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<Answer, String> {
+    fn ask(&mut self, id: u64, kind: &str, seconds_left: f64, legal: &[String]) -> Result<Answer, SeatError> {
         // Our extension (docs/table-games.md): the legal actions, one `|`-separated line, so
         // that a seat program need not know the rules to answer.
         self.send(&format!("kit-legal {}", legal.join("|")))?;
@@ -488,11 +529,11 @@ impl Seat for CmdSeat {
             .recv_timeout(deadline.saturating_duration_since(Instant::now()))
         {
             Ok(line) => answer_of(line, id),
-            Err(mpsc::RecvTimeoutError::Timeout) => Err(format!("no answer in {} s", self.timeout.as_secs_f64())),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(SeatError::Silent(self.timeout.as_secs_f64())),
             Err(mpsc::RecvTimeoutError::Disconnected) => Err(self.gone()),
         }
     }
-    fn refused(&mut self, message: &str) -> Result<(), String> {
+    fn refused(&mut self, message: &str) -> Result<(), SeatError> {
         self.send(message)
     }
     fn end(&mut self, outcome: &Outcome) {
@@ -682,4 +723,49 @@ pub fn make_seat(
             ));
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each way of losing a seat is its own value, and reads as the forfeit reason the records
+    /// and the hostile-seat tests have always shown.
+    #[test]
+    fn seat_errors_are_values_that_read_as_their_forfeit_reasons() {
+        assert_eq!(answer_of(Line::TooLong(70_000), 3), Err(SeatError::LineTooLong(70_000)));
+        assert_eq!(
+            SeatError::LineTooLong(70_000).to_string(),
+            format!("sent a line of more than 70000 bytes (at most {MAX_SEAT_LINE})")
+        );
+        assert_eq!(SeatError::Silent(1.5).to_string(), "no answer in 1.5 s");
+        assert_eq!(
+            SeatError::NotReading(2.0).to_string(),
+            format!("the seat program stopped reading its input ({SEAT_LINES_BEHIND} lines unread for 2 s)")
+        );
+        assert_eq!(
+            SeatError::Terminal("broken pipe".into()).to_string(),
+            "terminal: broken pipe"
+        );
+        assert_eq!(
+            String::from(SeatError::Gone("the terminal closed".into())),
+            "the terminal closed"
+        );
+        let mut random = RandomSeat::new(1);
+        assert_eq!(
+            random.ask(1, "move", 1.0, &[]),
+            Err(SeatError::Player("no legal action".into()))
+        );
+    }
+
+    /// A seat program that has exited is gone, and says how it ended.
+    #[cfg(unix)]
+    #[test]
+    fn a_seat_program_that_exits_is_gone() {
+        let mut seat = CmdSeat::spawn("true", Duration::from_secs(5)).unwrap();
+        match seat.ask(1, "move", 5.0, &["a".to_string()]) {
+            Err(SeatError::Gone(why)) => assert!(why.starts_with("the seat program"), "{why}"),
+            other => panic!("expected the seat gone, got {other:?}"),
+        }
+    }
 }

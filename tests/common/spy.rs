@@ -2,7 +2,7 @@
 
 use menagerie::kit::new_table;
 use menagerie::table::referee::{self, Played};
-use menagerie::table::seats::{Answer, RandomSeat, Seat};
+use menagerie::table::seats::{Answer, RandomSeat, Seat, SeatError};
 use menagerie::table::{Outcome, Settings};
 use std::sync::{Arc, Mutex};
 
@@ -14,23 +14,23 @@ struct Spy {
 }
 
 impl Seat for Spy {
-    fn start(&mut self, g: &str, seat: usize, n: usize, roles: &[&str], s: &Settings) -> Result<(), String> {
+    fn start(&mut self, g: &str, seat: usize, n: usize, roles: &[&str], s: &Settings) -> Result<(), SeatError> {
         self.seat = seat;
         self.inner.start(g, seat, n, roles, s)
     }
-    fn see(&mut self, o: &str) -> Result<(), String> {
+    fn see(&mut self, o: &str) -> Result<(), SeatError> {
         self.log.lock().unwrap().push((self.seat, format!("see {o}")));
         Ok(())
     }
-    fn event(&mut self, e: &str) -> Result<(), String> {
+    fn event(&mut self, e: &str) -> Result<(), SeatError> {
         self.log.lock().unwrap().push((self.seat, format!("event {e}")));
         Ok(())
     }
-    fn ask(&mut self, id: u64, kind: &str, s: f64, legal: &[String]) -> Result<Answer, String> {
+    fn ask(&mut self, id: u64, kind: &str, s: f64, legal: &[String]) -> Result<Answer, SeatError> {
         self.inner.ask(id, kind, s, legal)
     }
-    fn refused(&mut self, m: &str) -> Result<(), String> {
-        Err(m.to_string())
+    fn refused(&mut self, m: &str) -> Result<(), SeatError> {
+        Err(SeatError::Player(m.to_string()))
     }
     fn end(&mut self, _: &Outcome) {}
 }
