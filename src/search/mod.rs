@@ -4,7 +4,8 @@
 //! countermoves, quiet, capture and continuation histories; captures that lose the exchange
 //! after the quiet moves), reverse futility, razoring,
 //! null-move pruning where the variant allows it, internal iterative reduction, late-move,
-//! futility, history and exchange (SEE) pruning, late-move reductions, check extensions,
+//! futility, history and exchange (SEE) pruning, late-move reductions (re-searched deeper or
+//! shallower by how far the reduced search beat the best), check extensions,
 //! repetition and move-rule draws, mate scores, and static evaluations corrected by what
 //! searches under the same pawns and the same other pieces found (correction history).
 //! Everything is allocated when the `Searcher` is built; `go` allocates nothing.
@@ -623,6 +624,10 @@ struct Late {
     reducible: bool,
     hist: i32,
     pt: usize,
+    /// A quiet move where the table's move is a capture.
+    tt_capture: bool,
+    /// The best score of the node so far.
+    best: i32,
 }
 
 /// What a late move's reduction depends on besides depth and order ([`Searcher::reduction`]).
@@ -634,6 +639,7 @@ struct Reduce {
     improving: bool,
     gives_check: bool,
     hist: i32,
+    tt_capture: bool,
 }
 
 /// True when a stored score with `bound` decides a node searched with window (alpha, beta).

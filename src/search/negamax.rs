@@ -229,6 +229,7 @@ impl Searcher {
             improving,
             gives_check,
             hist,
+            tt_capture,
         } = why;
         if depth < 2 || i <= 2 * usize::from(pv_node) || !reducible {
             return 0;
@@ -237,6 +238,7 @@ impl Searcher {
         r -= i32::from(pv_node);
         r += i32::from(!improving);
         r -= i32::from(gives_check);
+        r += i32::from(tt_capture);
         r -= i32::from(m == frame.killers[0] || m == frame.killers[1]);
         r -= hist / 12000;
         r.clamp(0, (new_depth - 1).max(0))
@@ -376,11 +378,19 @@ impl Searcher {
                 improving,
                 gives_check,
                 hist: late.hist,
+                tt_capture: late.tt_capture,
             };
             let r = self.reduction(depth, late.i, new_depth, m, why, frame);
             score = -self.negamax(pos, rest, new_depth - r, ply + 1, -alpha - 1, -alpha, false);
             if score > alpha && r > 0 {
-                score = -self.negamax(pos, rest, new_depth, ply + 1, -alpha - 1, -alpha, false);
+                // A reduced move that beat alpha by far is searched deeper, one that barely
+                // beat the best so far shallower.
+                let deeper = score > late.best + 40 + 2 * new_depth;
+                let shallower = score < late.best + 10;
+                let full = new_depth + i32::from(deeper) - i32::from(shallower);
+                if full > new_depth - r {
+                    score = -self.negamax(pos, rest, full, ply + 1, -alpha - 1, -alpha, false);
+                }
             }
             if score > alpha && score < beta && pv_node {
                 score = -self.negamax(pos, rest, new_depth, ply + 1, -beta, -alpha, true);
@@ -518,6 +528,8 @@ impl Searcher {
                 reducible: quiet || picked.losing,
                 hist,
                 pt,
+                tt_capture: quiet && frame.tt_move() != Move::NONE && pos.victim(frame.tt_move()).is_some(),
+                best,
             };
             let Some(score) = self.search_move(pos, rest, frame, node, picked, late, (alpha, beta)) else {
                 count -= 1;
@@ -586,6 +598,27 @@ mod tests {
                 !s.loses_too_much(&pos, depth, 5, true, safe),
                 "the safe move at depth {depth}"
             );
+        }
+    }
+
+    /// A quiet move is reduced one ply more where the table's move is a capture (the capture
+    /// is likely best, the quiet moves less likely to matter).
+    #[test]
+    fn quiet_moves_after_a_capturing_table_move_are_reduced_more() {
+        let s = Searcher::new(1, Arc::new(AtomicBool::new(false)));
+        let frame = Frame::new();
+        let why = |tt_capture| Reduce {
+            pv_node: false,
+            reducible: true,
+            improving: true,
+            gives_check: false,
+            hist: 0,
+            tt_capture,
+        };
+        for (depth, i) in [(6, 8), (10, 20), (20, 40)] {
+            let plain = s.reduction(depth, i, depth - 1, Move::NONE, why(false), &frame);
+            let after_capture = s.reduction(depth, i, depth - 1, Move::NONE, why(true), &frame);
+            assert_eq!(after_capture, plain + 1, "depth {depth}, move {i}");
         }
     }
 }

@@ -110,6 +110,11 @@ impl Frame {
         }
     }
 
+    /// The table's move once it has been tried (`Move::NONE` if none, or not a move here).
+    pub fn tt_move(&self) -> Move {
+        self.tt
+    }
+
     /// Starts picking at a node: `all_at_once` for a side that must answer a threat (every
     /// legal move in one ordered list), `counter` the countermove to the opponent's last move.
     pub fn start(&mut self, tt_move: Move, counter: Move, all_at_once: bool) {
