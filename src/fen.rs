@@ -11,20 +11,169 @@ use crate::variant::Variant;
 use std::fmt;
 use std::sync::Arc;
 
-/// Why a FEN was rejected. `Display` gives the one-line message for the user.
+/// Why a FEN (or a table game's [`Setup`]) was rejected. `Display` gives the one-line message
+/// for the user. Ranks are numbered from 1; squares are named as the variant names them.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FenError(pub String);
+pub enum FenError {
+    /// No field at all.
+    Empty,
+    /// Fields after the move number.
+    TrailingText(String),
+    /// The board field's ranks, against the board's.
+    RankCount {
+        /// Ranks in the FEN.
+        given: usize,
+        /// Ranks of the board.
+        board: usize,
+    },
+    /// A run of empty squares written with a leading 0.
+    ZeroRun {
+        /// The rank, from 1.
+        rank: usize,
+    },
+    /// A run of empty squares past any board's width.
+    RunTooLong {
+        /// The rank, from 1.
+        rank: usize,
+    },
+    /// A piece beyond the board's last file.
+    RankTooWide {
+        /// The rank, from 1.
+        rank: usize,
+        /// Files of the board.
+        files: usize,
+    },
+    /// A rank's files, against the board's.
+    RankWidth {
+        /// The rank, from 1.
+        rank: usize,
+        /// Files the rank fills.
+        given: usize,
+        /// Files of the board.
+        board: usize,
+    },
+    /// `*` on a square that is not a hole.
+    NotAHole(String),
+    /// A letter that names no piece of the variant.
+    UnknownLetter {
+        /// The letter.
+        letter: char,
+        /// The rank, from 1.
+        rank: usize,
+    },
+    /// Holdings (`[...]`) without their closing bracket.
+    HoldingsUnclosed(String),
+    /// Holdings the rules refuse, and why.
+    Holdings {
+        /// The holdings' inside.
+        holdings: String,
+        /// The rules' reason.
+        why: String,
+    },
+    /// A side to move other than `w` or `b`.
+    SideToMove(String),
+    /// An en-passant square off the board.
+    EpOffBoard(String),
+    /// An en-passant square no pawn just passed.
+    EpNoPawn(String),
+    /// A move counter that is not a number (which counter, the text).
+    NotANumber {
+        /// The counter's name.
+        counter: &'static str,
+        /// Its text.
+        text: String,
+    },
+    /// Move counters too large to be real.
+    CountersOutOfRange,
+    /// A set-up's squares, against the board's.
+    SquareCount {
+        /// Squares in the set-up.
+        given: usize,
+        /// Squares of the board.
+        board: usize,
+    },
+    /// A set-up's piece kind the variant lacks.
+    UnknownKind {
+        /// The piece kind's index.
+        kind: usize,
+        /// Where it stands.
+        square: String,
+    },
+    /// A piece on a square where none may stand.
+    NoLanding(String),
+    /// A pawn on its first or last rank, or in a zone where it must promote.
+    PawnRank {
+        /// The pawn's side.
+        color: Color,
+        /// Where it stands.
+        square: String,
+    },
+    /// The side not to move stands in check.
+    NotToMoveInCheck {
+        /// The side in check.
+        side: Color,
+    },
+    /// A castling field's letter that is no castling right here.
+    CastlingLetter {
+        /// The castling field.
+        field: String,
+        /// The letter.
+        letter: char,
+    },
+    /// A castling right the variant does not have.
+    CastlingMissing {
+        /// The castling field.
+        field: String,
+    },
+    /// Two rooks named for one castling right (Chess960).
+    CastlingTwoRooks {
+        /// The castling field.
+        field: String,
+    },
+    /// What the variant's rules module refuses.
+    Rules(String),
+}
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad FEN: {}", self.0)
+        use FenError::*;
+        f.write_str("bad FEN: ")?;
+        match self {
+            Empty => write!(f, "empty"),
+            TrailingText(t) => write!(f, "unexpected text after the move number: '{t}'"),
+            RankCount { given, board } => write!(f, "{given} ranks given, the board has {board}"),
+            ZeroRun { rank } => write!(f, "rank {rank}: an empty run starts with 0"),
+            RunTooLong { rank } => write!(f, "rank {rank}: empty run too long"),
+            RankTooWide { rank, files } => write!(f, "rank {rank} is wider than {files} files"),
+            RankWidth { rank, given, board } => write!(f, "rank {rank} has {given} files, the board has {board}"),
+            NotAHole(sq) => write!(f, "'*' on {sq}, which is not a hole"),
+            UnknownLetter { letter, rank } => write!(f, "unknown piece letter '{letter}' on rank {rank}"),
+            HoldingsUnclosed(h) => write!(f, "holdings '{h}' do not end with ']'"),
+            Holdings { holdings, why } => write!(f, "holdings '[{holdings}]': {why}"),
+            SideToMove(s) => write!(f, "side to move '{s}' (expected w or b)"),
+            EpOffBoard(ep) => write!(f, "en-passant square '{ep}' is not on the board"),
+            EpNoPawn(ep) => write!(f, "en-passant square '{ep}' has no pawn that just moved past it"),
+            NotANumber { counter, text } => write!(f, "{counter} '{text}' is not a number"),
+            CountersOutOfRange => write!(f, "move counters out of range"),
+            SquareCount { given, board } => write!(f, "{given} squares given, the board has {board}"),
+            UnknownKind { kind, square } => write!(f, "piece kind {kind} on {square}, which this variant lacks"),
+            NoLanding(sq) => write!(f, "piece on {sq}, where no piece may stand"),
+            PawnRank { color, square } => write!(f, "{} pawn on {square}, where no pawn can stand", color.name()),
+            NotToMoveInCheck { side } => write!(f, "{} is in check but it is {}'s move", side.name(), (!*side).name()),
+            CastlingLetter { field, letter } => {
+                write!(f, "castling field '{field}': '{letter}' is not a castling right here")
+            }
+            CastlingMissing { field } => write!(f, "castling field '{field}': this variant has no such castling"),
+            CastlingTwoRooks { field } => write!(f, "castling field '{field}': two rooks for one right"),
+            Rules(why) => f.write_str(why),
+        }
     }
 }
 
 impl std::error::Error for FenError {}
 
-fn bad<T>(msg: impl Into<String>) -> Result<T, FenError> {
-    Err(FenError(msg.into()))
+fn bad<T>(e: FenError) -> Result<T, FenError> {
+    Err(e)
 }
 
 /// A position as given, before the rules check it: a FEN's fields read into values, or what a
@@ -53,19 +202,19 @@ impl Setup {
     pub fn read(v: &Variant, fen: &str) -> Result<Setup, FenError> {
         let mut fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
-            return bad("empty");
+            return bad(FenError::Empty);
         }
         let holdings = split_holdings(&mut fields)?.map(str::to_string);
         if fields.len() > 6 {
-            return bad(format!(
-                "unexpected text after the move number: '{}'",
-                fields[6..].join(" ")
-            ));
+            return bad(FenError::TrailingText(fields[6..].join(" ")));
         }
         let g = &v.geometry;
         let rows: Vec<&str> = fields[0].split('/').collect();
         if rows.len() != g.ranks() {
-            return bad(format!("{} ranks given, the board has {}", rows.len(), g.ranks()));
+            return bad(FenError::RankCount {
+                given: rows.len(),
+                board: g.ranks(),
+            });
         }
         let mut board = vec![Piece::NONE; g.size()];
         for (i, row) in rows.iter().enumerate() {
@@ -74,27 +223,30 @@ impl Setup {
         let side = match fields.get(1) {
             None | Some(&"w") => Color::White,
             Some(&"b") => Color::Black,
-            Some(s) => return bad(format!("side to move '{s}' (expected w or b)")),
+            Some(s) => return bad(FenError::SideToMove(s.to_string())),
         };
         let ep = match fields.get(3).copied().unwrap_or("-") {
             "-" => None,
             ep => match g.parse(ep).filter(|s| g.exists(*s)) {
                 Some(sq) => Some(sq),
-                None => return bad(format!("en-passant square '{ep}' is not on the board")),
+                None => return bad(FenError::EpOffBoard(ep.to_string())),
             },
         };
-        let num = |i: usize, name: &str, default: u32| -> Result<u32, FenError> {
+        let num = |i: usize, counter: &'static str, default: u32| -> Result<u32, FenError> {
             match fields.get(i) {
                 None => Ok(default),
-                Some(s) => s
-                    .parse::<u32>()
-                    .or_else(|_| bad(format!("{name} '{s}' is not a number"))),
+                Some(s) => s.parse::<u32>().or_else(|_| {
+                    bad(FenError::NotANumber {
+                        counter,
+                        text: s.to_string(),
+                    })
+                }),
             }
         };
         let halfmove = num(4, "half-move clock", 0)?;
         let fullmove = num(5, "move number", 1)?.max(1);
         if halfmove > 10_000 || fullmove > 100_000 {
-            return bad("move counters out of range");
+            return bad(FenError::CountersOutOfRange);
         }
         Ok(Setup {
             board,
@@ -139,7 +291,7 @@ pub(crate) fn passed_pawn<R: Rules>(game: &Game<R>, board: &[Piece], side: Color
 fn split_holdings<'a>(fields: &mut Vec<&'a str>) -> Result<Option<&'a str>, FenError> {
     if let Some(open) = fields[0].find('[') {
         let Some(inner) = fields[0][open + 1..].strip_suffix(']') else {
-            return bad(format!("holdings '{}' do not end with ']'", &fields[0][open..]));
+            return bad(FenError::HoldingsUnclosed(fields[0][open..].to_string()));
         };
         fields[0] = &fields[0][..open];
         return Ok(Some(inner));
@@ -147,7 +299,7 @@ fn split_holdings<'a>(fields: &mut Vec<&'a str>) -> Result<Option<&'a str>, FenE
     if fields.len() > 1 && fields[fields.len() - 1].starts_with('[') {
         let last = fields.pop().expect("more than one field");
         let Some(inner) = last[1..].strip_suffix(']') else {
-            return bad(format!("holdings '{last}' do not end with ']'"));
+            return bad(FenError::HoldingsUnclosed(last.to_string()));
         };
         return Ok(Some(inner));
     }
@@ -175,13 +327,13 @@ fn read_rank(v: &Variant, row: &str, rank: usize, board: &mut [Piece]) -> Result
         let c = chars[j];
         if c.is_ascii_digit() {
             if c == '0' {
-                return bad(format!("rank {}: an empty run starts with 0", rank + 1));
+                return bad(FenError::ZeroRun { rank: rank + 1 });
             }
             let mut n = 0usize;
             while j < chars.len() && chars[j].is_ascii_digit() {
                 n = n * 10 + chars[j].to_digit(10).unwrap() as usize;
                 if n > 64 {
-                    return bad(format!("rank {}: empty run too long", rank + 1));
+                    return bad(FenError::RunTooLong { rank: rank + 1 });
                 }
                 j += 1;
             }
@@ -190,28 +342,33 @@ fn read_rank(v: &Variant, row: &str, rank: usize, board: &mut [Piece]) -> Result
         }
         j += 1;
         if file >= g.files() {
-            return bad(format!("rank {} is wider than {} files", rank + 1, g.files()));
+            return bad(FenError::RankTooWide {
+                rank: rank + 1,
+                files: g.files(),
+            });
         }
         let sq = g.square(file, rank).expect("inside the rectangle");
         if c == '*' {
             if g.exists(sq) && !g.no_landing.contains(sq) {
-                return bad(format!("'*' on {}, which is not a hole", g.name(sq)));
+                return bad(FenError::NotAHole(g.name(sq)));
             }
         } else {
             let Some(p) = piece_of_letter(v, c) else {
-                return bad(format!("unknown piece letter '{c}' on rank {}", rank + 1));
+                return bad(FenError::UnknownLetter {
+                    letter: c,
+                    rank: rank + 1,
+                });
             };
             board[sq.index()] = p;
         }
         file += 1;
     }
     if file != g.files() {
-        return bad(format!(
-            "rank {} has {} files, the board has {}",
-            rank + 1,
-            file,
-            g.files()
-        ));
+        return bad(FenError::RankWidth {
+            rank: rank + 1,
+            given: file,
+            board: g.files(),
+        });
     }
     Ok(())
 }
@@ -240,14 +397,16 @@ impl<R: Rules> Position<R> {
         if let Some(h) = &setup.holdings
             && let Err(e) = game.rules.parse_holdings(h, &mut pos.st.rule)
         {
-            return bad(format!("holdings '[{h}]': {e}"));
+            return bad(FenError::Holdings {
+                holdings: h.clone(),
+                why: e.to_string(),
+            });
         }
         if setup.board.len() != g.size() {
-            return bad(format!(
-                "{} squares given, the board has {}",
-                setup.board.len(),
-                g.size()
-            ));
+            return bad(FenError::SquareCount {
+                given: setup.board.len(),
+                board: g.size(),
+            });
         }
         // In FEN order, so that the first misplaced piece is the one named.
         for rank in (0..g.ranks()).rev() {
@@ -258,14 +417,13 @@ impl<R: Rules> Position<R> {
                     continue;
                 }
                 if p.kind() >= game.variant.pieces.len() {
-                    return bad(format!(
-                        "piece kind {} on {}, which this variant lacks",
-                        p.kind(),
-                        g.name(sq)
-                    ));
+                    return bad(FenError::UnknownKind {
+                        kind: p.kind(),
+                        square: g.name(sq),
+                    });
                 }
                 if !game.landable.contains(sq) {
-                    return bad(format!("piece on {}, where no piece may stand", g.name(sq)));
+                    return bad(FenError::NoLanding(g.name(sq)));
                 }
                 pos.put_piece(p, sq);
             }
@@ -274,10 +432,7 @@ impl<R: Rules> Position<R> {
         pos.st.castling = pos.read_castling(&setup.castling)?;
         if let Some(sq) = setup.ep {
             let Some(victim) = setup.ep_victim(&game, sq) else {
-                return bad(format!(
-                    "en-passant square '{}' has no pawn that just moved past it",
-                    g.name(sq)
-                ));
+                return bad(FenError::EpNoPawn(g.name(sq)));
             };
             if pos.ep_capturable(sq) {
                 pos.st.ep = Some(sq);
@@ -325,15 +480,16 @@ impl<R: Rules> Position<R> {
                 _ => None,
             };
             let Some(right) = right else {
-                return bad(format!(
-                    "castling field '{castling}': '{c}' is not a castling right here"
-                ));
+                return bad(FenError::CastlingLetter {
+                    field: castling.to_string(),
+                    letter: c,
+                });
             };
             let options = &game.castles[color.index()][right];
             if options.is_empty() {
-                return bad(format!(
-                    "castling field '{castling}': this variant has no such castling"
-                ));
+                return bad(FenError::CastlingMissing {
+                    field: castling.to_string(),
+                });
             }
             let o = options[0].sq;
             let (k, r) = (self.board[o.king_from.index()], self.board[o.rook_from.index()]);
@@ -379,20 +535,19 @@ impl<R: Rules> Position<R> {
                     let rr = g.relative_rank(c, sq);
                     let in_zone = game.promo_zone[c.index()].contains(sq) && v.promotion_compulsory;
                     if rr == 0 || rr == g.ranks() - 1 || in_zone {
-                        return bad(format!("{} pawn on {}, where no pawn can stand", c.name(), g.name(sq)));
+                        return bad(FenError::PawnRank {
+                            color: c,
+                            square: g.name(sq),
+                        });
                     }
                 }
             }
         }
-        game.rules.validate(self).map_err(FenError)?;
+        game.rules.validate(self).map_err(FenError::Rules)?;
         if v.check && !exposed {
             let them = !self.side;
             if self.royal_in_danger(them) {
-                return bad(format!(
-                    "{} is in check but it is {}'s move",
-                    them.name(),
-                    self.side.name()
-                ));
+                return bad(FenError::NotToMoveInCheck { side: them });
             }
         }
         Ok(())
@@ -528,7 +683,12 @@ impl<R: Rules> Position<R> {
                 Color::Black
             };
             let up = ch.to_ascii_uppercase();
-            let not_a_right = || bad(format!("castling field '{field}': '{ch}' is not a castling right here"));
+            let not_a_right = || {
+                bad(FenError::CastlingLetter {
+                    field: field.to_string(),
+                    letter: ch,
+                })
+            };
             let Some((kf, rank)) = self.chess960_king(c) else {
                 if up == 'K' || up == 'Q' || (up.is_ascii_uppercase() && ((up as u8 - b'A') as usize) < g.files()) {
                     continue;
@@ -555,7 +715,9 @@ impl<R: Rules> Position<R> {
                 .position(|o| Some(o.sq.king_from) == king_from && Some(o.sq.rook_from) == rook_from);
             let Some(index) = index else { return not_a_right() };
             if rights.has(c, right) && self.castle_sel[c.index()][right] as usize != index {
-                return bad(format!("castling field '{field}': two rooks for one right"));
+                return bad(FenError::CastlingTwoRooks {
+                    field: field.to_string(),
+                });
             }
             self.castle_sel[c.index()][right] = index as u8;
             rights |= CastlingRights::of(c, right);
@@ -583,5 +745,88 @@ impl<R: Rules> Position<R> {
                 out.push(if c == Color::White { ch } else { ch.to_ascii_lowercase() });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{AnyGame, default_variants};
+    use crate::rules::Plain;
+
+    fn chess() -> Arc<Game<Plain>> {
+        let Some(AnyGame::Plain(chess)) = default_variants().get("chess") else {
+            panic!("chess is a plain variant")
+        };
+        chess.clone()
+    }
+
+    /// Each way a FEN can be wrong is its own value, and reads as one line that says so.
+    #[test]
+    fn bad_fens_are_typed_values() {
+        use FenError::*;
+        let s = String::from;
+        let cases = [
+            ("", Empty),
+            ("8/8/8/8/8/8/8/8/8 w - - 0 1", RankCount { given: 9, board: 8 }),
+            ("4k3/8/8/8/8/8/8/04K3 w - - 0 1", ZeroRun { rank: 1 }),
+            ("4k3/8/8/8/8/8/8/4K3R w - - 0 1", RankTooWide { rank: 1, files: 8 }),
+            (
+                "4k3/8/8/8/8/8/8/4K2 w - - 0 1",
+                RankWidth {
+                    rank: 1,
+                    given: 7,
+                    board: 8,
+                },
+            ),
+            ("4k3/8/8/8/8/8/8/4K2X w - - 0 1", UnknownLetter { letter: 'X', rank: 1 }),
+            ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", SideToMove(s("x"))),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 more", TrailingText(s("more"))),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - z 1",
+                NotANumber {
+                    counter: "half-move clock",
+                    text: s("z"),
+                },
+            ),
+            ("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", EpOffBoard(s("e9"))),
+            ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", EpNoPawn(s("e6"))),
+            (
+                "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
+                PawnRank {
+                    color: Color::White,
+                    square: s("a1"),
+                },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
+                NotToMoveInCheck { side: Color::Black },
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w X - 0 1",
+                CastlingLetter {
+                    field: s("X"),
+                    letter: 'X',
+                },
+            ),
+        ];
+        for (fen, want) in cases {
+            assert_eq!(Position::from_fen(chess(), fen).err(), Some(want.clone()), "{fen:?}");
+            let text = want.to_string();
+            assert!(text.starts_with("bad FEN: ") && !text.contains('\n'), "{text}");
+        }
+        assert_eq!(
+            NotToMoveInCheck { side: Color::Black }.to_string(),
+            "bad FEN: Black is in check but it is White's move"
+        );
+        assert_eq!(
+            RankWidth {
+                rank: 1,
+                given: 7,
+                board: 8
+            }
+            .to_string(),
+            "bad FEN: rank 1 has 7 files, the board has 8"
+        );
     }
 }

@@ -338,3 +338,20 @@ fn the_engine_seat_is_the_generic_player_with_rollouts_of_ten() {
         "played as the whole-turn search"
     );
 }
+
+/// The whole-turn engine seat gives up a garbled observation as an unreadable one, with the
+/// game's reason as the forfeit's text.
+#[test]
+fn the_engine_seat_refuses_a_garbled_observation_as_unreadable() {
+    use menagerie::table::seats::{PlayerError, SeatError, make_seat};
+    let t = new_table("gravity", &Vec::new()).unwrap();
+    let mut seat = make_seat(t.as_ref(), 0, "engine:player=turns", 1, 30.0).unwrap();
+    match seat.see("no such state") {
+        Err(SeatError::Player(PlayerError::Unreadable(why))) => {
+            assert!(!why.is_empty() && !why.contains('\n'), "{why:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let start = t.observe(0);
+    assert_eq!(seat.see(&start), Ok(()), "{start}");
+}

@@ -17,7 +17,7 @@ use crate::games::rbc::player::RbcGame;
 use crate::games::rbc::{End, Rbc, Referee, Request, sense};
 use crate::position::{Game, Piece, Position};
 use crate::rules::HiddenGame;
-use crate::table::seats::{Player, PlayerSeat, Seat};
+use crate::table::seats::{Player, PlayerError, PlayerSeat, Seat};
 use crate::table::{Actor, Chance, FieldKind, GameInfo, Information, Outcome, Settings, TableGame, Utility};
 use std::sync::Arc;
 
@@ -408,7 +408,11 @@ struct TableBelief {
 
 impl crate::table::mcts::Belief<RbcTable> for TableBelief {
     fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.feed.as_mut().map_err(|e| e.clone())?.see(observation)
+        self.feed
+            .as_mut()
+            .map_err(|e| e.clone())?
+            .see(observation)
+            .map_err(|e| e.to_string())
     }
     fn sample(&mut self, rng: &mut rand::rngs::StdRng) -> Result<RbcTable, String> {
         use rand::RngExt;
@@ -496,7 +500,7 @@ impl EnginePlayer {
 }
 
 impl Player for EnginePlayer {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
+    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
         self.observation = observation.to_string();
         let now = (self.field(2).to_string(), self.field(3).to_string());
         let before = std::mem::replace(&mut self.last, now.clone());
@@ -506,7 +510,9 @@ impl Player for EnginePlayer {
         if was("move") && !is("move") {
             // Our move was made: `REQUESTED>TAKEN[@SQ]`.
             let r = self.field(6).to_string();
-            let (asked, taken) = r.split_once('>').ok_or("no move result")?;
+            let (asked, taken) = r
+                .split_once('>')
+                .ok_or_else(|| PlayerError::Unreadable("no move result".into()))?;
             let (taken, cap) = taken.split_once('@').unwrap_or((taken, "none"));
             self.tell(&format!("rbc-result {asked} {taken} {cap}"));
         }
@@ -524,15 +530,15 @@ impl Player for EnginePlayer {
         }
         Ok(())
     }
-    fn decide(&mut self, _: &[String]) -> Result<String, String> {
+    fn decide(&mut self, _: &[String]) -> Result<String, PlayerError> {
         // The player does a fixed amount of work: the clock it is told does not matter.
         if self.field(3) == "sense" {
-            let r = self.reply("rbc-sense 10")?;
+            let r = self.reply("rbc-sense 10").map_err(PlayerError::Failed)?;
             return Ok(r
                 .strip_prefix("sense ")
                 .map_or("sense pass".into(), |sq| format!("sense {sq}")));
         }
-        let r = self.reply("rbc-go 10")?;
+        let r = self.reply("rbc-go 10").map_err(PlayerError::Failed)?;
         Ok(r.strip_prefix("move ").unwrap_or("pass").to_string())
     }
 }

@@ -52,16 +52,46 @@ pub enum SeatError {
     LineTooLong(usize),
     /// The terminal could not be written or read (the I/O error).
     Terminal(String),
-    /// Menagerie's own player gave up: it was refused, or had nothing to choose from.
-    Player(String),
+    /// Menagerie's own player gave up (why).
+    Player(PlayerError),
     /// A replayed record: the seat forfeits here, or the record has no answer for it.
     Record(String),
+}
+
+/// Why Menagerie's own player (a [`Player`], the random seat) gives up its seat; its text is
+/// the forfeit's reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerError {
+    /// An observation it cannot read (the game's reason).
+    Unreadable(String),
+    /// It was offered no legal action.
+    NoLegalAction,
+    /// The referee refused its action (a bug in the player): the seat's kind and the message.
+    Refused {
+        /// `engine` or `random`.
+        seat: &'static str,
+        /// The referee's message.
+        message: String,
+    },
+    /// Its own search or program failed (why).
+    Failed(String),
+}
+
+impl fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerError::Unreadable(why) | PlayerError::Failed(why) => f.write_str(why),
+            PlayerError::NoLegalAction => f.write_str("no legal action"),
+            PlayerError::Refused { seat, message } => write!(f, "{seat} seat refused: {message}"),
+        }
+    }
 }
 
 impl fmt::Display for SeatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SeatError::Gone(why) | SeatError::Player(why) | SeatError::Record(why) => f.write_str(why),
+            SeatError::Gone(why) | SeatError::Record(why) => f.write_str(why),
+            SeatError::Player(e) => e.fmt(f),
             SeatError::Silent(s) => write!(f, "no answer in {s} s"),
             SeatError::NotReading(s) => write!(
                 f,
@@ -114,9 +144,9 @@ pub trait Seat: Send {
 /// decides from that alone. [`PlayerSeat`] makes it a seat.
 pub trait Player: Send {
     /// The seat's new observation.
-    fn see(&mut self, observation: &str) -> Result<(), String>;
+    fn see(&mut self, observation: &str) -> Result<(), PlayerError>;
     /// An action among `legal`.
-    fn decide(&mut self, legal: &[String]) -> Result<String, String>;
+    fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError>;
 }
 
 /// A [`Player`] in a seat: it ignores events (the observations carry what it needs) and gives
@@ -137,7 +167,10 @@ impl<P: Player> Seat for PlayerSeat<P> {
         self.0.decide(legal).map(Answer::Action).map_err(SeatError::Player)
     }
     fn refused(&mut self, message: &str) -> Result<(), SeatError> {
-        Err(SeatError::Player(format!("engine seat refused: {message}")))
+        Err(SeatError::Player(PlayerError::Refused {
+            seat: "engine",
+            message: message.to_string(),
+        }))
     }
     fn end(&mut self, _: &Outcome) {}
 }
@@ -188,12 +221,15 @@ impl Seat for RandomSeat {
     }
     fn ask(&mut self, _: u64, _: &str, _: f64, legal: &[String]) -> Result<Answer, SeatError> {
         if legal.is_empty() {
-            return Err(SeatError::Player("no legal action".into()));
+            return Err(SeatError::Player(PlayerError::NoLegalAction));
         }
         Ok(Answer::Action(legal[self.rng.random_range(0..legal.len())].clone()))
     }
     fn refused(&mut self, message: &str) -> Result<(), SeatError> {
-        Err(SeatError::Player(format!("random seat refused: {message}")))
+        Err(SeatError::Player(PlayerError::Refused {
+            seat: "random",
+            message: message.to_string(),
+        }))
     }
     fn end(&mut self, _: &Outcome) {}
 }
@@ -754,7 +790,30 @@ mod tests {
         let mut random = RandomSeat::new(1);
         assert_eq!(
             random.ask(1, "move", 1.0, &[]),
-            Err(SeatError::Player("no legal action".into()))
+            Err(SeatError::Player(PlayerError::NoLegalAction))
+        );
+        assert_eq!(
+            random.refused("e9 is off the board"),
+            Err(SeatError::Player(PlayerError::Refused {
+                seat: "random",
+                message: "e9 is off the board".into()
+            }))
+        );
+        assert_eq!(
+            SeatError::Player(PlayerError::Refused {
+                seat: "engine",
+                message: "e9 is off the board".into()
+            })
+            .to_string(),
+            "engine seat refused: e9 is off the board"
+        );
+        assert_eq!(
+            SeatError::Player(PlayerError::NoLegalAction).to_string(),
+            "no legal action"
+        );
+        assert_eq!(
+            SeatError::Player(PlayerError::Unreadable("bad placement".into())).to_string(),
+            "bad placement"
         );
     }
 

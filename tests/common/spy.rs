@@ -2,7 +2,7 @@
 
 use menagerie::kit::new_table;
 use menagerie::table::referee::{self, Played};
-use menagerie::table::seats::{Answer, RandomSeat, Seat, SeatError};
+use menagerie::table::seats::{Answer, PlayerError, RandomSeat, Seat, SeatError};
 use menagerie::table::{Outcome, Settings};
 use std::sync::{Arc, Mutex};
 
@@ -30,7 +30,7 @@ impl Seat for Spy {
         self.inner.ask(id, kind, s, legal)
     }
     fn refused(&mut self, m: &str) -> Result<(), SeatError> {
-        Err(SeatError::Player(m.to_string()))
+        Err(SeatError::Player(PlayerError::Failed(m.to_string())))
     }
     fn end(&mut self, _: &Outcome) {}
 }

@@ -858,7 +858,7 @@ impl RbcGame {
     fn truth(&self, args: &[&str]) -> Result<String, String> {
         let fen = args.join(" ");
         let game = std::sync::Arc::clone(self.start.game());
-        let pos = Position::from_fen(game, &fen).map_err(|e| format!("bad FEN: {e}"))?;
+        let pos = Position::from_fen(game, &fen).map_err(|e| e.to_string())?;
         let b = self.player.as_ref().expect("checked").belief();
         let board = super::belief::Board::of(&pos);
         Ok(format!(

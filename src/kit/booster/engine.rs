@@ -6,7 +6,7 @@
 use super::{Action, Booster, CHESS_CARDS, Phase, in_check, normal_moves};
 use crate::Color;
 use crate::table::Settings;
-use crate::table::seats::{Player, number_options};
+use crate::table::seats::{Player, PlayerError, number_options};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -225,15 +225,15 @@ fn card_is(card: char, c: Color) -> bool {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.view = super::state::parse(&self.view, observation, true, None)?;
+    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+        self.view = super::state::parse(&self.view, observation, true, None).map_err(PlayerError::Unreadable)?;
         Ok(())
     }
 
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+    fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError> {
         match self.decide_now(legal) {
             Some(a) if legal.contains(&a) => Ok(a),
-            _ => legal.first().cloned().ok_or_else(|| "no legal action".into()),
+            _ => legal.first().cloned().ok_or(PlayerError::NoLegalAction),
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::position::{Game, Position};
 use crate::rules::Plain;
 use crate::search::Searcher;
 use crate::table::Settings;
-use crate::table::seats::{Player, number_options};
+use crate::table::seats::{Player, PlayerError, number_options};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
@@ -351,20 +351,20 @@ fn with_types(view: &Cloak, c: Color, arr: &[char; 8]) -> Cloak {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        let now = state::parse(&self.base, observation, true, None)?;
+    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+        let now = state::parse(&self.base, observation, true, None).map_err(PlayerError::Unreadable)?;
         let prev = self.view.take();
         self.learn(prev.as_ref(), &now);
         self.view = Some(now);
         Ok(())
     }
 
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
-        let a = self.decide_now(legal)?;
+    fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError> {
+        let a = self.decide_now(legal).map_err(PlayerError::Failed)?;
         if legal.contains(&a) {
             Ok(a)
         } else {
-            legal.first().cloned().ok_or_else(|| "no legal action".into())
+            legal.first().cloned().ok_or(PlayerError::NoLegalAction)
         }
     }
 }
@@ -387,7 +387,7 @@ impl Belief {
 
 impl crate::table::mcts::Belief<Cloak> for Belief {
     fn see(&mut self, observation: &str) -> Result<(), String> {
-        Player::see(self.engine.as_mut().map_err(|e| e.clone())?, observation)
+        Player::see(self.engine.as_mut().map_err(|e| e.clone())?, observation).map_err(|e| e.to_string())
     }
 
     fn sample(&mut self, rng: &mut StdRng) -> Result<Cloak, String> {

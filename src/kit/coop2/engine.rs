@@ -2,7 +2,7 @@
 //! expectation over the unseen cards, the captures they prepare for the next player.
 
 use super::{Action, Coop2, DECK, Phase, TYPES, card_of};
-use crate::table::seats::{Player, number_options};
+use crate::table::seats::{Player, PlayerError, number_options};
 use crate::table::{Settings, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -177,12 +177,12 @@ impl Engine {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.view = super::state::parse(&self.view, observation, true, None)?;
+    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+        self.view = super::state::parse(&self.view, observation, true, None).map_err(PlayerError::Unreadable)?;
         Ok(())
     }
 
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+    fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError> {
         let now = self.view.text(None);
         if self.plan.first().is_none_or(|(state, _)| *state != now) {
             self.plan = self.choose();
@@ -195,6 +195,6 @@ impl Player for Engine {
             return Ok(a);
         }
         self.plan.clear();
-        legal.first().cloned().ok_or_else(|| "no legal action".into())
+        legal.first().cloned().ok_or(PlayerError::NoLegalAction)
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{Action, Board, Gravity, Phase, piece_moves, points_in, squares};
 use crate::Color;
-use crate::table::seats::{Player, number_options};
+use crate::table::seats::{Player, PlayerError, number_options};
 use crate::table::{Settings, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -220,11 +220,11 @@ impl Engine {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        TableGame::set_state(&mut self.view, observation)
+    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+        TableGame::set_state(&mut self.view, observation).map_err(PlayerError::Unreadable)
     }
 
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+    fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError> {
         let now = self.view.text();
         if self.plan.first().is_none_or(|(state, _)| *state != now) {
             self.plan = self.choose();
@@ -237,6 +237,6 @@ impl Player for Engine {
             return Ok(a.to_string());
         }
         self.plan.clear();
-        legal.first().cloned().ok_or_else(|| "no legal action".into())
+        legal.first().cloned().ok_or(PlayerError::NoLegalAction)
     }
 }

@@ -9,7 +9,7 @@ use super::{Action, Neighbour, Phase, carry, landing};
 use crate::kit::draw_odds;
 use crate::kit::solitaire::Board;
 use crate::table::Settings;
-use crate::table::seats::{Player, number_options};
+use crate::table::seats::{Player, PlayerError, number_options};
 use std::collections::{HashMap, HashSet};
 
 /// The player: its view and search limits.
@@ -163,13 +163,13 @@ fn greedy(board: &Board, captures: bool, history: &HashSet<Board>) -> Option<Act
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.view = Neighbour::parse(&self.view, observation, true)?;
+    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+        self.view = Neighbour::parse(&self.view, observation, true).map_err(PlayerError::Unreadable)?;
         self.history.insert(*self.view.board());
         Ok(())
     }
 
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+    fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError> {
         let v = self.view.clone();
         let choice = if v.rules().open {
             solve_open(&v, self.budget.saturating_mul(10))
@@ -191,7 +191,7 @@ impl Player for Engine {
         };
         match choice.map(|a| a.to_string()) {
             Some(t) if legal.contains(&t) => Ok(t),
-            _ => legal.first().cloned().ok_or_else(|| "no legal action".to_string()),
+            _ => legal.first().cloned().ok_or(PlayerError::NoLegalAction),
         }
     }
 }

@@ -903,7 +903,7 @@ impl TableGame for Neighbour {
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         let mut e = engine::Engine::new(self, options, seed)?;
-        Player::see(&mut e, &TableGame::observe(self, seat))?;
+        Player::see(&mut e, &TableGame::observe(self, seat)).map_err(|e| e.to_string())?;
         Ok(Box::new(PlayerSeat(e)))
     }
 }

@@ -9,7 +9,7 @@ use super::{Action, Parade, gap_square, moves};
 use crate::kit::draw_odds;
 use crate::kit::solitaire::{Board, beam, gap};
 use crate::table::Settings;
-use crate::table::seats::{Player, number_options};
+use crate::table::seats::{Player, PlayerError, number_options};
 use std::collections::{HashMap, HashSet};
 
 /// The player: its view of the game and its search limits.
@@ -109,13 +109,13 @@ fn greedy(board: &Board, history: &HashSet<Board>) -> Option<Action> {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.view = Parade::parse(&self.view, observation, true)?;
+    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+        self.view = Parade::parse(&self.view, observation, true).map_err(PlayerError::Unreadable)?;
         self.history.insert(*self.view.board());
         Ok(())
     }
 
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+    fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError> {
         let v = &self.view;
         let left = super::MAX_ACTIONS - v.spent();
         let board = *v.board();
@@ -154,7 +154,7 @@ impl Player for Engine {
         let text = choice.map(|a| a.to_string());
         match text {
             Some(t) if legal.contains(&t) => Ok(t),
-            _ => legal.first().cloned().ok_or_else(|| "no legal action".to_string()),
+            _ => legal.first().cloned().ok_or(PlayerError::NoLegalAction),
         }
     }
 }

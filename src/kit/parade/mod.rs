@@ -539,7 +539,7 @@ impl TableGame for Parade {
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         let mut e = engine::Engine::new(self, options, seed)?;
-        crate::table::seats::Player::see(&mut e, &TableGame::observe(self, seat))?;
+        crate::table::seats::Player::see(&mut e, &TableGame::observe(self, seat)).map_err(|e| e.to_string())?;
         Ok(Box::new(PlayerSeat(e)))
     }
 }

@@ -6,7 +6,7 @@ use crate::kit::chess;
 use crate::moves::Move;
 use crate::search::Searcher;
 use crate::square::Square;
-use crate::table::seats::{Player, number_options};
+use crate::table::seats::{Player, PlayerError, number_options};
 use crate::table::{Settings, Table};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -166,14 +166,16 @@ impl Engine {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
+    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
         // A mark this seat may not see is never used by its decisions: the view stands in the
         // first piece that can move.
-        self.view = View::read(&self.view, observation)?.into_state();
+        self.view = View::read(&self.view, observation)
+            .map_err(PlayerError::Unreadable)?
+            .into_state();
         Ok(())
     }
 
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
-        Engine::decide(self, legal)
+    fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError> {
+        Engine::decide(self, legal).map_err(PlayerError::Failed)
     }
 }

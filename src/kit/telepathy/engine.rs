@@ -3,7 +3,7 @@
 use super::{Action, CARDS, Phase, Telepathy};
 use crate::kit::chess;
 use crate::search::Searcher;
-use crate::table::seats::{Player, number_options};
+use crate::table::seats::{Player, PlayerError, number_options};
 use crate::table::{Settings, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -178,14 +178,14 @@ impl Engine {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
+    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
         // Hidden parts (the face-down card and the hand it left) are never used by a decision:
         // the view leaves them undealt.
-        self.view = self.view.read_view(observation)?;
+        self.view = self.view.read_view(observation).map_err(PlayerError::Unreadable)?;
         Ok(())
     }
 
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
-        Engine::decide(self, legal)
+    fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError> {
+        Engine::decide(self, legal).map_err(PlayerError::Failed)
     }
 }

@@ -11,7 +11,7 @@
 //! ([`PartnerModel`]).
 
 use super::QuickHasher;
-use super::seats::{Player, PlayerSeat, Seat, number_options};
+use super::seats::{Player, PlayerError, PlayerSeat, Seat, number_options};
 use super::{Actor, Settings, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -725,7 +725,7 @@ pub fn engine_seat_or_own<G: TableGame, P: Player + 'static>(
         }
         Some(p) if p == own_name => {
             let mut player = own(&rest)?;
-            player.see(&game.observe(seat))?;
+            player.see(&game.observe(seat)).map_err(|e| e.to_string())?;
             Ok(Box::new(PlayerSeat(player)))
         }
         Some(p) => Err(format!("engine option player={p}: mcts or {own_name}")),
@@ -798,20 +798,22 @@ fn draw<A: Clone>(outcomes: &[(A, f64)], rng: &mut StdRng) -> Result<A, String> 
 }
 
 impl<G: TableGame> Player for Mcts<G> {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.belief.see(observation)
+    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+        self.belief.see(observation).map_err(PlayerError::Unreadable)
     }
 
-    fn decide(&mut self, legal: &[String]) -> Result<String, String> {
+    fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError> {
         // One legal action is no decision (a pass, an end of turn): no search.
         if let [only] = legal {
             return Ok(only.clone());
         }
-        let a = self.search()?.to_string();
+        let a = self.search().map_err(PlayerError::Failed)?.to_string();
         if legal.contains(&a) {
             Ok(a)
         } else {
-            Err(format!("mcts chose '{a}', which the referee does not list"))
+            Err(PlayerError::Failed(format!(
+                "mcts chose '{a}', which the referee does not list"
+            )))
         }
     }
 }
