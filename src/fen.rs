@@ -172,10 +172,6 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-fn bad<T>(e: FenError) -> Result<T, FenError> {
-    Err(e)
-}
-
 /// A position as given, before the rules check it: a FEN's fields read into values, or what a
 /// table game holds. [`Position::from_setup`] checks it and makes the position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,16 +198,16 @@ impl Setup {
     pub fn read(v: &Variant, fen: &str) -> Result<Setup, FenError> {
         let mut fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
-            return bad(FenError::Empty);
+            return Err(FenError::Empty);
         }
         let holdings = split_holdings(&mut fields)?.map(str::to_string);
         if fields.len() > 6 {
-            return bad(FenError::TrailingText(fields[6..].join(" ")));
+            return Err(FenError::TrailingText(fields[6..].join(" ")));
         }
         let g = &v.geometry;
         let rows: Vec<&str> = fields[0].split('/').collect();
         if rows.len() != g.ranks() {
-            return bad(FenError::RankCount {
+            return Err(FenError::RankCount {
                 given: rows.len(),
                 board: g.ranks(),
             });
@@ -223,30 +219,28 @@ impl Setup {
         let side = match fields.get(1) {
             None | Some(&"w") => Color::White,
             Some(&"b") => Color::Black,
-            Some(s) => return bad(FenError::SideToMove(s.to_string())),
+            Some(s) => return Err(FenError::SideToMove(s.to_string())),
         };
         let ep = match fields.get(3).copied().unwrap_or("-") {
             "-" => None,
             ep => match g.parse(ep).filter(|s| g.exists(*s)) {
                 Some(sq) => Some(sq),
-                None => return bad(FenError::EpOffBoard(ep.to_string())),
+                None => return Err(FenError::EpOffBoard(ep.to_string())),
             },
         };
         let num = |i: usize, counter: &'static str, default: u32| -> Result<u32, FenError> {
             match fields.get(i) {
                 None => Ok(default),
-                Some(s) => s.parse::<u32>().or_else(|_| {
-                    bad(FenError::NotANumber {
-                        counter,
-                        text: s.to_string(),
-                    })
+                Some(s) => s.parse::<u32>().map_err(|_| FenError::NotANumber {
+                    counter,
+                    text: s.to_string(),
                 }),
             }
         };
         let halfmove = num(4, "half-move clock", 0)?;
         let fullmove = num(5, "move number", 1)?.max(1);
         if halfmove > 10_000 || fullmove > 100_000 {
-            return bad(FenError::CountersOutOfRange);
+            return Err(FenError::CountersOutOfRange);
         }
         Ok(Setup {
             board,
@@ -291,7 +285,7 @@ pub(crate) fn passed_pawn<R: Rules>(game: &Game<R>, board: &[Piece], side: Color
 fn split_holdings<'a>(fields: &mut Vec<&'a str>) -> Result<Option<&'a str>, FenError> {
     if let Some(open) = fields[0].find('[') {
         let Some(inner) = fields[0][open + 1..].strip_suffix(']') else {
-            return bad(FenError::HoldingsUnclosed(fields[0][open..].to_string()));
+            return Err(FenError::HoldingsUnclosed(fields[0][open..].to_string()));
         };
         fields[0] = &fields[0][..open];
         return Ok(Some(inner));
@@ -299,7 +293,7 @@ fn split_holdings<'a>(fields: &mut Vec<&'a str>) -> Result<Option<&'a str>, FenE
     if fields.len() > 1 && fields[fields.len() - 1].starts_with('[') {
         let last = fields.pop().expect("more than one field");
         let Some(inner) = last[1..].strip_suffix(']') else {
-            return bad(FenError::HoldingsUnclosed(last.to_string()));
+            return Err(FenError::HoldingsUnclosed(last.to_string()));
         };
         return Ok(Some(inner));
     }
@@ -327,13 +321,13 @@ fn read_rank(v: &Variant, row: &str, rank: usize, board: &mut [Piece]) -> Result
         let c = chars[j];
         if c.is_ascii_digit() {
             if c == '0' {
-                return bad(FenError::ZeroRun { rank: rank + 1 });
+                return Err(FenError::ZeroRun { rank: rank + 1 });
             }
             let mut n = 0usize;
             while j < chars.len() && chars[j].is_ascii_digit() {
                 n = n * 10 + chars[j].to_digit(10).unwrap() as usize;
                 if n > 64 {
-                    return bad(FenError::RunTooLong { rank: rank + 1 });
+                    return Err(FenError::RunTooLong { rank: rank + 1 });
                 }
                 j += 1;
             }
@@ -342,7 +336,7 @@ fn read_rank(v: &Variant, row: &str, rank: usize, board: &mut [Piece]) -> Result
         }
         j += 1;
         if file >= g.files() {
-            return bad(FenError::RankTooWide {
+            return Err(FenError::RankTooWide {
                 rank: rank + 1,
                 files: g.files(),
             });
@@ -350,11 +344,11 @@ fn read_rank(v: &Variant, row: &str, rank: usize, board: &mut [Piece]) -> Result
         let sq = g.square(file, rank).expect("inside the rectangle");
         if c == '*' {
             if g.exists(sq) && !g.no_landing.contains(sq) {
-                return bad(FenError::NotAHole(g.name(sq)));
+                return Err(FenError::NotAHole(g.name(sq)));
             }
         } else {
             let Some(p) = piece_of_letter(v, c) else {
-                return bad(FenError::UnknownLetter {
+                return Err(FenError::UnknownLetter {
                     letter: c,
                     rank: rank + 1,
                 });
@@ -364,7 +358,7 @@ fn read_rank(v: &Variant, row: &str, rank: usize, board: &mut [Piece]) -> Result
         file += 1;
     }
     if file != g.files() {
-        return bad(FenError::RankWidth {
+        return Err(FenError::RankWidth {
             rank: rank + 1,
             given: file,
             board: g.files(),
@@ -397,13 +391,13 @@ impl<R: Rules> Position<R> {
         if let Some(h) = &setup.holdings
             && let Err(e) = game.rules.parse_holdings(h, &mut pos.st.rule)
         {
-            return bad(FenError::Holdings {
+            return Err(FenError::Holdings {
                 holdings: h.clone(),
                 why: e.to_string(),
             });
         }
         if setup.board.len() != g.size() {
-            return bad(FenError::SquareCount {
+            return Err(FenError::SquareCount {
                 given: setup.board.len(),
                 board: g.size(),
             });
@@ -417,13 +411,13 @@ impl<R: Rules> Position<R> {
                     continue;
                 }
                 if p.kind() >= game.variant.pieces.len() {
-                    return bad(FenError::UnknownKind {
+                    return Err(FenError::UnknownKind {
                         kind: p.kind(),
                         square: g.name(sq),
                     });
                 }
                 if !game.landable.contains(sq) {
-                    return bad(FenError::NoLanding(g.name(sq)));
+                    return Err(FenError::NoLanding(g.name(sq)));
                 }
                 pos.put_piece(p, sq);
             }
@@ -432,7 +426,7 @@ impl<R: Rules> Position<R> {
         pos.st.castling = pos.read_castling(&setup.castling)?;
         if let Some(sq) = setup.ep {
             let Some(victim) = setup.ep_victim(&game, sq) else {
-                return bad(FenError::EpNoPawn(g.name(sq)));
+                return Err(FenError::EpNoPawn(g.name(sq)));
             };
             if pos.ep_capturable(sq) {
                 pos.st.ep = Some(sq);
@@ -480,14 +474,14 @@ impl<R: Rules> Position<R> {
                 _ => None,
             };
             let Some(right) = right else {
-                return bad(FenError::CastlingLetter {
+                return Err(FenError::CastlingLetter {
                     field: castling.to_string(),
                     letter: c,
                 });
             };
             let options = &game.castles[color.index()][right];
             if options.is_empty() {
-                return bad(FenError::CastlingMissing {
+                return Err(FenError::CastlingMissing {
                     field: castling.to_string(),
                 });
             }
@@ -535,7 +529,7 @@ impl<R: Rules> Position<R> {
                     let rr = g.relative_rank(c, sq);
                     let in_zone = game.promo_zone[c.index()].contains(sq) && v.promotion_compulsory;
                     if rr == 0 || rr == g.ranks() - 1 || in_zone {
-                        return bad(FenError::PawnRank {
+                        return Err(FenError::PawnRank {
                             color: c,
                             square: g.name(sq),
                         });
@@ -547,7 +541,7 @@ impl<R: Rules> Position<R> {
         if v.check && !exposed {
             let them = !self.side;
             if self.royal_in_danger(them) {
-                return bad(FenError::NotToMoveInCheck { side: them });
+                return Err(FenError::NotToMoveInCheck { side: them });
             }
         }
         Ok(())
@@ -684,7 +678,7 @@ impl<R: Rules> Position<R> {
             };
             let up = ch.to_ascii_uppercase();
             let not_a_right = || {
-                bad(FenError::CastlingLetter {
+                Err(FenError::CastlingLetter {
                     field: field.to_string(),
                     letter: ch,
                 })
@@ -715,7 +709,7 @@ impl<R: Rules> Position<R> {
                 .position(|o| Some(o.sq.king_from) == king_from && Some(o.sq.rook_from) == rook_from);
             let Some(index) = index else { return not_a_right() };
             if rights.has(c, right) && self.castle_sel[c.index()][right] as usize != index {
-                return bad(FenError::CastlingTwoRooks {
+                return Err(FenError::CastlingTwoRooks {
                     field: field.to_string(),
                 });
             }
