@@ -68,6 +68,23 @@ pub fn outcome<R: Rules>(pos: &mut Position<R>) -> Option<Outcome> {
     })
 }
 
+/// A move the session found legal in its position (`Move::NONE`: a pass where the variant
+/// has one), as [`Session::parse`], [`Session::check`] and [`Session::go`] give it and
+/// [`Session::play`] takes it: a move read or found once is not checked again. It names its
+/// position by the position's key, so a move of another position is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Legal {
+    mv: Move,
+    key: u64,
+}
+
+impl Legal {
+    /// The move.
+    pub fn mv(self) -> Move {
+        self.mv
+    }
+}
+
 /// A pass (`--`) asked of a variant without one.
 fn no_pass() -> MoveError {
     MoveError::Refused(crate::pgn::PASS.to_string(), "this variant has no pass")
@@ -111,22 +128,25 @@ pub trait Session: Send {
     fn reset(&mut self);
     /// The legal move written as `text` in `notation` (a pass, `--`, in PGN's where the
     /// variant has one). The session is unchanged.
-    fn parse(&mut self, text: &str, notation: Notation) -> Result<Move, MoveError>;
+    fn parse(&mut self, text: &str, notation: Notation) -> Result<Legal, MoveError>;
+    /// `m` checked against the legal moves here (`Move::NONE`: a pass where the variant has
+    /// one), for moves that come as values (a board click, a stored line).
+    fn check(&mut self, m: Move) -> Result<Legal, MoveError>;
     /// `m` (legal here) written in `notation`.
     fn write(&mut self, m: Move, notation: Notation) -> String;
-    /// Plays `m` (`Move::NONE`: a pass where the variant has one); unchanged when it is not
-    /// legal here.
-    fn play(&mut self, m: Move) -> Result<(), MoveError>;
+    /// Plays `m`, a move found legal here; unchanged (an error) when it was found legal in
+    /// another position.
+    fn play(&mut self, m: Legal) -> Result<(), MoveError>;
     /// `line` (each move legal after the ones before it, from here) written in `notation`;
     /// the session is unchanged. The text stops at the first move that is not legal.
     fn write_line(&mut self, line: &[Move], notation: Notation) -> Vec<String> {
         let mut out = Vec::with_capacity(line.len());
         for &m in line {
-            if !self.legal_moves().contains(&m) {
+            let Ok(legal) = self.check(m) else {
                 break;
-            }
+            };
             out.push(self.write(m, notation));
-            self.play(m).expect("legal");
+            self.play(legal).expect("legal here");
         }
         for _ in 0..out.len() {
             self.undo();
@@ -137,7 +157,7 @@ pub trait Session: Send {
     fn play_text(&mut self, text: &str, notation: Notation) -> Result<Move, MoveError> {
         let m = self.parse(text, notation)?;
         self.play(m)?;
-        Ok(m)
+        Ok(m.mv())
     }
     /// Takes back the last move; false when there is none.
     fn undo(&mut self) -> bool;
@@ -157,9 +177,9 @@ pub trait Session: Send {
     /// The game result if the game is over by rule (mate, stalemate, king capture, 50 moves,
     /// threefold repetition).
     fn outcome(&mut self) -> Option<Outcome>;
-    /// Searches the current position; returns the best move and the expected reply (legal
-    /// after it). The PV reaches `info` as MMN text.
-    fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<Move>, Option<Move>);
+    /// Searches the current position; returns the best move (legal here) and the expected
+    /// reply (legal after it). The PV reaches `info` as MMN text.
+    fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<Legal>, Option<Move>);
     /// The game from its set-up as PGN: `tags` first (the Seven Tag Roster's others are
     /// filled with `?`), then `Result`, `Variant` (the variant's name) and `SetUp`/`FEN` when the game
     /// did not start from the variant's start position; moves in SAN or MMN ([`crate::pgn`]).
@@ -253,6 +273,16 @@ impl<R: Rules> GameSession<R> {
     }
 }
 
+impl<R: Rules> GameSession<R> {
+    /// `mv` as found legal in the current position.
+    fn legal(&self, mv: Move) -> Legal {
+        Legal {
+            mv,
+            key: self.pos.key(),
+        }
+    }
+}
+
 impl<R: Rules> Session for GameSession<R> {
     fn variant(&self) -> &Variant {
         self.pos.variant()
@@ -279,8 +309,8 @@ impl<R: Rules> Session for GameSession<R> {
         self.played.clear();
     }
 
-    fn parse(&mut self, text: &str, notation: Notation) -> Result<Move, MoveError> {
-        match notation {
+    fn parse(&mut self, text: &str, notation: Notation) -> Result<Legal, MoveError> {
+        let mv = match notation {
             Notation::Mmn => parse_move(&mut self.pos, text),
             Notation::Xboard => parse_xboard_move(&mut self.pos, text),
             Notation::Pgn if text == crate::pgn::PASS => {
@@ -291,7 +321,24 @@ impl<R: Rules> Session for GameSession<R> {
                 }
             }
             Notation::Pgn => crate::pgn::parse_move(&mut self.pos, text),
+        }?;
+        Ok(self.legal(mv))
+    }
+
+    fn check(&mut self, m: Move) -> Result<Legal, MoveError> {
+        if m == Move::NONE {
+            return if self.pos.variant().pass {
+                Ok(self.legal(m))
+            } else {
+                Err(no_pass())
+            };
         }
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        if !list.contains(&m) {
+            return Err(MoveError::Illegal(move_text(&self.pos, m)));
+        }
+        Ok(self.legal(m))
     }
 
     fn write(&mut self, m: Move, notation: Notation) -> String {
@@ -303,21 +350,22 @@ impl<R: Rules> Session for GameSession<R> {
         }
     }
 
-    fn play(&mut self, m: Move) -> Result<(), MoveError> {
-        if m == Move::NONE {
-            if !self.pos.variant().pass {
-                return Err(no_pass());
-            }
+    fn play(&mut self, m: Legal) -> Result<(), MoveError> {
+        if m.key != self.pos.key() {
+            // Only its squares: the move may mean nothing here.
+            let g = &self.pos.variant().geometry;
+            let text = match m.mv {
+                Move::NONE => crate::pgn::PASS.to_string(),
+                mv => g.name(mv.from()) + &g.name(mv.to()),
+            };
+            return Err(MoveError::Refused(text, "found legal in another position"));
+        }
+        if m.mv == Move::NONE {
             self.pos.make_null();
         } else {
-            let mut list = MoveList::new();
-            self.pos.legal_moves(&mut list);
-            if !list.contains(&m) {
-                return Err(MoveError::Illegal(move_text(&self.pos, m)));
-            }
-            self.pos.make_move(m);
+            self.pos.make_move(m.mv);
         }
-        self.played.push(m);
+        self.played.push(m.mv);
         Ok(())
     }
 
@@ -352,7 +400,7 @@ impl<R: Rules> Session for GameSession<R> {
         outcome(&mut self.pos)
     }
 
-    fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<Move>, Option<Move>) {
+    fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<Legal>, Option<Move>) {
         let mut report = TextReport {
             buf: &mut self.pv_text,
             sink: info,
@@ -369,7 +417,7 @@ impl<R: Rules> Session for GameSession<R> {
             self.pos.unmake_move();
             legal.then_some(r.ponder)
         });
-        (Some(r.best), ponder.flatten())
+        (Some(self.legal(r.best)), ponder.flatten())
     }
 
     fn history(&self) -> Vec<(String, String)> {
@@ -506,10 +554,10 @@ pub fn pgn_names(tag: &str, v: &Variant) -> bool {
 /// (`pass` for a pass); `s` is unchanged on error.
 pub fn play_pgn(s: &mut dyn Session, text: &str) -> Result<String, MoveError> {
     let m = s.parse(text, Notation::Pgn)?;
-    let mmn = if m == Move::NONE {
+    let mmn = if m.mv() == Move::NONE {
         "pass".to_string()
     } else {
-        s.write(m, Notation::Mmn)
+        s.write(m.mv(), Notation::Mmn)
     };
     s.play(m)?;
     Ok(mmn)
@@ -600,5 +648,27 @@ mod tests {
         };
         report.iteration(&root, &info, &[white, black]);
         assert_eq!(seen, "e1h1 e8h8");
+    }
+
+    /// A move read or checked once is played without a second check, but only in the
+    /// position it was found legal in; `check` refuses what is not legal, a pass included.
+    #[test]
+    fn a_legal_move_is_played_only_where_it_was_found_legal() {
+        let mut s = new_session(games::default_variants().get("chess").expect("built in"));
+        let e4 = s.parse("e2e4", Notation::Mmn).expect("legal");
+        let d4 = s.parse("d2d4", Notation::Mmn).expect("legal");
+        s.play(e4).expect("found legal here");
+        let fen = s.fen();
+        assert_eq!(
+            s.play(d4),
+            Err(MoveError::Refused("d2d4".into(), "found legal in another position"))
+        );
+        assert_eq!((s.fen(), s.moves_played()), (fen, 1));
+        assert!(matches!(s.check(e4.mv()), Err(MoveError::Illegal(_))));
+        assert!(s.check(Move::NONE).is_err(), "chess has no pass");
+        let e5 = s.parse("e7e5", Notation::Mmn).expect("legal");
+        assert_eq!(s.check(e5.mv()), Ok(e5));
+        s.play(e5).expect("found legal here");
+        assert_eq!(s.moves_played(), 2);
     }
 }

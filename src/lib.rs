@@ -9,6 +9,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod args;
 mod betza;
 mod bitboard;
 mod castling;

@@ -1,7 +1,7 @@
 //! The table-game subcommands: `referee`, `play`, `playtest` and `solve`
 //! (`../shared/protocol.md` §5).
 
-use crate::cli::{Arg, Args, CliError};
+use crate::args::{Arg, Args, CliError};
 use crate::kit;
 use crate::table::playtest::{ShardHead, Summary, merge_shards, read_shard, shard_text};
 use crate::table::record::{self, Replayed};
@@ -453,10 +453,10 @@ fn table_pgn(table: &dyn Table, specs: &[String], game: usize, outcome: &Outcome
 /// Replays a record file: every game in it, checked line by line.
 fn replay(file: &str, move_seconds: f64) -> Result<(), CliError> {
     let text = std::fs::read_to_string(file).map_err(|e| CliError(format!("--replay {file}: {e}")))?;
-    let games = record::games(&text).map_err(|e| CliError(format!("{file}: {e}")))?;
+    let games = record::games(&text, kit::new_table).map_err(|e| CliError(format!("{file}: {e}")))?;
     let (mut done, mut cut) = (0, 0);
     for (k, g) in games.iter().enumerate() {
-        match record::replay(g, move_seconds, None).map_err(|e| CliError(format!("{file}: {e}")))? {
+        match record::replay(g, kit::new_table, move_seconds, None).map_err(|e| CliError(format!("{file}: {e}")))? {
             Replayed::Agrees(p) => {
                 done += 1;
                 println!("game {}: {} (replayed, {} steps agree)", k + 1, p.outcome, p.steps);
@@ -487,7 +487,7 @@ fn replay(file: &str, move_seconds: f64) -> Result<(), CliError> {
 fn resume(file: &str, move_seconds: f64) -> Result<(), CliError> {
     let err = |e: String| CliError(format!("--resume {file}: {e}"));
     let text = std::fs::read_to_string(file).map_err(|e| err(e.to_string()))?;
-    let games = record::games(&text).map_err(&err)?;
+    let games = record::games(&text, kit::new_table).map_err(&err)?;
     let k = games.len();
     let g = &games[k - 1];
     if g.finished {
@@ -521,7 +521,7 @@ fn resume(file: &str, move_seconds: f64) -> Result<(), CliError> {
         g.lines.len()
     );
     let append = Box::new(line_writer(f, file.to_string()));
-    match record::replay(g, move_seconds, Some(append)).map_err(&err)? {
+    match record::replay(g, kit::new_table, move_seconds, Some(append)).map_err(&err)? {
         Replayed::Agrees(p) => {
             println!("game {k}: {} ({} steps, resumed)", p.outcome, p.steps);
             Ok(())

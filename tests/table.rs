@@ -706,8 +706,8 @@ fn records_replay_to_the_same_game() {
             let mut seats = make_seats(t.as_ref(), &names, seed, 30.0).unwrap();
             let p = referee::play(t.as_mut(), &mut seats, seed, &names, &Vec::new(), true, 30.0);
             let replay = |lines: &[String]| {
-                let games = record::games(&(lines.join("\n") + "\n"))?;
-                record::replay(&games[0], 30.0, None)
+                let games = record::games(&(lines.join("\n") + "\n"), new_table)?;
+                record::replay(&games[0], new_table, 30.0, None)
             };
             match replay(&p.record) {
                 Ok(record::Replayed::Agrees(q)) => assert_eq!((q.outcome, q.steps), (p.outcome.clone(), p.steps)),

@@ -16,7 +16,7 @@ fn play(fen: &'static str, moves: &'static [&'static str]) -> Vec<String> {
 /// XBoard's form of a legal move written in MMN.
 fn xboard_form(s: &mut dyn Session, mmn: &str) -> String {
     let m = s.parse(mmn, Notation::Mmn).unwrap();
-    s.write(m, Notation::Xboard)
+    s.write(m.mv(), Notation::Xboard)
 }
 
 fn session() -> Box<dyn Session> {

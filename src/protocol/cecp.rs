@@ -4,7 +4,7 @@
 use super::refusal::{Refusal, Why};
 use super::{EngineState, Input, begin_search, end_search, send};
 use crate::Color;
-use crate::engine::{Notation, Session};
+use crate::engine::{Legal, Notation, Session};
 use crate::moves::{Move, MoveForm};
 use crate::search::{DEFAULT_ELO, Iteration, Limits, MATE, MATE_BOUND, MAX_ELO, MIN_ELO, Strength};
 use crate::square::parse_square_name;
@@ -636,7 +636,7 @@ impl<'a> Cecp<'a> {
         let shown = self
             .st
             .session
-            .write(best, if self.mmn { Notation::Mmn } else { Notation::Xboard });
+            .write(best.mv(), if self.mmn { Notation::Mmn } else { Notation::Xboard });
         if self.st.session.play(best).is_err() {
             let r = Refusal::new(Why::Internal, format!("could not play own move {shown}"));
             return send(&r.cecp());
@@ -653,7 +653,7 @@ impl<'a> Cecp<'a> {
         input: &mut Input,
         interruptible: bool,
         post: bool,
-    ) -> (Option<Move>, Option<Move>, bool) {
+    ) -> (Option<Legal>, Option<Move>, bool) {
         let ranks = self.ranks();
         let analyzing = interruptible;
         let st = &mut *self.st;
@@ -692,6 +692,9 @@ impl<'a> Cecp<'a> {
     /// back. What it leaves in the
     /// transposition table speeds up the next search when the opponent did play that reply.
     fn ponder_on(&mut self, reply: Move, input: &mut Input) {
+        let Ok(reply) = self.st.session.check(reply) else {
+            return;
+        };
         if self.st.session.play(reply).is_err() {
             return;
         }
@@ -713,7 +716,8 @@ impl<'a> Cecp<'a> {
             .st
             .session
             .parse(&from_cecp(arg, self.ranks()), Notation::Xboard)
-            .map_err(|_| Refusal::new(Why::Failed("illegal move".into()), arg))?;
+            .map_err(|_| Refusal::new(Why::Failed("illegal move".into()), arg))?
+            .mv();
         self.excluded.retain(|x| *x != m);
         if out {
             self.excluded.push(m);

@@ -2,7 +2,7 @@
 
 use super::refusal::{Refusal, Why};
 use super::{EngineState, Input, begin_search, end_search, send};
-use crate::engine::{Notation, new_session};
+use crate::engine::{Legal, Notation, new_session};
 use crate::games::Catalog;
 use crate::search::{DEFAULT_ELO, Iteration, Limits, MATE, MATE_BOUND, MAX_ELO, MIN_ELO, Strength};
 use std::sync::atomic::Ordering;
@@ -392,6 +392,7 @@ impl<'a> Uci<'a> {
                     session
                         .parse(t, Notation::Mmn)
                         .or_else(|e| session.parse(t, Notation::Xboard).map_err(|_| e))
+                        .map(Legal::mv)
                 })
                 .collect();
             let moves =
@@ -428,7 +429,7 @@ impl<'a> Uci<'a> {
         }
         st.shared.pondering.store(false, Ordering::SeqCst);
         end_search(&st.shared);
-        let line: Vec<_> = best.into_iter().chain(ponder).collect();
+        let line: Vec<_> = best.map(Legal::mv).into_iter().chain(ponder).collect();
         match st.session.write_line(&line, Notation::Mmn).as_slice() {
             [b, p] => send(&format!("bestmove {b} ponder {p}")),
             [b] => send(&format!("bestmove {b}")),

@@ -56,6 +56,22 @@ impl Searcher {
         self.quiescence_cut(pos, nodes, beta, known)
     }
 
+    /// The static evaluation of a quiescence node as stored (uncorrected): the table's, the
+    /// root's given one, or worked out; `-INF` in check.
+    #[inline]
+    fn raw_stand<R: Rules>(&self, pos: &Position<R>, entry: Option<tt::Entry>, ply: usize, in_check: bool) -> i32 {
+        if in_check {
+            return -INF;
+        }
+        match (entry, self.root_stand) {
+            (Some(e), _) => e.eval as i32,
+            (None, Some(s)) if ply == 0 => s,
+            (None, _) => self.static_eval(pos),
+        }
+    }
+
+    /// Quiescence search: stand pat or search the captures (all evasions in check) until the
+    /// position is quiet, with the table's bounds and static evaluation.
     pub(super) fn qsearch<R: Rules>(
         &mut self,
         pos: &mut Position<R>,
@@ -89,16 +105,7 @@ impl Searcher {
         }
         let orig_alpha = alpha;
         let in_check = Self::must_answer(pos);
-        // The static evaluation as stored (uncorrected), and as the node reads it.
-        let raw = if in_check {
-            -INF
-        } else {
-            match (entry, self.root_stand) {
-                (Some(e), _) => e.eval as i32,
-                (None, Some(s)) if ply == 0 => s,
-                (None, _) => self.static_eval(pos),
-            }
-        };
+        let raw = self.raw_stand(pos, entry, ply, in_check);
         let stand = if in_check { raw } else { raw + self.correction(pos) };
         if stand >= beta || (rest.is_empty() && !in_check) {
             return stand;

@@ -5,9 +5,8 @@
 use super::engine::{Engine, Job};
 use super::http::Reply;
 use crate::Color;
-use crate::engine::{Notation, Session, new_session};
+use crate::engine::{Legal, Notation, Session, new_session};
 use crate::games::AnyGame;
-use crate::moves::Move;
 use crate::search::{Limits, MAX_ELO, MIN_ELO, Searcher, Strength};
 use crate::square::square_name;
 use serde_json::{Value, json};
@@ -218,13 +217,10 @@ impl Board {
         }
     }
 
-    /// Plays `m` for the side to move; the game is untouched on error.
-    fn play(&mut self, m: Move) -> Result<(), String> {
+    /// Plays `m`, found legal for the side to move; the game is untouched on error.
+    fn play(&mut self, m: Legal) -> Result<(), String> {
         self.still_on()?;
-        if !self.session.legal_moves().contains(&m) {
-            return Err("illegal move".into());
-        }
-        let text = self.session.write(m, Notation::Mmn);
+        let text = self.session.write(m.mv(), Notation::Mmn);
         self.session.play(m).map_err(|e| format!("{}: {text}", e.reason()))?;
         let side = 1 - self.session.side_to_move().index();
         if let Some(c) = &mut self.clock {

@@ -144,6 +144,10 @@ pub struct Optimum {
 /// A game's settings: `key=value` words, each checked by the game.
 pub type Settings = Vec<(String, String)>;
 
+/// Makes a game's table from its name and settings: the catalogue of games, which lives above
+/// this layer (`kit::new_table`) and is passed in where a record names its game.
+pub type NewTable = fn(&str, &Settings) -> Result<Box<dyn Table>, String>;
+
 /// Named measurements of one finished game, summed and averaged by `playtest`.
 pub type Tally = Vec<(String, f64)>;
 

@@ -8,7 +8,7 @@
 use super::record_line::{Finish, Line, Step};
 use super::referee::{self, Halt, Played, RecordSink};
 use super::seats::{Answer, Seat, SeatError, check_specs, make_seat};
-use super::{Outcome, Settings};
+use super::{NewTable, Outcome, Settings};
 use std::sync::{Arc, Mutex};
 
 pub use super::record_line::Header;
@@ -36,9 +36,9 @@ fn check_seat(seat: Option<usize>, seats: usize) -> Result<(), String> {
 }
 
 /// Reads a record file's text into its games. Every line is checked for its form (JSON, a
-/// known game, seat numbers in range); a last line cut in the middle is dropped, as a game cut
+/// known game of `new_table`'s, seat numbers in range); a last line cut in the middle is dropped, as a game cut
 /// short by the end of the program. `Err` names the file line.
-pub fn games(text: &str) -> Result<Vec<GameRecord>, String> {
+pub fn games(text: &str, new_table: NewTable) -> Result<Vec<GameRecord>, String> {
     let raw: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -55,7 +55,7 @@ pub fn games(text: &str) -> Result<Vec<GameRecord>, String> {
             Err(e) => return Err(at(e)),
         };
         if let Line::Header(header) = v {
-            let probe = crate::kit::new_table(&header.game, &header.settings).map_err(at)?;
+            let probe = new_table(&header.game, &header.settings).map_err(at)?;
             if header.seats.len() != probe.seats() {
                 return Err(at(format!(
                     "{} has {} seats, the header lists {}",
@@ -253,12 +253,17 @@ pub enum Replayed {
     Unfinished(usize),
 }
 
-/// Plays `g` again. `live` (a resumed game) makes the seats of people and programs from their
+/// Plays `g` again, on a table `new_table` makes. `live` (a resumed game) makes the seats of people and programs from their
 /// specs to play on past the record's end, whose lines go to `append`; without it the game
 /// stops where the record does. `Err` names the first line that differs, in the record's words.
-pub fn replay(g: &GameRecord, move_seconds: f64, append: Option<RecordSink>) -> Result<Replayed, String> {
+pub fn replay(
+    g: &GameRecord,
+    new_table: NewTable,
+    move_seconds: f64,
+    append: Option<RecordSink>,
+) -> Result<Replayed, String> {
     let h = &g.header;
-    let mut table = crate::kit::new_table(&h.game, &h.settings)?;
+    let mut table = new_table(&h.game, &h.settings)?;
     let script = Arc::new(Mutex::new(Script {
         lines: g.lines.clone(),
         pos: 0,
