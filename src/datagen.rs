@@ -7,7 +7,6 @@
 //! write, and shards never overlap.
 
 use crate::color::Color;
-use crate::engine::{Outcome, outcome};
 use crate::games::GameVisitor;
 use crate::moves::{MoveKind, MoveList};
 use crate::position::{Game, Position};
@@ -140,12 +139,8 @@ fn play_game<R: Rules>(
     let mut decided = 0;
     let mut last_sign = 0;
     for _ in 0..MAX_PLIES {
-        if let Some(o) = outcome(&mut pos) {
-            return match o {
-                Outcome::WhiteWins(_) => Some(Color::White),
-                Outcome::BlackWins(_) => Some(Color::Black),
-                Outcome::Draw(_) => None,
-            };
+        if let Some(end) = pos.outcome() {
+            return end.winner;
         }
         let limits = Limits {
             nodes: Some(args.nodes),

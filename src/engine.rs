@@ -8,63 +8,56 @@ use crate::games::{self, AnyGame, GameVisitor};
 use crate::moves::{Move, MoveForm, MoveKind, MoveList};
 use crate::notation::{MoveError, move_text, parse_move, parse_xboard_move, write_move_by, xboard_text};
 use crate::perft;
-use crate::position::{EndReason, Game, Position};
+use crate::position::{BoardEnd, EndReason, Game, Position};
 use crate::rules::{Capabilities, Rules};
 use crate::search::{Iteration, Limits, Report, SearchResult, Searcher};
 use crate::square::Square;
 use crate::variant::Variant;
 use std::sync::Arc;
 
-/// How a game ended, by rule on the board.
+/// How a game ended by rule on the board ([`Position::outcome`]), as values: the protocols
+/// word it ([`Outcome::result`], [`Outcome::reason`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// White won, with the reason.
-    WhiteWins(&'static str),
-    /// Black won, with the reason.
-    BlackWins(&'static str),
-    /// Drawn, with the reason.
-    Draw(&'static str),
+pub struct Outcome {
+    /// The winner and why.
+    pub end: BoardEnd,
+    /// Whether the variant has check (a side without a move is stalemated only then).
+    check: bool,
 }
 
 impl Outcome {
+    /// The winner; `None` for a draw.
+    pub fn winner(&self) -> Option<Color> {
+        self.end.winner
+    }
+
     /// The PGN result token.
     pub fn result(&self) -> &'static str {
-        match self {
-            Outcome::WhiteWins(_) => "1-0",
-            Outcome::BlackWins(_) => "0-1",
-            Outcome::Draw(_) => "1/2-1/2",
+        match self.end.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
         }
     }
 
-    /// The reason in words.
+    /// The reason in the protocols' words.
     pub fn reason(&self) -> &'static str {
-        match self {
-            Outcome::WhiteWins(r) | Outcome::BlackWins(r) | Outcome::Draw(r) => r,
-        }
+        self.end.win_words().unwrap_or(match self.end.reason {
+            // Without check there is no stalemate as such: the side simply has no move.
+            EndReason::NoMove if self.check => "Stalemate",
+            EndReason::NoMove => "No legal move",
+            EndReason::Repetition => "3-fold repetition",
+            _ => "50 move rule",
+        })
     }
 }
 
-/// The game result if the game is over by rule in `pos` ([`Position::board_end`]: king
-/// capture, mate, no move, repetition, the move rule), by the full rules (moves a GUI cannot
-/// show count too), in the protocols' words.
+/// The game result if the game is over by rule in `pos` ([`Position::outcome`]).
 pub fn outcome<R: Rules>(pos: &mut Position<R>) -> Option<Outcome> {
-    let mut list = MoveList::new();
-    let shown = pos.special_moves_on();
-    pos.set_special_moves(true);
-    pos.legal_moves(&mut list);
-    pos.set_special_moves(shown);
-    let end = pos.board_end(!list.is_empty(), true)?;
-    let reason = end.win_words().unwrap_or(match end.reason {
-        // Without check there is no stalemate as such: the side simply has no move.
-        EndReason::NoMove if pos.variant().check => "Stalemate",
-        EndReason::NoMove => "No legal move",
-        EndReason::Repetition => "3-fold repetition",
-        _ => "50 move rule",
-    });
-    Some(match end.winner {
-        Some(Color::White) => Outcome::WhiteWins(reason),
-        Some(Color::Black) => Outcome::BlackWins(reason),
-        None => Outcome::Draw(reason),
+    let end = pos.outcome()?;
+    Some(Outcome {
+        end,
+        check: pos.variant().check,
     })
 }
 

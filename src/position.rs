@@ -4,7 +4,7 @@
 use crate::bitboard::{Bitboard, Word};
 use crate::castling::CastlingRights;
 use crate::color::Color;
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::rules::{Bb, Capabilities, Rules};
 use crate::square::{MAX_SQUARES, Square};
 use crate::tables::Tables;
@@ -920,6 +920,18 @@ impl<R: Rules> Position<R> {
             return end(None, EndReason::Repetition);
         }
         None
+    }
+
+    /// The end of the game by its full rules here, if it has ended: [`Self::board_end`] with
+    /// every legal move counted (the rules module's own too, even where they are off for a
+    /// GUI), repetition and the move rule on. The one end-of-game rule of the board games.
+    pub fn outcome(&mut self) -> Option<BoardEnd> {
+        let mut list = MoveList::new();
+        let shown = self.specials;
+        self.specials = true;
+        self.legal_moves(&mut list);
+        self.specials = shown;
+        self.board_end(!list.is_empty(), true)
     }
 
     /// Turns the rules module's extra moves on or off (off where a GUI cannot show them).
