@@ -417,6 +417,13 @@ impl Searcher {
                 Ok(window) => (alpha, beta) = window,
                 Err(score) => return score,
             }
+        } else {
+            // A node limit reached exactly by the last iteration ends the search before the
+            // next one counts its root.
+            self.check_time();
+            if self.aborted {
+                return 0;
+            }
         }
         if depth <= 0 || frames.len() < 2 {
             return self.qsearch(pos, frames, ply, alpha, beta);
