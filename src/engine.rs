@@ -20,7 +20,7 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
     /// The winner and why.
-    pub end: BoardEnd,
+    end: BoardEnd,
     /// Whether the variant has check (a side without a move is stalemated only then).
     check: bool,
 }
@@ -52,15 +52,6 @@ impl Outcome {
     }
 }
 
-/// The game result if the game is over by rule in `pos` ([`Position::outcome`]).
-pub fn outcome<R: Rules>(pos: &mut Position<R>) -> Option<Outcome> {
-    let end = pos.outcome()?;
-    Some(Outcome {
-        end,
-        check: pos.variant().check,
-    })
-}
-
 /// A move the session found legal in its position (`Move::NONE`: a pass where the variant
 /// has one), as [`Session::parse`], [`Session::check`] and [`Session::go`] give it and
 /// [`Session::play`] takes it: a move read or found once is not checked again. It names its
@@ -69,6 +60,9 @@ pub fn outcome<R: Rules>(pos: &mut Position<R>) -> Option<Outcome> {
 pub struct Legal {
     mv: Move,
     key: u64,
+    /// Whether the rules module's own moves were on (a GUI that cannot show them turns them
+    /// off; the key does not say).
+    specials: bool,
 }
 
 impl Legal {
@@ -252,9 +246,7 @@ impl<R: Rules> GameSession<R> {
             specials: true,
         }
     }
-}
 
-impl<R: Rules> GameSession<R> {
     /// The position the game was set up from, as `played` starts from it.
     fn start_position(&self) -> Position<R> {
         let mut start = match Position::from_fen(Arc::clone(self.pos.game()), &self.start_fen) {
@@ -264,14 +256,13 @@ impl<R: Rules> GameSession<R> {
         start.set_special_moves(self.specials);
         start
     }
-}
 
-impl<R: Rules> GameSession<R> {
     /// `mv` as found legal in the current position.
     fn legal(&self, mv: Move) -> Legal {
         Legal {
             mv,
             key: self.pos.key(),
+            specials: self.pos.special_moves_on(),
         }
     }
 }
@@ -344,7 +335,7 @@ impl<R: Rules> Session for GameSession<R> {
     }
 
     fn play(&mut self, m: Legal) -> Result<(), MoveError> {
-        if m.key != self.pos.key() {
+        if m.key != self.pos.key() || m.specials != self.pos.special_moves_on() {
             // Only its squares: the move may mean nothing here.
             let g = &self.pos.variant().geometry;
             let text = match m.mv {
@@ -390,7 +381,11 @@ impl<R: Rules> Session for GameSession<R> {
     }
 
     fn outcome(&mut self) -> Option<Outcome> {
-        outcome(&mut self.pos)
+        let end = self.pos.outcome()?;
+        Some(Outcome {
+            end,
+            check: self.pos.variant().check,
+        })
     }
 
     fn go(&mut self, searcher: &mut Searcher, limits: Limits, info: &mut InfoSink) -> (Option<Legal>, Option<Move>) {
@@ -404,9 +399,7 @@ impl<R: Rules> Session for GameSession<R> {
         }
         let ponder = (r.ponder != Move::NONE).then(|| {
             self.pos.make_move(r.best);
-            let mut list = MoveList::new();
-            self.pos.legal_moves(&mut list);
-            let legal = list.contains(&r.ponder);
+            let legal = self.check(r.ponder).is_ok();
             self.pos.unmake_move();
             legal.then_some(r.ponder)
         });
@@ -661,6 +654,10 @@ mod tests {
         assert!(s.check(Move::NONE).is_err(), "chess has no pass");
         let e5 = s.parse("e7e5", Notation::Mmn).expect("legal");
         assert_eq!(s.check(e5.mv()), Ok(e5));
+        // Found with the rules module's own moves on, which a GUI has turned off since.
+        s.set_special_moves(false);
+        assert!(s.play(e5).is_err());
+        s.set_special_moves(true);
         s.play(e5).expect("found legal here");
         assert_eq!(s.moves_played(), 2);
     }

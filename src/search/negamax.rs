@@ -417,13 +417,12 @@ impl Searcher {
                 Ok(window) => (alpha, beta) = window,
                 Err(score) => return score,
             }
-        } else {
+        } else if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             // A node limit reached exactly by the last iteration ends the search before the
-            // next one counts its root.
-            self.check_time();
-            if self.aborted {
-                return 0;
-            }
+            // next one counts its root (the clock and the stop flag are left to the nodes
+            // below: a first iteration always ends).
+            self.aborted = true;
+            return 0;
         }
         if depth <= 0 || frames.len() < 2 {
             return self.qsearch(pos, frames, ply, alpha, beta);

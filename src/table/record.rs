@@ -36,8 +36,8 @@ fn check_seat(seat: Option<usize>, seats: usize) -> Result<(), String> {
 }
 
 /// Reads a record file's text into its games. Every line is checked for its form (JSON, a
-/// known game of `new_table`'s, seat numbers in range); a last line cut in the middle is dropped, as a game cut
-/// short by the end of the program. `Err` names the file line.
+/// game `new_table` knows, seat numbers in range); a last line cut in the middle is dropped,
+/// as a game cut short by the end of the program. `Err` names the file line.
 pub fn games(text: &str, new_table: NewTable) -> Result<Vec<GameRecord>, String> {
     let raw: Vec<(usize, &str)> = text
         .lines()
@@ -253,9 +253,9 @@ pub enum Replayed {
     Unfinished(usize),
 }
 
-/// Plays `g` again, on a table `new_table` makes. `live` (a resumed game) makes the seats of people and programs from their
-/// specs to play on past the record's end, whose lines go to `append`; without it the game
-/// stops where the record does. `Err` names the first line that differs, in the record's words.
+/// Plays `g` again, on a table `new_table` makes. With `append` (a resumed game) the seats
+/// of people and programs are made from their specs to play on past the record's end, whose
+/// lines go to `append`; without it the game stops where the record does. `Err` names the first line that differs, in the record's words.
 pub fn replay(
     g: &GameRecord,
     new_table: NewTable,
