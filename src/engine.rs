@@ -297,13 +297,7 @@ impl<R: Rules> Session for GameSession<R> {
         let mv = match notation {
             Notation::Mmn => parse_move(&mut self.pos, text),
             Notation::Xboard => parse_xboard_move(&mut self.pos, text),
-            Notation::Pgn if text == crate::pgn::PASS => {
-                if self.pos.variant().pass {
-                    Ok(Move::NONE)
-                } else {
-                    Err(no_pass())
-                }
-            }
+            Notation::Pgn if text == crate::pgn::PASS => return self.check(Move::NONE),
             Notation::Pgn => crate::pgn::parse_move(&mut self.pos, text),
         }?;
         Ok(self.legal(mv))
@@ -652,6 +646,7 @@ mod tests {
         assert_eq!((s.fen(), s.moves_played()), (fen, 1));
         assert!(matches!(s.check(e4.mv()), Err(MoveError::Illegal(_))));
         assert!(s.check(Move::NONE).is_err(), "chess has no pass");
+        assert_eq!(s.parse("--", Notation::Pgn), Err(no_pass()));
         let e5 = s.parse("e7e5", Notation::Mmn).expect("legal");
         assert_eq!(s.check(e5.mv()), Ok(e5));
         // Found with the rules module's own moves on, which a GUI has turned off since.
