@@ -278,9 +278,9 @@ fn the_engine_belief_follows_what_it_sees() {
     let mut e = Engine::new(1, &Vec::new(), 3).unwrap();
     let step = |t: &mut Box<dyn Table>, a: &str, e: &mut Engine| {
         act(t, a);
-        e.see(&t.observe(1)).unwrap();
+        e.see(&t.seen(1)).unwrap();
     };
-    e.see(&t.observe(1)).unwrap();
+    e.see(&t.seen(1)).unwrap();
     assert_eq!(e.belief().len(), 960);
     step(&mut t, "assign RNBQKBNR", &mut e);
     step(&mut t, "assign RNBQKBNR", &mut e);
@@ -309,10 +309,10 @@ fn the_engine_belief_follows_what_it_sees() {
 fn the_engine_learns_from_a_refused_attempt() {
     let mut t = at("4k3/3p4/8/8/B7/8/8/4K3 b move a4=6 - - 0 10 0,0 - - - -");
     let mut e = Engine::new(1, &Vec::new(), 3).unwrap();
-    e.see(&t.observe(1)).unwrap();
+    e.see(&t.seen(1)).unwrap();
     assert_eq!(e.belief().len(), 960);
     assert_eq!(act(&mut t, "d7d6"), "black attempt refused");
-    e.see(&t.observe(1)).unwrap();
+    e.see(&t.seen(1)).unwrap();
     assert!(e.belief().iter().all(|a| a[5] == 'B' || a[5] == 'Q'));
     assert!(e.belief().len() < 960);
 }

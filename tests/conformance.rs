@@ -89,12 +89,12 @@ fn every_table_game_conforms_along_random_games() {
             loop {
                 check_step(t.as_ref(), name, seed, step);
                 for (s, last) in seen.iter_mut().enumerate() {
-                    let o = t.observe(s);
-                    if *last != o {
-                        beliefs[s]
-                            .see(&o)
-                            .unwrap_or_else(|e| panic!("{name} seed {seed} step {step}: seat {s} sees '{o}': {e}"));
-                        *last = o;
+                    let o = t.seen(s);
+                    if *last != o.text() {
+                        beliefs[s].see(&o).unwrap_or_else(|e| {
+                            panic!("{name} seed {seed} step {step}: seat {s} sees '{}': {e}", o.text())
+                        });
+                        *last = o.text().to_string();
                     }
                 }
                 check_resampling(t.as_ref(), name, seed, step, &mut beliefs);

@@ -6,7 +6,7 @@ use menagerie::kit::gravity::{Gravity, occupancy, piece_moves, points, stacked, 
 use menagerie::kit::new_table;
 use menagerie::table::referee;
 use menagerie::table::seats::{RandomSeat, Seat};
-use menagerie::table::{Actor, Table, TableGame};
+use menagerie::table::{Actor, Seen, Table, TableGame};
 
 /// A state in the middle of turn 25 (White moves only, no card), `remaining` to be considered.
 fn last_turn(placement: &str, remaining: &str) -> Gravity {
@@ -346,12 +346,12 @@ fn the_engine_seat_refuses_a_garbled_observation_as_unreadable() {
     use menagerie::table::seats::{PlayerError, SeatError, make_seat};
     let t = new_table("gravity", &Vec::new()).unwrap();
     let mut seat = make_seat(t.as_ref(), 0, "engine:player=turns", 1, 30.0).unwrap();
-    match seat.see("no such state") {
+    match seat.see(&Seen::from_text("no such state")) {
         Err(SeatError::Player(PlayerError::Unreadable(why))) => {
             assert!(!why.is_empty() && !why.contains('\n'), "{why:?}")
         }
         other => panic!("{other:?}"),
     }
     let start = t.observe(0);
-    assert_eq!(seat.see(&start), Ok(()), "{start}");
+    assert_eq!(seat.see(&t.seen(0)), Ok(()), "{start}");
 }

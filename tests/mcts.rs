@@ -4,7 +4,7 @@
 
 use menagerie::table::mcts::Mcts;
 use menagerie::table::seats::{Player, Seat};
-use menagerie::table::{Actor, Chance, GameInfo, Information, Outcome, Settings, TableGame};
+use menagerie::table::{Actor, Chance, GameInfo, Information, Outcome, Seen, Settings, TableGame};
 use rand::RngExt;
 use rand::rngs::StdRng;
 
@@ -46,7 +46,11 @@ impl TableGame for Nim {
         self.turn = 1 - self.turn;
         Ok(format!("took {a}"))
     }
-    fn observe(&self, _: usize) -> String {
+    type Observation = String;
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+    fn observation(&self, _: usize) -> String {
         self.state_text()
     }
     fn state_text(&self) -> String {
@@ -133,7 +137,11 @@ impl TableGame for Bet {
             Ok(format!("bet {a}"))
         }
     }
-    fn observe(&self, _: usize) -> String {
+    type Observation = String;
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+    fn observation(&self, _: usize) -> String {
         let card = match (self.card, self.bet) {
             (None, _) => '-',
             (Some(c), Some(_)) => c,
@@ -153,7 +161,7 @@ impl TableGame for Bet {
         };
         Ok(())
     }
-    fn sample_observed(&self, _: usize, observation: &str, rng: &mut StdRng) -> Result<Bet, String> {
+    fn sample_observed(&self, _: usize, observation: &String, rng: &mut StdRng) -> Result<Bet, String> {
         // The hidden card by its odds; nothing of `self` is read.
         let card = if rng.random::<f64>() < 0.7 { 'a' } else { 'b' };
         let mut g = self.clone();
@@ -226,7 +234,11 @@ impl TableGame for Signal {
         }
         Ok(format!("{a}"))
     }
-    fn observe(&self, seat: usize) -> String {
+    type Observation = String;
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+    fn observation(&self, seat: usize) -> String {
         let hidden = seat == 1 && self.named.is_none();
         let played = self.played.map(|c| if hidden { '?' } else { c });
         format!("{} {}", played.unwrap_or('-'), self.named.unwrap_or('-'))
@@ -247,7 +259,7 @@ impl TableGame for Signal {
         };
         Ok(())
     }
-    fn sample_observed(&self, _: usize, observation: &str, rng: &mut StdRng) -> Result<Signal, String> {
+    fn sample_observed(&self, _: usize, observation: &String, rng: &mut StdRng) -> Result<Signal, String> {
         // The hidden letter evenly.
         let letter = ['a', 'b', 'c'][rng.random_range(0..3)];
         let mut g = self.clone();
@@ -287,7 +299,7 @@ fn partner_names(played: char, extra: &[(&str, &str)], seed: u64) -> String {
     let mut p = Mcts::new(&start, 1, &opts, seed).unwrap();
     let mut g = start.clone();
     g.apply(&played).unwrap();
-    p.see(&g.observe(1)).unwrap();
+    p.see(&Seen::of(&g, 1)).unwrap();
     let legal: Vec<String> = g.legal_actions().iter().map(|a| a.to_string()).collect();
     p.decide(&legal).unwrap()
 }
@@ -347,7 +359,11 @@ impl TableGame for Trap {
         self.moves.push(*a);
         Ok(format!("{a}"))
     }
-    fn observe(&self, _: usize) -> String {
+    type Observation = String;
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+    fn observation(&self, _: usize) -> String {
         self.state_text()
     }
     fn state_text(&self) -> String {
@@ -701,17 +717,18 @@ fn beliefs_draw_every_hidden_card_and_mark_about_evenly() {
             for step in 0..120 {
                 let Actor::Seat(..) = g.actor() else { break };
                 for s in 0..g.seats() {
-                    let obs = g.observe(s);
+                    let value = g.observation(s);
+                    let obs = value.to_string();
                     if obs == g.state_text() {
                         continue;
                     }
                     let mut belief = g.belief(s);
-                    belief.see(&obs).unwrap();
+                    belief.see(&value).unwrap();
                     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
                     let draws = 300;
                     for k in 0..draws {
                         let drawn = belief.sample(&mut StdRng::seed_from_u64(k)).unwrap();
-                        let read = start.sample_observed(s, &obs, &mut StdRng::seed_from_u64(k)).unwrap();
+                        let read = start.sample_observed(s, &value, &mut StdRng::seed_from_u64(k)).unwrap();
                         assert_eq!(drawn.state_text(), read.state_text());
                         assert_eq!(drawn.observe(s), obs);
                         *seen.entry(hidden(&drawn.state_text()).0).or_default() += 1;

@@ -8,7 +8,7 @@ use menagerie::table::{record, referee};
 #[path = "common/spy.rs"]
 mod spy;
 use menagerie::table::seats::{Answer, RandomSeat, Seat, make_seats};
-use menagerie::table::{ActionError, Actor, Chance, GameInfo, Outcome, Settings, Table, Utility};
+use menagerie::table::{ActionError, Actor, Chance, GameInfo, Outcome, Seen, Settings, Table, Utility};
 use spy::spied_game;
 
 fn game(name: &str, settings: &[(&str, &str)]) -> Box<dyn Table> {
@@ -417,14 +417,14 @@ fn telepathy_king_capture_after_an_exposed_king() {
     for options in [vec![("player".to_string(), "model".to_string())], vec![]] {
         let mut t = at("telepathy", exposed);
         let mut predictor = game("telepathy", &[]).engine_seat(2, &options, 1).unwrap();
-        predictor.see(exposed).unwrap();
+        predictor.see(&Seen::from_text(exposed)).unwrap();
         let card = match predictor.ask(1, "predict", 30.0, &t.actions()) {
             Ok(Answer::Action(c)) if c.starts_with("card ") => c,
             other => panic!("{options:?}: {other:?}"),
         };
         act(&mut t, &card);
         let mut mover = game("telepathy", &[]).engine_seat(3, &options, 1).unwrap();
-        mover.see(&t.observe(3)).unwrap();
+        mover.see(&t.seen(3)).unwrap();
         let answer = mover.ask(2, "move", 30.0, &t.actions());
         assert!(
             matches!(&answer, Ok(Answer::Action(m)) if m == "e8e1"),
@@ -788,6 +788,17 @@ impl std::fmt::Display for DiceAction {
     }
 }
 
+/// The dice game's observation: the roll, once rolled. Its text cannot be read back, so a
+/// seat that reads it works only from the value.
+#[derive(Clone, PartialEq)]
+struct DiceView(Option<u8>);
+
+impl std::fmt::Display for DiceView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
+
 static DICE_INFO: GameInfo = GameInfo {
     chance: Chance::Explicit,
     utility: Utility::Identical,
@@ -844,8 +855,18 @@ impl menagerie::table::TableGame for Dice {
             vec![]
         }
     }
-    fn observe(&self, _: usize) -> String {
-        format!("{:?}", self.roll)
+    type Observation = DiceView;
+    fn read_observation(&self, text: &str) -> Result<DiceView, String> {
+        Err(format!("the dice game reads no observation text ('{text}')"))
+    }
+    fn observation(&self, _: usize) -> DiceView {
+        DiceView(self.roll)
+    }
+    fn sample_observed(&self, _: usize, view: &DiceView, _: &mut rand::rngs::StdRng) -> Result<Dice, String> {
+        Ok(Dice {
+            roll: view.0,
+            guess: None,
+        })
     }
     fn state_text(&self) -> String {
         format!("{:?} {:?}", self.roll, self.guess)
@@ -903,6 +924,48 @@ fn chance_is_drawn_from_the_seed_and_replays() {
     );
     let rolls: std::collections::BTreeSet<String> = (0..40).map(|s| play(s).outcome.reason).collect();
     assert_eq!(rolls.len(), 6, "{rolls:?}");
+}
+
+/// The referee hands Menagerie's own seats each observation as the game's value: the generic
+/// player plays the dice game, whose observation text cannot be read back, to its end, and
+/// is refused the same observation as text.
+#[test]
+fn own_seats_are_handed_observations_as_values() {
+    for seed in 0..4 {
+        let mut t: Box<dyn Table> = Box::new(Dice {
+            roll: None,
+            guess: None,
+        });
+        let options = vec![("iterations".to_string(), "50".to_string())];
+        let mut seats = vec![t.mcts_seat(0, &options, seed).unwrap()];
+        let played = referee::play(
+            t.as_mut(),
+            &mut seats,
+            seed,
+            &["mcts".to_string()],
+            &Vec::new(),
+            true,
+            1.0,
+        );
+        assert!(
+            ["won", "lost"].contains(&played.outcome.result.as_str()),
+            "{:?}",
+            played.outcome
+        );
+        // After the roll, a guess in a won state: the search guesses right.
+        assert_eq!(played.outcome.result, "won", "{:?}", played.outcome);
+    }
+    let t = Dice {
+        roll: Some(3),
+        guess: None,
+    };
+    let mut seat = Table::mcts_seat(&t, 0, &Vec::new(), 1).unwrap();
+    assert!(seat.see(&Table::seen(&t, 0)).is_ok());
+    let refused = seat.see(&Seen::from_text(&Table::observe(&t, 0)));
+    assert!(
+        matches!(&refused, Err(e) if e.to_string().contains("reads no observation text")),
+        "{refused:?}"
+    );
 }
 
 /// A seat's observation is not a true state: where it hides something (another hand, the

@@ -17,6 +17,7 @@ use crate::games::rbc::player::RbcGame;
 use crate::games::rbc::{End, Rbc, Referee, Request, sense};
 use crate::position::{Game, Piece, Position};
 use crate::rules::HiddenGame;
+use crate::table::Seen;
 use crate::table::seats::{Player, PlayerError, PlayerSeat, Seat};
 use crate::table::{Actor, Chance, FieldKind, GameInfo, Information, Outcome, Settings, TableGame, Utility};
 use std::sync::Arc;
@@ -294,7 +295,13 @@ impl TableGame for RbcTable {
             }
         }
     }
-    fn observe(&self, seat: usize) -> String {
+    type Observation = String;
+
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+
+    fn observation(&self, seat: usize) -> String {
         let over = self.actor() == Actor::Over;
         let phase = self.phase();
         format!(
@@ -407,11 +414,11 @@ struct TableBelief {
 }
 
 impl crate::table::mcts::Belief<RbcTable> for TableBelief {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
+    fn see(&mut self, observation: &String) -> Result<(), String> {
         self.feed
             .as_mut()
             .map_err(|e| e.clone())?
-            .see(observation)
+            .see(&Seen::from_text(observation))
             .map_err(|e| e.to_string())
     }
     fn sample(&mut self, rng: &mut rand::rngs::StdRng) -> Result<RbcTable, String> {
@@ -500,7 +507,8 @@ impl EnginePlayer {
 }
 
 impl Player for EnginePlayer {
-    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+    fn see(&mut self, seen: &Seen) -> Result<(), PlayerError> {
+        let observation = seen.text();
         self.observation = observation.to_string();
         let now = (self.field(2).to_string(), self.field(3).to_string());
         let before = std::mem::replace(&mut self.last, now.clone());

@@ -7,7 +7,7 @@ use super::http::Reply;
 use crate::kit;
 use crate::table::referee;
 use crate::table::seats::{Answer, Seat, SeatError, seat_seed};
-use crate::table::{Outcome, Settings, Table};
+use crate::table::{Outcome, Seen, Settings, Table};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -107,7 +107,8 @@ impl Seat for PageSeat {
             None => Ok(()),
         }
     }
-    fn see(&mut self, observation: &str) -> Result<(), SeatError> {
+    fn see(&mut self, seen: &Seen) -> Result<(), SeatError> {
+        let observation = seen.text();
         let i = self.index;
         if self.engine.is_none() {
             self.with_room(|r| {
@@ -121,7 +122,7 @@ impl Seat for PageSeat {
             })?;
         }
         match &mut self.engine {
-            Some(e) => e.see(observation),
+            Some(e) => e.see(seen),
             None => Ok(()),
         }
     }
@@ -592,7 +593,7 @@ impl Hint {
             &self.settings,
         )?;
         for o in &self.observations {
-            e.see(o)?;
+            e.see(&Seen::from_text(o))?;
         }
         match e.ask(0, &self.kind, ENGINE_SECONDS, &self.legal)? {
             Answer::Action(a) => Ok(a),

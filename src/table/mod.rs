@@ -202,9 +202,19 @@ pub trait TableGame: Clone + Send + 'static {
     fn chance_outcomes(&self) -> Vec<(Self::Action, f64)> {
         Vec::new()
     }
-    /// What `seat` may know now: the state text with hidden parts written `?`. The only gate
-    /// between the true state and a seat.
-    fn observe(&self, seat: usize) -> String;
+    /// What a seat may know, as a value; its `Display` is the text a seat program, a person
+    /// or a record is shown (hidden parts written `?`). A game whose seats see everything may
+    /// use its own state.
+    type Observation: Clone + PartialEq + fmt::Display + Send + 'static;
+    /// What `seat` may know now. The only gate between the true state and a seat.
+    fn observation(&self, seat: usize) -> Self::Observation;
+    /// [`TableGame::observation`] as its text.
+    fn observe(&self, seat: usize) -> String {
+        self.observation(seat).to_string()
+    }
+    /// Reads an observation's text (a record's, a page's, a test's) as this game (its
+    /// settings) shows it; Menagerie's own seats are handed the value and read no text.
+    fn read_observation(&self, text: &str) -> Result<Self::Observation, String>;
     /// The whole true state in the game's notation.
     fn state_text(&self) -> String;
     /// Sets the state from its text; the state is untouched on error.
@@ -235,11 +245,11 @@ pub trait TableGame: Clone + Send + 'static {
     /// A true state in which `observe(seat)` is `observation`, its hidden parts drawn from
     /// `rng`. Only what every state of `self`'s settings shares is read (the settings, a
     /// whole deck), never the position or whose turn it is. The default reads the
-    /// observation as the state: right for a game in which a seat sees everything.
-    fn sample_observed(&self, seat: usize, observation: &str, rng: &mut StdRng) -> Result<Self, String> {
+    /// observation's text as the state: right for a game in which a seat sees everything.
+    fn sample_observed(&self, seat: usize, observation: &Self::Observation, rng: &mut StdRng) -> Result<Self, String> {
         let _ = (seat, rng);
         let mut g = self.clone();
-        g.set_state(observation)?;
+        g.set_state(&observation.to_string())?;
         Ok(g)
     }
     /// Each seat's expected score in a state that is not over, for a search that stops before
@@ -345,8 +355,10 @@ pub trait Table: Send {
     fn act_chance(&mut self, text: &str) -> Result<String, ActionError>;
     /// The best score of this game's deal with every order known.
     fn deal_optimum(&self, budget: u64) -> Option<Optimum>;
-    /// What `seat` may know now.
+    /// What `seat` may know now, as text.
     fn observe(&self, seat: usize) -> String;
+    /// What `seat` may know now, as text and as the game's value ([`Seen`]).
+    fn seen(&self, seat: usize) -> Seen;
     /// The whole true state; a finished game's ends with its outcome (`... result white scores
     /// 1,0 {checkmate}`), which the state alone may not tell (a repetition, a ply limit).
     fn state_text(&self) -> String;
@@ -444,6 +456,9 @@ impl<G: TableGame> Table for G {
     fn observe(&self, seat: usize) -> String {
         TableGame::observe(self, seat)
     }
+    fn seen(&self, seat: usize) -> Seen {
+        Seen::of(self, seat)
+    }
     fn state_text(&self) -> String {
         let text = TableGame::state_text(self);
         match TableGame::outcome(self) {
@@ -476,10 +491,54 @@ impl<G: TableGame> Table for G {
         Ok(Box::new(seats::PlayerSeat(mcts::Mcts::new(self, seat, options, seed)?)))
     }
     fn text_belief(&self, seat: usize) -> Box<dyn mcts::TextBelief> {
-        Box::new(TableGame::belief(self, seat))
+        Box::new(mcts::GameBelief {
+            game: self.clone(),
+            belief: TableGame::belief(self, seat),
+        })
     }
     fn clone_box(&self) -> Box<dyn Table> {
         Box::new(self.clone())
+    }
+}
+
+/// What a seat is shown: its observation as text (for seat programs, people, pages and
+/// records) and, from a live table, as the game's own value, which Menagerie's players take
+/// as it is ([`Seen::read`]): no text is printed and parsed again between the state and them.
+pub struct Seen {
+    text: String,
+    value: Option<Box<dyn std::any::Any + Send>>,
+}
+
+impl Seen {
+    /// What `seat` of `game` may know now.
+    pub fn of<G: TableGame>(game: &G, seat: usize) -> Seen {
+        let value = game.observation(seat);
+        Seen {
+            text: value.to_string(),
+            value: Some(Box::new(value)),
+        }
+    }
+
+    /// An observation known only as text (replayed from a page or a record).
+    pub fn from_text(text: &str) -> Seen {
+        Seen {
+            text: text.to_string(),
+            value: None,
+        }
+    }
+
+    /// The observation's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The observation as `game`'s value: the value itself when the table handed one over,
+    /// else its text read by [`TableGame::read_observation`].
+    pub fn read<G: TableGame>(&self, game: &G) -> Result<G::Observation, String> {
+        match self.value.as_ref().and_then(|v| v.downcast_ref::<G::Observation>()) {
+            Some(v) => Ok(v.clone()),
+            None => game.read_observation(&self.text),
+        }
     }
 }
 

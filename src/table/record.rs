@@ -8,7 +8,7 @@
 use super::record_line::{Finish, Line, Step};
 use super::referee::{self, Halt, Played, RecordSink};
 use super::seats::{Answer, Seat, SeatError, check_specs, make_seat};
-use super::{NewTable, Outcome, Settings};
+use super::{NewTable, Outcome, Seen, Settings};
 use std::sync::{Arc, Mutex};
 
 pub use super::record_line::Header;
@@ -190,8 +190,8 @@ impl Seat for ScriptSeat {
     ) -> Result<(), SeatError> {
         self.pass_on(|l| l.start(game, seat, seats, roles, settings))
     }
-    fn see(&mut self, observation: &str) -> Result<(), SeatError> {
-        self.pass_on(|l| l.see(observation))
+    fn see(&mut self, seen: &Seen) -> Result<(), SeatError> {
+        self.pass_on(|l| l.see(seen))
     }
     fn event(&mut self, text: &str) -> Result<(), SeatError> {
         self.pass_on(|l| l.event(text))

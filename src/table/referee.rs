@@ -253,14 +253,14 @@ impl Game<'_> {
     /// forfeits anything).
     fn show(&mut self, over: bool) -> Result<(), (usize, String)> {
         for (i, s) in self.seats.iter_mut().enumerate() {
-            let obs = self.table.observe(i);
-            if obs != self.seen[i] {
-                if let Err(e) = s.see(&obs)
+            let seen = self.table.seen(i);
+            if seen.text() != self.seen[i] {
+                if let Err(e) = s.see(&seen)
                     && !over
                 {
                     return Err((i, e.to_string()));
                 }
-                self.seen[i] = obs;
+                self.seen[i] = seen.text().to_string();
             }
         }
         Ok(())

@@ -3,7 +3,7 @@
 //! method calls; a `cmd:` seat gets them as text. A [`SeatError`] from any call means the seat
 //! is lost (a program that died, stayed silent or kept answering garbage).
 
-use super::{FieldKind, GameInfo, Outcome, Settings, Table, parse_settings, scores_text};
+use super::{FieldKind, GameInfo, Outcome, Seen, Settings, Table, parse_settings, scores_text};
 use crate::lines::{self, Line};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -123,7 +123,7 @@ pub trait Seat: Send {
         settings: &Settings,
     ) -> Result<(), SeatError>;
     /// What the seat may see now (sent whenever it changes).
-    fn see(&mut self, observation: &str) -> Result<(), SeatError>;
+    fn see(&mut self, seen: &Seen) -> Result<(), SeatError>;
     /// A public happening.
     fn event(&mut self, text: &str) -> Result<(), SeatError>;
     /// Asks for one action of `kind`; `legal` are the seat's legal actions. `Err` loses the
@@ -143,8 +143,8 @@ pub trait Seat: Send {
 /// Menagerie's own player of a seat: it keeps a view from the observations it is sent and
 /// decides from that alone. [`PlayerSeat`] makes it a seat.
 pub trait Player: Send {
-    /// The seat's new observation.
-    fn see(&mut self, observation: &str) -> Result<(), PlayerError>;
+    /// The seat's new observation (the game's value where the table handed it over).
+    fn see(&mut self, seen: &Seen) -> Result<(), PlayerError>;
     /// An action among `legal`.
     fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError>;
 }
@@ -157,8 +157,8 @@ impl<P: Player> Seat for PlayerSeat<P> {
     fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), SeatError> {
         Ok(())
     }
-    fn see(&mut self, observation: &str) -> Result<(), SeatError> {
-        self.0.see(observation).map_err(SeatError::Player)
+    fn see(&mut self, seen: &Seen) -> Result<(), SeatError> {
+        self.0.see(seen).map_err(SeatError::Player)
     }
     fn event(&mut self, _: &str) -> Result<(), SeatError> {
         Ok(())
@@ -213,7 +213,7 @@ impl Seat for RandomSeat {
     fn start(&mut self, _: &str, _: usize, _: usize, _: &[&str], _: &Settings) -> Result<(), SeatError> {
         Ok(())
     }
-    fn see(&mut self, _: &str) -> Result<(), SeatError> {
+    fn see(&mut self, _: &Seen) -> Result<(), SeatError> {
         Ok(())
     }
     fn event(&mut self, _: &str) -> Result<(), SeatError> {
@@ -292,7 +292,8 @@ impl Seat for HumanSeat {
             roles.join(" ")
         ))
     }
-    fn see(&mut self, observation: &str) -> Result<(), SeatError> {
+    fn see(&mut self, seen: &Seen) -> Result<(), SeatError> {
+        let observation = seen.text();
         let mut text = format!("[seat {}] you see: {observation}", self.seat);
         for f in self.info.and_then(|i| i.fields_of(observation)).unwrap_or_default() {
             if f.kind == FieldKind::Board {
@@ -547,8 +548,8 @@ impl Seat for CmdSeat {
         }
         self.send(&line)
     }
-    fn see(&mut self, observation: &str) -> Result<(), SeatError> {
-        self.send(&format!("kit-see {observation}"))
+    fn see(&mut self, seen: &Seen) -> Result<(), SeatError> {
+        self.send(&format!("kit-see {}", seen.text()))
     }
     fn event(&mut self, text: &str) -> Result<(), SeatError> {
         self.send(&format!("kit-event {text}"))

@@ -3,7 +3,7 @@
 use menagerie::kit::new_table;
 use menagerie::table::referee::{self, Played};
 use menagerie::table::seats::{Answer, PlayerError, RandomSeat, Seat, SeatError};
-use menagerie::table::{Outcome, Settings};
+use menagerie::table::{Outcome, Seen, Settings};
 use std::sync::{Arc, Mutex};
 
 /// A seat that plays at random and keeps every line it is sent.
@@ -18,8 +18,8 @@ impl Seat for Spy {
         self.seat = seat;
         self.inner.start(g, seat, n, roles, s)
     }
-    fn see(&mut self, o: &str) -> Result<(), SeatError> {
-        self.log.lock().unwrap().push((self.seat, format!("see {o}")));
+    fn see(&mut self, o: &Seen) -> Result<(), SeatError> {
+        self.log.lock().unwrap().push((self.seat, format!("see {}", o.text())));
         Ok(())
     }
     fn event(&mut self, e: &str) -> Result<(), SeatError> {

@@ -5,6 +5,7 @@
 
 use super::{Action, Booster, CHESS_CARDS, Phase, in_check, normal_moves};
 use crate::Color;
+use crate::table::Seen;
 use crate::table::Settings;
 use crate::table::seats::{Player, PlayerError, number_options};
 use rand::rngs::StdRng;
@@ -225,7 +226,8 @@ fn card_is(card: char, c: Color) -> bool {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+    fn see(&mut self, seen: &Seen) -> Result<(), PlayerError> {
+        let observation = seen.text();
         self.view = super::state::parse(&self.view, observation, true, None).map_err(PlayerError::Unreadable)?;
         Ok(())
     }

@@ -880,7 +880,13 @@ impl TableGame for Booster {
         super::draw_odds(&self.deck, Action::Draw)
     }
 
-    fn observe(&self, seat: usize) -> String {
+    type Observation = String;
+
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+
+    fn observation(&self, seat: usize) -> String {
         self.text(Some(seat))
     }
 
@@ -893,7 +899,7 @@ impl TableGame for Booster {
         Ok(())
     }
 
-    fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<Booster, String> {
+    fn sample_observed(&self, _: usize, observation: &String, rng: &mut rand::rngs::StdRng) -> Result<Booster, String> {
         let mut g = state::parse(self, observation, true, None)?;
         self.deal_unseen(&mut g, rng)?;
         Ok(g)
@@ -901,7 +907,7 @@ impl TableGame for Booster {
 
     fn belief(&self, _: usize) -> Box<dyn crate::table::mcts::Belief<Booster>> {
         // As sample_observed, the view read once.
-        let read = |base: &Booster, observation: &str| state::parse(base, observation, true, None);
+        let read = |base: &Booster, observation: &String| state::parse(base, observation, true, None);
         Box::new(crate::table::mcts::ReadOnce::new(
             self.clone(),
             read,

@@ -9,6 +9,7 @@ use crate::kit::chess::{self, move_values};
 use crate::position::{Game, Position};
 use crate::rules::Plain;
 use crate::search::Searcher;
+use crate::table::Seen;
 use crate::table::Settings;
 use crate::table::seats::{Player, PlayerError, number_options};
 use rand::rngs::StdRng;
@@ -351,7 +352,8 @@ fn with_types(view: &Cloak, c: Color, arr: &[char; 8]) -> Cloak {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+    fn see(&mut self, seen: &Seen) -> Result<(), PlayerError> {
+        let observation = seen.text();
         let now = state::parse(&self.base, observation, true, None).map_err(PlayerError::Unreadable)?;
         let prev = self.view.take();
         self.learn(prev.as_ref(), &now);
@@ -386,8 +388,9 @@ impl Belief {
 }
 
 impl crate::table::mcts::Belief<Cloak> for Belief {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        Player::see(self.engine.as_mut().map_err(|e| e.clone())?, observation).map_err(|e| e.to_string())
+    fn see(&mut self, observation: &String) -> Result<(), String> {
+        let engine = self.engine.as_mut().map_err(|e| e.clone())?;
+        Player::see(engine, &Seen::from_text(observation)).map_err(|e| e.to_string())
     }
 
     fn sample(&mut self, rng: &mut StdRng) -> Result<Cloak, String> {

@@ -808,7 +808,13 @@ impl TableGame for Cloak {
         }
     }
 
-    fn observe(&self, seat: usize) -> String {
+    type Observation = String;
+
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+
+    fn observation(&self, seat: usize) -> String {
         self.text(Some(if seat == 0 { Color::White } else { Color::Black }))
     }
 

@@ -2,6 +2,7 @@
 //! expectation over the unseen cards, the captures they prepare for the next player.
 
 use super::{Action, Coop2, DECK, Phase, TYPES, card_of};
+use crate::table::Seen;
 use crate::table::seats::{Player, PlayerError, number_options};
 use crate::table::{Settings, TableGame};
 use rand::rngs::StdRng;
@@ -177,7 +178,8 @@ impl Engine {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+    fn see(&mut self, seen: &Seen) -> Result<(), PlayerError> {
+        let observation = seen.text();
         self.view = super::state::parse(&self.view, observation, true, None).map_err(PlayerError::Unreadable)?;
         Ok(())
     }

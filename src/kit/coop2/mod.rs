@@ -777,7 +777,13 @@ impl TableGame for Coop2 {
         super::draw_odds(&self.deck, Action::Draw)
     }
 
-    fn observe(&self, seat: usize) -> String {
+    type Observation = String;
+
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+
+    fn observation(&self, seat: usize) -> String {
         self.text(Some(seat))
     }
 
@@ -790,7 +796,7 @@ impl TableGame for Coop2 {
         Ok(())
     }
 
-    fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<Coop2, String> {
+    fn sample_observed(&self, _: usize, observation: &String, rng: &mut rand::rngs::StdRng) -> Result<Coop2, String> {
         let mut g = Coop2::read_view(self, observation)?;
         g.deal_unseen(rng)?;
         Ok(g)
@@ -798,9 +804,11 @@ impl TableGame for Coop2 {
 
     fn belief(&self, _: usize) -> Box<dyn Belief<Coop2>> {
         // As sample_observed, the view read once.
-        Box::new(ReadOnce::new(self.clone(), Coop2::read_view, |_, g, rng| {
-            g.deal_unseen(rng)
-        }))
+        Box::new(ReadOnce::new(
+            self.clone(),
+            |g, o| g.read_view(o),
+            |_, g, rng| g.deal_unseen(rng),
+        ))
     }
 
     fn set_finished(&mut self, text: &str, end: &Outcome) -> Result<(), String> {

@@ -3,7 +3,7 @@
 use super::{Action, Board, Gravity, Phase, piece_moves, points_in, squares};
 use crate::Color;
 use crate::table::seats::{Player, PlayerError, number_options};
-use crate::table::{Settings, TableGame};
+use crate::table::{Seen, Settings, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashSet;
@@ -220,8 +220,10 @@ impl Engine {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
-        TableGame::set_state(&mut self.view, observation).map_err(PlayerError::Unreadable)
+    fn see(&mut self, seen: &Seen) -> Result<(), PlayerError> {
+        // A seat sees the whole state: the observation is the view.
+        self.view = seen.read(&self.view).map_err(PlayerError::Unreadable)?;
+        Ok(())
     }
 
     fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError> {

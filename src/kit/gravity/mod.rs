@@ -251,7 +251,7 @@ impl fmt::Display for Action {
 }
 
 /// The whole state of a game.
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub struct Gravity {
     board: Board,
     /// 1..=turns; turns + 1 once over.
@@ -765,6 +765,13 @@ impl fmt::Display for Event {
 /// Centipawns of [`super::team_chances`] a point of margin weighs in the heuristic.
 const HEURISTIC_CP: f64 = 100.0;
 
+/// The state's text (a seat's observation: the whole state).
+impl std::fmt::Display for Gravity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
 impl TableGame for Gravity {
     type Action = Action;
 
@@ -835,10 +842,18 @@ impl TableGame for Gravity {
         super::draw_odds(&self.piles[self.mover().index()], Action::Flip)
     }
 
-    fn observe(&self, _seat: usize) -> String {
-        // Everything on the table is public; what is hidden, the order of the piles, is not
-        // in the state at all (each flip is drawn when it happens).
-        self.text()
+    /// Everything on the table is public; what is hidden, the order of the piles, is not in
+    /// the state at all (each flip is drawn when it happens): a seat sees the state itself.
+    type Observation = Gravity;
+
+    fn observation(&self, _seat: usize) -> Gravity {
+        self.clone()
+    }
+
+    fn read_observation(&self, text: &str) -> Result<Gravity, String> {
+        let mut g = self.clone();
+        TableGame::set_state(&mut g, text)?;
+        Ok(g)
     }
 
     fn state_text(&self) -> String {

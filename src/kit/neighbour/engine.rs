@@ -8,6 +8,7 @@ use super::solver::{fewest_moves, solve_open, some_moves};
 use super::{Action, Neighbour, Phase, carry, landing};
 use crate::kit::draw_odds;
 use crate::kit::solitaire::Board;
+use crate::table::Seen;
 use crate::table::Settings;
 use crate::table::seats::{Player, PlayerError, number_options};
 use std::collections::{HashMap, HashSet};
@@ -163,7 +164,8 @@ fn greedy(board: &Board, captures: bool, history: &HashSet<Board>) -> Option<Act
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+    fn see(&mut self, seen: &Seen) -> Result<(), PlayerError> {
+        let observation = seen.text();
         self.view = Neighbour::parse(&self.view, observation, true).map_err(PlayerError::Unreadable)?;
         self.history.insert(*self.view.board());
         Ok(())

@@ -825,7 +825,13 @@ impl TableGame for Neighbour {
         }
     }
 
-    fn observe(&self, _seat: usize) -> String {
+    type Observation = String;
+
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+
+    fn observation(&self, _seat: usize) -> String {
         self.text(!self.rules.open)
     }
 
@@ -844,7 +850,12 @@ impl TableGame for Neighbour {
         Some(vec![f64::from(self.cards_left()) - apart])
     }
 
-    fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<Neighbour, String> {
+    fn sample_observed(
+        &self,
+        _: usize,
+        observation: &String,
+        rng: &mut rand::rngs::StdRng,
+    ) -> Result<Neighbour, String> {
         // Hidden draw piles: as many of the unseen cards of each deck (the rest were spent), in a
         // random order.
         let mut g = Neighbour::parse(self, observation, true)?;
@@ -903,7 +914,7 @@ impl TableGame for Neighbour {
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         let mut e = engine::Engine::new(self, options, seed)?;
-        Player::see(&mut e, &TableGame::observe(self, seat)).map_err(|e| e.to_string())?;
+        Player::see(&mut e, &crate::table::Seen::of(self, seat)).map_err(|e| e.to_string())?;
         Ok(Box::new(PlayerSeat(e)))
     }
 }

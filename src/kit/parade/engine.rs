@@ -8,6 +8,7 @@ use super::solver::{OpenDeal, bound};
 use super::{Action, Parade, gap_square, moves};
 use crate::kit::draw_odds;
 use crate::kit::solitaire::{Board, beam, gap};
+use crate::table::Seen;
 use crate::table::Settings;
 use crate::table::seats::{Player, PlayerError, number_options};
 use std::collections::{HashMap, HashSet};
@@ -109,7 +110,8 @@ fn greedy(board: &Board, history: &HashSet<Board>) -> Option<Action> {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+    fn see(&mut self, seen: &Seen) -> Result<(), PlayerError> {
+        let observation = seen.text();
         self.view = Parade::parse(&self.view, observation, true).map_err(PlayerError::Unreadable)?;
         self.history.insert(*self.view.board());
         Ok(())

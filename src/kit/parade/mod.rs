@@ -465,7 +465,13 @@ impl TableGame for Parade {
         super::draw_odds(&left, |c| Action::Deal(c as u8))
     }
 
-    fn observe(&self, _seat: usize) -> String {
+    type Observation = String;
+
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+
+    fn observation(&self, _seat: usize) -> String {
         self.text(!self.open)
     }
 
@@ -484,7 +490,7 @@ impl TableGame for Parade {
         Some(vec![f64::from((self.score() - apart).max(FLOOR))])
     }
 
-    fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<Parade, String> {
+    fn sample_observed(&self, _: usize, observation: &String, rng: &mut rand::rngs::StdRng) -> Result<Parade, String> {
         // A hidden pile B: as many of the unseen cards (the rest were spent), in a random order.
         let mut g = Parade::parse(self, observation, true)?;
         let pile = observation.split_whitespace().nth(1).unwrap_or("-");
@@ -539,7 +545,7 @@ impl TableGame for Parade {
 
     fn engine_seat(&self, seat: usize, options: &Settings, seed: u64) -> Result<Box<dyn Seat>, String> {
         let mut e = engine::Engine::new(self, options, seed)?;
-        crate::table::seats::Player::see(&mut e, &TableGame::observe(self, seat)).map_err(|e| e.to_string())?;
+        crate::table::seats::Player::see(&mut e, &crate::table::Seen::of(self, seat)).map_err(|e| e.to_string())?;
         Ok(Box::new(PlayerSeat(e)))
     }
 }

@@ -85,7 +85,7 @@ impl MarkBelief {
 }
 
 impl Belief<SplitBrain> for MarkBelief {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
+    fn see(&mut self, observation: &String) -> Result<(), String> {
         // A view that cannot be read (a finished game's) is an error only when drawn from.
         self.view = View::read(&self.game, observation);
         if let Ok(v) = &self.view

@@ -6,6 +6,7 @@ use crate::kit::chess;
 use crate::moves::Move;
 use crate::search::Searcher;
 use crate::square::Square;
+use crate::table::Seen;
 use crate::table::seats::{Player, PlayerError, number_options};
 use crate::table::{Settings, Table};
 use rand::rngs::StdRng;
@@ -166,7 +167,8 @@ impl Engine {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+    fn see(&mut self, seen: &Seen) -> Result<(), PlayerError> {
+        let observation = seen.text();
         // A mark this seat may not see is never used by its decisions: the view stands in the
         // first piece that can move.
         self.view = View::read(&self.view, observation)

@@ -773,7 +773,13 @@ impl TableGame for SplitBrain {
         self.step(action, &mut Log(None))
     }
 
-    fn observe(&self, seat: usize) -> String {
+    type Observation = String;
+
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+
+    fn observation(&self, seat: usize) -> String {
         // The piece mark is secret until the target mark reveals both: only the chooser sees it.
         let chooser = matches!(self.phase, Phase::Target) && seat == self.chooser(self.team());
         self.text(chooser || !matches!(self.phase, Phase::Target))
@@ -788,7 +794,12 @@ impl TableGame for SplitBrain {
         Ok(())
     }
 
-    fn sample_observed(&self, _: usize, observation: &str, rng: &mut rand::rngs::StdRng) -> Result<SplitBrain, String> {
+    fn sample_observed(
+        &self,
+        _: usize,
+        observation: &String,
+        rng: &mut rand::rngs::StdRng,
+    ) -> Result<SplitBrain, String> {
         Ok(belief::View::read(self, observation)?.draw(rng))
     }
 

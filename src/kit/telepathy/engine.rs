@@ -3,6 +3,7 @@
 use super::{Action, CARDS, Phase, Telepathy};
 use crate::kit::chess;
 use crate::search::Searcher;
+use crate::table::Seen;
 use crate::table::seats::{Player, PlayerError, number_options};
 use crate::table::{Settings, TableGame};
 use rand::rngs::StdRng;
@@ -178,7 +179,8 @@ impl Engine {
 }
 
 impl Player for Engine {
-    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
+    fn see(&mut self, seen: &Seen) -> Result<(), PlayerError> {
+        let observation = seen.text();
         // Hidden parts (the face-down card and the hand it left) are never used by a decision:
         // the view leaves them undealt.
         self.view = self.view.read_view(observation).map_err(PlayerError::Unreadable)?;

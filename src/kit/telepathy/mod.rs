@@ -827,7 +827,13 @@ impl TableGame for Telepathy {
         }
     }
 
-    fn observe(&self, seat: usize) -> String {
+    type Observation = String;
+
+    fn read_observation(&self, text: &str) -> Result<String, String> {
+        Ok(text.to_string())
+    }
+
+    fn observation(&self, seat: usize) -> String {
         self.text(Some(seat))
     }
 
@@ -840,7 +846,7 @@ impl TableGame for Telepathy {
         Ok(())
     }
 
-    fn sample_observed(&self, _: usize, observation: &str, rng: &mut StdRng) -> Result<Telepathy, String> {
+    fn sample_observed(&self, _: usize, observation: &String, rng: &mut StdRng) -> Result<Telepathy, String> {
         let mut g = self.read_view(observation)?;
         g.fill_hidden(rng);
         Ok(g)
@@ -848,10 +854,14 @@ impl TableGame for Telepathy {
 
     fn belief(&self, _: usize) -> Box<dyn Belief<Telepathy>> {
         // The observation read once; each draw only deals the hidden cards.
-        Box::new(ReadOnce::new(self.clone(), Telepathy::read_view, |_, g, rng| {
-            g.fill_hidden(rng);
-            Ok(())
-        }))
+        Box::new(ReadOnce::new(
+            self.clone(),
+            |g, o| g.read_view(o),
+            |_, g, rng| {
+                g.fill_hidden(rng);
+                Ok(())
+            },
+        ))
     }
 
     fn heuristic(&self) -> Option<Vec<f64>> {

@@ -12,7 +12,7 @@
 
 use super::QuickHasher;
 use super::seats::{Player, PlayerError, PlayerSeat, Seat, number_options};
-use super::{Actor, Settings, TableGame};
+use super::{Actor, Seen, Settings, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
@@ -23,27 +23,37 @@ use ucb::best_by_ucb;
 mod ucb;
 
 /// What a seat believes: its observations so far, and true states drawn from them.
-pub trait Belief<G>: Send {
+pub trait Belief<G: TableGame>: Send {
     /// The seat's newest observation.
-    fn see(&mut self, observation: &str) -> Result<(), String>;
+    fn see(&mut self, observation: &G::Observation) -> Result<(), String>;
     /// A true state the observations allow, its hidden parts drawn from `rng`.
     fn sample(&mut self, rng: &mut StdRng) -> Result<G, String>;
 }
 
-/// A [`Belief`] behind text: fed observations, it draws true states as state texts.
+/// A [`Belief`] behind a table object: fed what its seat is shown, it draws true states as
+/// state texts.
 pub trait TextBelief {
     /// The seat's newest observation.
-    fn see(&mut self, observation: &str) -> Result<(), String>;
+    fn see(&mut self, seen: &Seen) -> Result<(), String>;
     /// A true state the observations allow, as its state text.
     fn sample_text(&mut self, rng: &mut StdRng) -> Result<String, String>;
 }
 
-impl<G: TableGame> TextBelief for Box<dyn Belief<G>> {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        Belief::see(self.as_mut(), observation)
+/// A belief with a game of its settings, to read observations known only as text.
+pub struct GameBelief<G: TableGame> {
+    /// A game with the belief's settings.
+    pub game: G,
+    /// The belief.
+    pub belief: Box<dyn Belief<G>>,
+}
+
+impl<G: TableGame> TextBelief for GameBelief<G> {
+    fn see(&mut self, seen: &Seen) -> Result<(), String> {
+        let o = seen.read(&self.game)?;
+        self.belief.see(&o)
     }
     fn sample_text(&mut self, rng: &mut StdRng) -> Result<String, String> {
-        Ok(self.sample(rng)?.state_text())
+        Ok(self.belief.sample(rng)?.state_text())
     }
 }
 
@@ -52,7 +62,7 @@ impl<G: TableGame> TextBelief for Box<dyn Belief<G>> {
 pub struct LastObservation<G: TableGame> {
     game: G,
     seat: usize,
-    observation: String,
+    observation: Option<G::Observation>,
 }
 
 impl<G: TableGame> LastObservation<G> {
@@ -61,18 +71,19 @@ impl<G: TableGame> LastObservation<G> {
         LastObservation {
             game,
             seat,
-            observation: String::new(),
+            observation: None,
         }
     }
 }
 
 impl<G: TableGame> Belief<G> for LastObservation<G> {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
-        self.observation = observation.to_string();
+    fn see(&mut self, observation: &G::Observation) -> Result<(), String> {
+        self.observation = Some(observation.clone());
         Ok(())
     }
     fn sample(&mut self, rng: &mut StdRng) -> Result<G, String> {
-        self.game.sample_observed(self.seat, &self.observation, rng)
+        let o = self.observation.as_ref().ok_or("no observation yet")?;
+        self.game.sample_observed(self.seat, o, rng)
     }
 }
 
@@ -82,7 +93,7 @@ impl<G: TableGame> Belief<G> for LastObservation<G> {
 /// finished game's) is an error only when drawn from.
 pub struct ReadOnce<G: TableGame> {
     base: G,
-    read: fn(&G, &str) -> Result<G, String>,
+    read: fn(&G, &G::Observation) -> Result<G, String>,
     fill: fn(&G, &mut G, &mut StdRng) -> Result<(), String>,
     view: Result<G, String>,
 }
@@ -91,7 +102,7 @@ impl<G: TableGame> ReadOnce<G> {
     /// A belief for a seat of `base` (read as [`TableGame::sample_observed`] reads `self`).
     pub fn new(
         base: G,
-        read: fn(&G, &str) -> Result<G, String>,
+        read: fn(&G, &G::Observation) -> Result<G, String>,
         fill: fn(&G, &mut G, &mut StdRng) -> Result<(), String>,
     ) -> ReadOnce<G> {
         ReadOnce {
@@ -101,19 +112,17 @@ impl<G: TableGame> ReadOnce<G> {
             view: Err("no observation yet".into()),
         }
     }
+}
 
-    /// The belief of a seat that sees the whole state: the observation read as the state.
+impl<G: TableGame<Observation = G>> ReadOnce<G> {
+    /// The belief of a seat that sees the whole state: the observation is the state.
     pub fn seen(base: G) -> ReadOnce<G> {
-        let read = |base: &G, observation: &str| {
-            let mut g = base.clone();
-            g.set_state(observation).map(|()| g)
-        };
-        ReadOnce::new(base, read, |_, _, _| Ok(()))
+        ReadOnce::new(base, |_, observation| Ok(observation.clone()), |_, _, _| Ok(()))
     }
 }
 
 impl<G: TableGame> Belief<G> for ReadOnce<G> {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
+    fn see(&mut self, observation: &G::Observation) -> Result<(), String> {
         self.view = (self.read)(&self.base, observation);
         Ok(())
     }
@@ -141,7 +150,7 @@ pub struct PartnerModel<G: TableGame> {
     whole: Option<G>,
     /// Whether the newest observation was the whole state.
     saw_whole: bool,
-    observation: String,
+    observation: Option<G::Observation>,
     /// The states the unseen action may have made, each with its odds' running total; made at
     /// the first draw after the action (empty: draw from `base`).
     model: Option<Vec<(G, f64)>>,
@@ -164,7 +173,7 @@ impl<G: TableGame> PartnerModel<G> {
             game: game.clone(),
             whole: None,
             saw_whole: false,
-            observation: String::new(),
+            observation: None,
             model: None,
         }
     }
@@ -187,7 +196,7 @@ impl<G: TableGame> PartnerModel<G> {
             // States where this seat acts, that show it its observation.
             if g.apply_unseen(&a).is_ok()
                 && matches!(g.actor(), Actor::Seat(s, _) if s == self.seat)
-                && g.observe(self.seat) == self.observation
+                && self.observation.as_ref() == Some(&g.observation(self.seat))
             {
                 after.push((a, g));
             }
@@ -220,22 +229,25 @@ impl<G: TableGame> PartnerModel<G> {
 }
 
 impl<G: TableGame> Belief<G> for PartnerModel<G> {
-    fn see(&mut self, observation: &str) -> Result<(), String> {
+    fn see(&mut self, observation: &G::Observation) -> Result<(), String> {
         self.base.see(observation)?;
+        // Whether the observation shows the whole state: its text reads as a state that
+        // prints the same.
+        let text = observation.to_string();
         let mut g = self.game.clone();
-        let whole = g.set_state(observation).is_ok() && g.state_text() == observation;
+        let whole = g.set_state(&text).is_ok() && g.state_text() == text;
         if whole {
             // The whole state as the base belief holds it, which may remember more than the
             // text says (what its seat saw before): its draw, when the draw's text is the
             // observation.
             let held = self.base.sample(&mut StdRng::seed_from_u64(0));
-            self.whole = Some(held.ok().filter(|h| h.state_text() == observation).unwrap_or(g));
+            self.whole = Some(held.ok().filter(|h| h.state_text() == text).unwrap_or(g));
         } else if !self.saw_whole {
             // Two observations since the whole state: more than one action to guess.
             self.whole = None;
         }
         self.saw_whole = whole;
-        self.observation = observation.to_string();
+        self.observation = Some(observation.clone());
         self.model = None;
         Ok(())
     }
@@ -417,6 +429,8 @@ impl MctsOptions {
 /// The IS-MCTS player of one seat.
 pub struct Mcts<G: TableGame> {
     seat: usize,
+    /// A game with the settings, to read an observation known only as text.
+    game: G,
     belief: Box<dyn Belief<G>>,
     options: MctsOptions,
     rng: StdRng,
@@ -450,9 +464,10 @@ impl<G: TableGame> Mcts<G> {
         if options.partner > 0 {
             belief = Box::new(PartnerModel::new(game, seat, belief, &options));
         }
-        belief.see(&game.observe(seat))?;
+        belief.see(&game.observation(seat))?;
         Ok(Mcts {
             seat,
+            game: game.clone(),
             belief,
             options,
             rng: StdRng::seed_from_u64(seed),
@@ -725,7 +740,7 @@ pub fn engine_seat_or_own<G: TableGame, P: Player + 'static>(
         }
         Some(p) if p == own_name => {
             let mut player = own(&rest)?;
-            player.see(&game.observe(seat)).map_err(|e| e.to_string())?;
+            player.see(&Seen::of(game, seat)).map_err(|e| e.to_string())?;
             Ok(Box::new(PlayerSeat(player)))
         }
         Some(p) => Err(format!("engine option player={p}: mcts or {own_name}")),
@@ -798,8 +813,9 @@ fn draw<A: Clone>(outcomes: &[(A, f64)], rng: &mut StdRng) -> Result<A, String> 
 }
 
 impl<G: TableGame> Player for Mcts<G> {
-    fn see(&mut self, observation: &str) -> Result<(), PlayerError> {
-        self.belief.see(observation).map_err(PlayerError::Unreadable)
+    fn see(&mut self, seen: &Seen) -> Result<(), PlayerError> {
+        let observation = seen.read(&self.game).map_err(PlayerError::Unreadable)?;
+        self.belief.see(&observation).map_err(PlayerError::Unreadable)
     }
 
     fn decide(&mut self, legal: &[String]) -> Result<String, PlayerError> {
