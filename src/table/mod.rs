@@ -242,7 +242,7 @@ pub trait TableGame: Clone + Send + 'static {
     fn belief(&self, seat: usize) -> Box<dyn mcts::Belief<Self>> {
         Box::new(mcts::LastObservation::new(self.clone(), seat))
     }
-    /// A true state in which `observe(seat)` is `observation`, its hidden parts drawn from
+    /// A true state in which `observation(seat)` is `observation`, its hidden parts drawn from
     /// `rng`. Only what every state of `self`'s settings shares is read (the settings, a
     /// whole deck), never the position or whose turn it is. The default reads the
     /// observation's text as the state: right for a game in which a seat sees everything.

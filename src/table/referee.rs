@@ -1,6 +1,7 @@
 //! The referee: plays one game of a table game between seats. It alone holds the true state,
 //! draws chance from its seeded generator, asks the acting seat, tells every seat what it may
-//! see (only [`super::Table::observe`]) and the public events, and writes the game record.
+//! see (only [`super::Table::seen`], its observation) and the public events, and writes the
+//! game record.
 
 use super::record_line::{Finish, Header, Line, Refusal, Step};
 use super::seats::{Answer, Seat};

@@ -261,7 +261,8 @@ pub struct Gravity {
     phase: Phase,
     /// The flipped card of this turn, as the piece's letter.
     card: Option<char>,
-    /// Each player's pile (White's holds Black's pieces), as letters; order is chance.
+    /// Each player's pile (White's holds Black's pieces), as letters in the army's order (which
+    /// card is flipped is chance).
     piles: [Pile; 2],
     captures: [u32; 2],
     /// Pieces of the mover still to be considered this turn.
@@ -705,7 +706,8 @@ impl Gravity {
                     .iter()
                     .position(|&x| x == c)
                     .ok_or("that card is not in the pile")?;
-                pile.swap_remove(i);
+                // Removed in place: a pile stays in the army's order, as its text is written.
+                pile.remove(i);
                 self.card = Some(c);
                 self.start_moves();
                 Event::Flip(c)
@@ -902,6 +904,7 @@ impl TableGame for Gravity {
                 p.try_push(c)
                     .map_err(|_| format!("pile '{s}': more than {} cards", ARMY.len()))?;
             }
+            p.sort_by_key(|c| ARMY.find(c.to_ascii_uppercase()));
             Ok(p)
         };
         next.piles = [pile(pw)?, pile(pb)?];

@@ -42,3 +42,35 @@ fn the_occupancy_and_stacked_pieces_kept_are_those_of_the_board() {
         }
     }
 }
+
+/// A seat's observation is the state itself, and its text reads back as that state: the seat
+/// shown the text (a hint replaying a page's observations) and the seat handed the value see
+/// the same game.
+#[test]
+fn an_observation_s_text_reads_back_as_the_observation() {
+    let mut rng = StdRng::seed_from_u64(11);
+    for settings in [&[][..], &[("order", "bottom-up")], &[("end", "fall"), ("last", "both")]] {
+        let settings = settings.iter().map(|&(k, v)| (k.to_string(), v.to_string())).collect();
+        for _ in 0..20 {
+            let mut g = Gravity::new(&settings).expect("settings");
+            while g.actor() != Actor::Over {
+                for seat in 0..2 {
+                    let o = g.observation(seat);
+                    let read = g.read_observation(&o.to_string()).expect("its own observation");
+                    assert!(read == o, "{o}");
+                }
+                let a = match g.actor() {
+                    Actor::Chance => {
+                        let odds = g.chance_outcomes();
+                        odds[rng.random_range(0..odds.len())].0
+                    }
+                    _ => {
+                        let legal = g.legal_actions();
+                        legal[rng.random_range(0..legal.len())]
+                    }
+                };
+                g.apply(&a).expect("legal");
+            }
+        }
+    }
+}
