@@ -4,24 +4,41 @@
 //! every step (same text, actor and legal actions); every seat's observation is a line of text;
 //! an action outside the legal ones is refused with the state untouched; and every true state
 //! the acting seat's belief draws (IS-MCTS's `mcts` seat) shows that seat the same observation
-//! and offers it the same actions, so a seat's belief holds only what it may know.
+//! and offers it the same actions, so a seat's belief holds only what it may know (and a belief
+//! fed the observations as text draws the same).
 
 use menagerie::kit::{names, new_table};
 use menagerie::table::mcts::TextBelief;
-use menagerie::table::{ActionError, Actor, Table};
+use menagerie::table::{ActionError, Actor, Seen, Table};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 /// The acting seat's belief, fed that seat's observations as they came, draws true states
-/// whose observation for the seat is the one it has, with the same actor and actions.
-fn check_resampling(t: &dyn Table, name: &str, seed: u64, step: usize, beliefs: &mut [Box<dyn TextBelief>]) {
+/// whose observation for the seat is the one it has, with the same actor and actions; a
+/// belief fed them as text (`texts`: a hint's replay) draws the same, seed for seed.
+fn check_resampling(
+    t: &dyn Table,
+    name: &str,
+    seed: u64,
+    step: usize,
+    beliefs: &mut [Box<dyn TextBelief>],
+    texts: &mut [Box<dyn TextBelief>],
+) {
     let Actor::Seat(seat, _) = t.actor() else { return };
     let obs = t.observe(seat);
     let mut rng = StdRng::seed_from_u64(seed * 1000 + step as u64);
     for _ in 0..3 {
+        let k: u64 = rng.random();
+        let (mut one, mut again) = (StdRng::seed_from_u64(k), StdRng::seed_from_u64(k));
         let text = beliefs[seat]
-            .sample_text(&mut rng)
+            .sample_text(&mut one)
             .unwrap_or_else(|e| panic!("{name} seed {seed} step {step}: seat {seat} cannot draw from '{obs}': {e}"));
+        let read = texts[seat].sample_text(&mut again);
+        assert_eq!(
+            read.as_ref(),
+            Ok(&text),
+            "{name} seed {seed} step {step}: seat {seat}, fed texts"
+        );
         let mut drawn = new_table(name, &Vec::new()).unwrap();
         drawn
             .set_state(&text)
@@ -86,6 +103,7 @@ fn every_table_game_conforms_along_random_games() {
             let mut step = 0;
             let mut seen: Vec<String> = vec![String::new(); t.seats()];
             let mut beliefs: Vec<Box<dyn TextBelief>> = (0..t.seats()).map(|s| t.text_belief(s)).collect();
+            let mut texts: Vec<Box<dyn TextBelief>> = (0..t.seats()).map(|s| t.text_belief(s)).collect();
             loop {
                 check_step(t.as_ref(), name, seed, step);
                 for (s, last) in seen.iter_mut().enumerate() {
@@ -94,10 +112,13 @@ fn every_table_game_conforms_along_random_games() {
                         beliefs[s].see(&o).unwrap_or_else(|e| {
                             panic!("{name} seed {seed} step {step}: seat {s} sees '{}': {e}", o.text())
                         });
+                        texts[s].see(&Seen::from_text(o.text())).unwrap_or_else(|e| {
+                            panic!("{name} seed {seed} step {step}: seat {s} reads '{}': {e}", o.text())
+                        });
                         *last = o.text().to_string();
                     }
                 }
-                check_resampling(t.as_ref(), name, seed, step, &mut beliefs);
+                check_resampling(t.as_ref(), name, seed, step, &mut beliefs, &mut texts);
                 if step == 250 {
                     break;
                 }

@@ -525,13 +525,12 @@ impl Gravity {
 
     fn text(&self) -> String {
         let board = placement(|s| self.board[s].map(Piece::letter));
+        // A pile is kept in the army's order.
         let pile = |i: usize| -> String {
-            let mut v = self.piles[i].clone();
-            v.sort_by_key(|c| ARMY.find(c.to_ascii_uppercase()));
-            if v.is_empty() {
+            if self.piles[i].is_empty() {
                 "-".into()
             } else {
-                v.into_iter().collect()
+                self.piles[i].iter().collect()
             }
         };
         let remaining: Vec<String> = (0..64).filter(|s| self.remaining >> s & 1 != 0).map(name).collect();
@@ -918,6 +917,16 @@ impl TableGame for Gravity {
             }
         }
         check_armies(&next)?;
+        // The pieces set aside (rank 8 full) are those of the 24 that are nowhere else.
+        let held = u64::from(next.occ.count_ones())
+            + u64::from(next.captures[0])
+            + u64::from(next.captures[1])
+            + (next.piles[0].len() + next.piles[1].len()) as u64
+            + u64::from(next.card.is_some());
+        next.set_aside = (2 * ARMY.len() as u64)
+            .checked_sub(held)
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or("more than 24 pieces counted (board, captures, piles and card)")?;
         check_turn(&next, w[2], w[3])?;
         if next.phase == Phase::Over {
             next.finish();
