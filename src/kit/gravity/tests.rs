@@ -5,6 +5,21 @@ use crate::table::{Actor, TableGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+/// A random chance outcome or legal action of `g`; `None` once the game is over.
+fn random_action(g: &Gravity, rng: &mut StdRng) -> Option<super::Action> {
+    match g.actor() {
+        Actor::Over => None,
+        Actor::Chance => {
+            let odds = g.chance_outcomes();
+            Some(odds[rng.random_range(0..odds.len())].0)
+        }
+        Actor::Seat(..) => {
+            let legal = g.legal_actions();
+            Some(legal[rng.random_range(0..legal.len())])
+        }
+    }
+}
+
 #[test]
 fn the_occupancy_and_stacked_pieces_kept_are_those_of_the_board() {
     let mut rng = StdRng::seed_from_u64(7);
@@ -16,17 +31,7 @@ fn the_occupancy_and_stacked_pieces_kept_are_those_of_the_board() {
             loop {
                 assert_eq!(g.occ, occupancy(&g.board), "{}", g.state_text());
                 assert_eq!(g.st, stacked(&g.board), "{}", g.state_text());
-                let a = match g.actor() {
-                    Actor::Over => break,
-                    Actor::Chance => {
-                        let odds = g.chance_outcomes();
-                        odds[rng.random_range(0..odds.len())].0
-                    }
-                    Actor::Seat(..) => {
-                        let legal = g.legal_actions();
-                        legal[rng.random_range(0..legal.len())]
-                    }
-                };
+                let Some(a) = random_action(&g, &mut rng) else { break };
                 // Half the time through the state text, which is read again.
                 if rng.random_range(0..2) == 0 {
                     g.apply(&a).expect("legal");
@@ -75,17 +80,7 @@ fn an_observation_s_text_reads_back_as_the_observation() {
                         aside_read += 1;
                     }
                 }
-                let a = match g.actor() {
-                    Actor::Over => break,
-                    Actor::Chance => {
-                        let odds = g.chance_outcomes();
-                        odds[rng.random_range(0..odds.len())].0
-                    }
-                    Actor::Seat(..) => {
-                        let legal = g.legal_actions();
-                        legal[rng.random_range(0..legal.len())]
-                    }
-                };
+                let Some(a) = random_action(&g, &mut rng) else { break };
                 g.apply(&a).expect("legal");
             }
         }
